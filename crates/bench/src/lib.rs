@@ -1,0 +1,1 @@
+//! Benchmark harness (placeholder: being implemented).

@@ -1,0 +1,2 @@
+//! The `zkbench` command-line tool.
+fn main() {}

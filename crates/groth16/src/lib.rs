@@ -1,0 +1,1 @@
+//! Groth16 backend (placeholder: being implemented).

@@ -1,0 +1,70 @@
+//! Errors returned by the hash library.
+
+/// What went wrong when constructing or calling a hash instance.
+///
+/// Every variant says what was given and what is accepted, so that the CLI
+/// can print it verbatim.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HashError {
+    /// The family has no instance of this state width.
+    #[error("{family} has no instance of width {width}; supported widths: {supported:?}")]
+    UnsupportedWidth {
+        /// Hash family name.
+        family: &'static str,
+        /// Requested width.
+        width: usize,
+        /// Widths that exist.
+        supported: Vec<usize>,
+    },
+    /// The family has no instance with this S-box exponent.
+    #[error("{family} has no instance with alpha = {alpha}; supported alphas: {supported:?}")]
+    UnsupportedAlpha {
+        /// Hash family name.
+        family: &'static str,
+        /// Requested exponent.
+        alpha: u64,
+        /// Exponents that exist.
+        supported: Vec<u64>,
+    },
+    /// The family cannot hash Merkle nodes of this arity.
+    #[error("{family} cannot hash Merkle nodes of arity {arity}; supported arities: {supported:?}")]
+    UnsupportedArity {
+        /// Hash family name.
+        family: &'static str,
+        /// Requested arity.
+        arity: usize,
+        /// Arities that exist.
+        supported: Vec<usize>,
+    },
+    /// Wrong number of inputs.
+    #[error("{what}: got {got} input(s), expected {expected}")]
+    InputLength {
+        /// What was being computed.
+        what: String,
+        /// Number of inputs given.
+        got: usize,
+        /// What is accepted, in words (e.g. "exactly 3", "1 to 16").
+        expected: String,
+    },
+    /// A string that is not a canonical BN254 scalar field element.
+    #[error("invalid field element {input:?}: {reason} (accepted: a decimal or 0x-prefixed hex integer below the BN254 scalar field modulus r = {modulus})")]
+    InvalidFieldElement {
+        /// The offending text.
+        input: String,
+        /// Why it was rejected.
+        reason: String,
+        /// The modulus, in decimal.
+        modulus: String,
+    },
+    /// A family name that is not known.
+    #[error("unknown hash family {given:?}; known families: {known}")]
+    UnknownFamily {
+        /// The name given.
+        given: String,
+        /// Comma-separated list of known names.
+        known: String,
+    },
+    /// An option that does not apply to the chosen family or mode.
+    #[error("{0}")]
+    InvalidOption(String),
+}

@@ -1,0 +1,1 @@
+//! Round-number calculator for Poseidon and Poseidon2 (128-bit security).

@@ -1,0 +1,1 @@
+//! n-ary Merkle trees over zkbench-hash (placeholder: being implemented).
