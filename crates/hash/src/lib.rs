@@ -20,7 +20,6 @@
 //! [`Permutation`] → [`FieldHasher`] / [`NodeHasher`] → Merkle trees
 //! (crate `zkbench-merkle`). [`HashFamily`] is the registry used by the CLI
 //! and the benchmarks.
-#![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
 
 pub mod error;

@@ -1,0 +1,186 @@
+//! One benchmark case: a point of a suite's grid.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// What a case measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaseKind {
+    /// Native hash-permutation throughput.
+    Hash,
+    /// Native Merkle tree operations (insert, path, verify).
+    Merkle,
+    /// A proof: setup, witness, prove, verify.
+    Proof,
+}
+
+/// The circuit of a proof case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Circuit {
+    /// Note spend: leaf = H(n, s), nullifier hash, path, external data.
+    Spend,
+    /// Membership of a private leaf.
+    Membership,
+    /// Root of a full tree over A^depth leaves.
+    BatchRoot,
+}
+
+impl Circuit {
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Circuit::Spend => "spend",
+            Circuit::Membership => "membership",
+            Circuit::BatchRoot => "batch-root",
+        }
+    }
+}
+
+impl std::str::FromStr for Circuit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "spend" => Ok(Circuit::Spend),
+            "membership" => Ok(Circuit::Membership),
+            "batch-root" | "batch_root" => Ok(Circuit::BatchRoot),
+            _ => Err(format!("unknown circuit {s:?}; accepted: spend, membership, batch-root")),
+        }
+    }
+}
+
+/// One measured configuration. Fields that do not apply to the kind are `None`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Case {
+    /// What is measured.
+    pub kind: CaseKind,
+    /// Proof system (`groth16`, ...) or `native`; for external runners the runner's name.
+    pub system: String,
+    /// Hash family name (zkbench-hash registry name).
+    pub hash: String,
+    /// S-box exponent, when the family has several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<u64>,
+    /// Permutation width (hash cases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<usize>,
+    /// Merkle arity (tree and proof cases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arity: Option<usize>,
+    /// Tree capacity in leaves (spend and membership).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaves: Option<u64>,
+    /// Tree depth (batch-root: the tree has arity^depth leaves).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Circuit (proof cases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub circuit: Option<Circuit>,
+    /// Worker threads; 0 means all available.
+    pub threads: usize,
+}
+
+impl Case {
+    /// Stable identifier used to match cases across result files.
+    pub fn id(&self) -> String {
+        let mut parts = vec![self.system.clone(), self.hash_label()];
+        if let Some(c) = self.circuit {
+            parts.push(c.name().into());
+        }
+        if let Some(w) = self.width {
+            parts.push(format!("t{w}"));
+        }
+        if let Some(a) = self.arity {
+            parts.push(format!("arity{a}"));
+        }
+        if let Some(l) = self.leaves {
+            parts.push(format_leaves(l));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth{d}"));
+        }
+        parts.push(format!("threads{}", if self.threads == 0 { "-all".into() } else { self.threads.to_string() }));
+        parts.join("/")
+    }
+
+    /// Hash name with its exponent when one was chosen, e.g. `poseidon2-a7`.
+    pub fn hash_label(&self) -> String {
+        match self.alpha {
+            Some(a) => format!("{}-a{a}", self.hash),
+            None => self.hash.clone(),
+        }
+    }
+}
+
+impl fmt::Display for Case {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.id())
+    }
+}
+
+/// `2^k` when `l` is a power of two, else decimal.
+pub fn format_leaves(l: u64) -> String {
+    if l.is_power_of_two() {
+        format!("2^{}", l.trailing_zeros())
+    } else {
+        l.to_string()
+    }
+}
+
+/// Parses a leaf count: decimal or `2^K` (K ≤ 63).
+pub fn parse_leaves(s: &str) -> Result<u64, String> {
+    let bad = || format!("invalid leaf count {s:?}; accepted: a positive integer or 2^K with 1 <= K <= 63");
+    let v = match s.trim().split_once('^') {
+        Some(("2", k)) => {
+            let k: u32 = k.trim().parse().map_err(|_| bad())?;
+            if !(1..=63).contains(&k) {
+                return Err(bad());
+            }
+            1u64 << k
+        }
+        Some(_) => return Err(bad()),
+        None => s.trim().parse::<u64>().map_err(|_| bad())?,
+    };
+    if v < 2 {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaves_parse_and_format() {
+        assert_eq!(parse_leaves("2^36").unwrap(), 1 << 36);
+        assert_eq!(parse_leaves("1000").unwrap(), 1000);
+        assert_eq!(format_leaves(1 << 36), "2^36");
+        assert_eq!(format_leaves(1000), "1000");
+        for bad in ["", "2^0", "2^64", "3^4", "x", "1", "-5"] {
+            assert!(parse_leaves(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ids_are_stable_and_distinct() {
+        let c = Case {
+            kind: CaseKind::Proof,
+            system: "groth16".into(),
+            hash: "poseidon2".into(),
+            alpha: Some(7),
+            width: None,
+            arity: Some(4),
+            leaves: Some(1 << 36),
+            depth: None,
+            circuit: Some(Circuit::Spend),
+            threads: 0,
+        };
+        assert_eq!(c.id(), "groth16/poseidon2-a7/spend/arity4/2^36/threads-all");
+        let mut d = c.clone();
+        d.threads = 1;
+        assert_ne!(c.id(), d.id());
+    }
+}

@@ -1,0 +1,403 @@
+//! Reports: a self-contained HTML file (SVG charts drawn with `plotters`, a
+//! sortable table, the environment) and a Markdown summary for the terminal.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use plotters::prelude::*;
+
+use crate::{
+    case::{format_leaves, CaseKind, Circuit},
+    results::{Record, ResultsFile, Status},
+};
+
+/// Human-readable seconds (`812 µs`, `41.3 ms`, `1.27 s`).
+pub fn fmt_seconds(s: f64) -> String {
+    if !s.is_finite() {
+        "-".into()
+    } else if s < 1e-6 {
+        format!("{:.0} ns", s * 1e9)
+    } else if s < 1e-3 {
+        format!("{:.1} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+fn fmt_bytes(b: f64) -> String {
+    if b >= 1024.0 * 1024.0 {
+        format!("{:.1} MiB", b / 1048576.0)
+    } else if b >= 1024.0 {
+        format!("{:.1} KiB", b / 1024.0)
+    } else {
+        format!("{b:.0} B")
+    }
+}
+
+fn fmt_count(v: f64) -> String {
+    if v >= 1e6 {
+        format!("{:.2}M", v / 1e6)
+    } else if v >= 1e4 {
+        format!("{:.1}k", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// All records of the given files (later files appended).
+fn all_records(files: &[ResultsFile]) -> Vec<&Record> {
+    files.iter().flat_map(|f| f.records.iter()).collect()
+}
+
+fn phase_median(recs: &[&Record], case_id: &str, phase: &str) -> Option<f64> {
+    recs.iter().find(|r| r.case_id == case_id && r.phase == phase && r.status == Status::Ok).and_then(|r| r.median())
+}
+
+/// The Markdown summary printed after a run.
+pub fn markdown_summary(files: &[ResultsFile]) -> String {
+    let recs = all_records(files);
+    let mut out = String::new();
+    if let Some(f) = files.first() {
+        let e = &f.env;
+        out += &format!(
+            "zkbench {} · suite `{}` ({}) · {} · {} CPUs · {} · commit {} · {} build\n\n",
+            e.zkbench_version, f.suite, f.profile, e.cpu_model, e.logical_cpus, e.date, e.git_commit, e.build_profile
+        );
+    }
+    let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
+    if !proof_ids.is_empty() {
+        out += "### Proofs (median wall time)\n\n| case | constraints | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        for id in &proof_ids {
+            let get = |p: &str| phase_median(&recs, id, p).map(fmt_seconds).unwrap_or_else(|| "-".into());
+            let prove = recs.iter().find(|r| &r.case_id == id && r.phase == "prove");
+            let metric = |k: &str| {
+                recs.iter().filter(|r| &r.case_id == id).find_map(|r| r.metrics.get(k).copied())
+            };
+            out += &format!(
+                "| {id}{} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                if recs.iter().any(|r| &r.case_id == id && r.test_setup) { " (test setup)" } else { "" },
+                metric("constraints").map(fmt_count).unwrap_or_else(|| "-".into()),
+                get("setup"),
+                get("witness"),
+                get("prove_cold"),
+                get("prove"),
+                get("verify"),
+                metric("proof_bytes").map(fmt_bytes).unwrap_or_else(|| "-".into()),
+                prove.and_then(|r| r.peak_rss_bytes).map(|b| fmt_bytes(b as f64)).unwrap_or_else(|| "-".into()),
+            );
+        }
+        out.push('\n');
+    }
+    let hash: Vec<&&Record> = recs.iter().filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok).collect();
+    if !hash.is_empty() {
+        out += "### Native hash permutations (single thread)\n\n| hash | width | time / permutation | permutations / s |\n|---|---:|---:|---:|\n";
+        let mut rows: Vec<_> = hash.iter().collect();
+        rows.sort_by(|a, b| a.median().partial_cmp(&b.median()).unwrap_or(std::cmp::Ordering::Equal));
+        for r in rows {
+            out += &format!(
+                "| {} | {} | {} | {} |\n",
+                r.case.hash_label(),
+                r.case.width.unwrap_or(0),
+                r.median().map(fmt_seconds).unwrap_or_default(),
+                r.metrics.get("permutations_per_s").map(|v| fmt_count(*v)).unwrap_or_default()
+            );
+        }
+        out.push('\n');
+    }
+    let failed: Vec<&&Record> = recs.iter().filter(|r| r.status != Status::Ok).collect();
+    if !failed.is_empty() {
+        out += "### Not measured\n\n";
+        for r in failed {
+            out += &format!(
+                "- {} [{}]: {:?} — {}\n",
+                r.case_id,
+                r.phase,
+                r.status,
+                r.error.as_deref().unwrap_or("")
+            );
+        }
+    }
+    out
+}
+
+fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    recs.iter().filter(|r| r.case.kind == kind).filter(|r| seen.insert(r.case_id.clone())).map(|r| r.case_id.clone()).collect()
+}
+
+type Series = Vec<(String, Vec<(f64, f64)>)>;
+
+/// Draws a line chart with markers into an SVG string.
+fn line_chart(title: &str, x_label: &str, y_label: &str, series: &Series, log_y: bool) -> Option<String> {
+    let pts: Vec<(f64, f64)> = series.iter().flat_map(|(_, v)| v.iter().copied()).filter(|p| p.1 > 0.0).collect();
+    if pts.is_empty() {
+        return None;
+    }
+    let (xmin, xmax) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (ymin, ymax) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (xmin, xmax) = if xmin == xmax { (xmin - 1.0, xmax + 1.0) } else { (xmin - 0.3, xmax + 0.3) };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 420)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let mut b = ChartBuilder::on(&root);
+        b.caption(title, ("sans-serif", 20)).margin(12).x_label_area_size(48).y_label_area_size(84);
+        macro_rules! finish {
+            ($chart:expr) => {{
+                let mut chart = $chart;
+                chart
+                    .configure_mesh()
+                    .x_desc(x_label)
+                    .y_desc(y_label)
+                    .x_label_formatter(&|x| format!("{}", x.round() as i64))
+                    .y_label_formatter(&|y| format_axis(*y, y_label))
+                    .x_labels(12)
+                    .y_labels(8)
+                    .light_line_style(RGBColor(235, 235, 235))
+                    .draw()
+                    .ok()?;
+                for (i, (name, data)) in series.iter().enumerate() {
+                    let color = Palette99::pick(i).to_rgba();
+                    let mut data = data.clone();
+                    data.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    chart
+                        .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))
+                        .ok()?
+                        .label(name.clone())
+                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                    chart.draw_series(data.iter().map(|&p| Circle::new(p, 3, color.filled()))).ok()?;
+                }
+                chart
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperLeft)
+                    .background_style(WHITE.mix(0.85))
+                    .border_style(BLACK.mix(0.3))
+                    .label_font(("sans-serif", 13))
+                    .draw()
+                    .ok()?;
+            }};
+        }
+        if log_y {
+            finish!(b.build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.6).log_scale()).ok()?);
+        } else {
+            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.15).ok()?);
+        }
+        root.present().ok()?;
+    }
+    Some(svg)
+}
+
+fn format_axis(y: f64, label: &str) -> String {
+    if label.contains("(s)") {
+        fmt_seconds(y)
+    } else if label.contains("MiB") {
+        format!("{y:.0}")
+    } else {
+        fmt_count(y)
+    }
+}
+
+/// Horizontal bar chart (log x) of one value per label.
+fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<String> {
+    let bars: Vec<&(String, f64)> = bars.iter().filter(|b| b.1 > 0.0).collect();
+    if bars.is_empty() {
+        return None;
+    }
+    let (lo, hi) = bars.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let n = bars.len();
+    let height = (90 + 26 * n) as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(150)
+            .build_cartesian_2d((lo * 0.5..hi * 2.0).log_scale(), -0.5..(n as f64 - 0.5))
+            .ok()?;
+        let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_labels(n)
+            .y_label_formatter(&|y| {
+                let i = y.round();
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() { names[i as usize].clone() } else { String::new() }
+            })
+            .x_label_formatter(&|x| fmt_count(*x))
+            .disable_y_mesh()
+            .light_line_style(RGBColor(235, 235, 235))
+            .draw()
+            .ok()?;
+        chart
+            .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                let y = i as f64;
+                Rectangle::new([(lo * 0.5, y - 0.35), (b.1, y + 0.35)], Palette99::pick(i % 9).filled())
+            }))
+            .ok()?;
+        root.present().ok()?;
+    }
+    Some(svg)
+}
+
+fn series_label(r: &Record) -> String {
+    let mut s = format!("{} {}", r.case.system, r.case.hash_label());
+    if let Some(l) = r.case.leaves {
+        s += &format!(" {} leaves", format_leaves(l));
+    }
+    if r.threads > 0 {
+        s += &format!(" {}T", r.threads);
+    }
+    s
+}
+
+fn collect_series(recs: &[&Record], phase: &str, pick: impl Fn(&Record) -> Option<(f64, f64)>) -> Series {
+    let mut m: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for r in recs.iter().filter(|r| r.phase == phase && r.status == Status::Ok) {
+        if let Some(p) = pick(r) {
+            m.entry(series_label(r)).or_default().push(p);
+        }
+    }
+    m.into_iter().filter(|(_, v)| !v.is_empty()).collect()
+}
+
+/// The self-contained HTML report.
+pub fn html_report(files: &[ResultsFile]) -> String {
+    let recs = all_records(files);
+    let mut charts: Vec<String> = Vec::new();
+    let not_batch = |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
+    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, r.median()?)).filter(|_| not_batch(r)));
+    if s.iter().any(|(_, v)| v.len() > 1) || !s.is_empty() {
+        charts.extend(line_chart("Prove time vs tree arity (median, warm)", "arity (children per node)", "prove time (s)", &s, true));
+    }
+    let s = collect_series(&recs, "prove", |r| {
+        Some((r.case.depth? as f64, r.median()?)).filter(|_| r.case.circuit == Some(Circuit::BatchRoot))
+    });
+    charts.extend(line_chart("Batch-root prove time vs depth", "depth d (tree of arity^d leaves)", "prove time (s)", &s, true));
+    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, r.peak_rss_bytes? as f64 / 1048576.0)).filter(|_| not_batch(r)));
+    charts.extend(line_chart("Peak memory while proving vs arity", "arity (children per node)", "peak RSS (MiB)", &s, false));
+    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, *r.metrics.get("constraints")?)).filter(|_| not_batch(r)));
+    charts.extend(line_chart("Circuit size vs arity", "arity (children per node)", "constraints", &s, true));
+    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, *r.metrics.get("proof_bytes")?)).filter(|_| not_batch(r)));
+    charts.extend(line_chart("Proof size vs arity", "arity (children per node)", "proof size (bytes)", &s, false));
+    let mut bars: Vec<(String, f64)> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
+        .filter_map(|r| Some((format!("{} t={}", r.case.hash_label(), r.case.width?), *r.metrics.get("permutations_per_s")?)))
+        .collect();
+    bars.sort_by(|a, b| b.1.total_cmp(&a.1));
+    charts.extend(bar_chart("Native permutation throughput (one thread)", "permutations per second (log scale)", &bars));
+
+    let mut html = String::from(HEAD);
+    if let Some(f) = files.first() {
+        let e = &f.env;
+        html += &format!(
+            "<h1>zkbench report</h1><p class=meta>suite <b>{}</b> · profile {} · {} · {} logical CPUs · {} · {} · rustc {} · zkbench {} (commit {}, {} build) · {}</p>",
+            esc(&f.suite), esc(&f.profile), esc(&e.cpu_model), e.logical_cpus,
+            e.memory_bytes.map(|m| fmt_bytes(m as f64)).unwrap_or_default(), esc(&e.os), esc(&e.rustc),
+            esc(&e.zkbench_version), esc(&e.git_commit), esc(&e.build_profile), esc(&e.date)
+        );
+        if files.len() > 1 {
+            html += &format!("<p class=meta>{} result files merged.</p>", files.len());
+        }
+    }
+    if recs.iter().any(|r| r.test_setup) {
+        html += "<p class=warn>Keys marked <b>test setup</b> come from a setup whose toxic waste is known (deterministic seed): fine for benchmarking, never for production.</p>";
+    }
+    html += "<div class=charts>";
+    for c in &charts {
+        html += &format!("<figure>{c}</figure>");
+    }
+    html += "</div><h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
+    let metric_keys: BTreeSet<&String> = recs.iter().flat_map(|r| r.metrics.keys()).filter(|k| !["batch", "state_nonzero"].contains(&k.as_str())).collect();
+    let mut cols = vec!["case", "phase", "status", "n", "median", "min", "p95", "max", "cpu (median)", "peak RSS", "threads"];
+    let mk: Vec<&str> = metric_keys.iter().map(|s| s.as_str()).collect();
+    cols.extend(mk.iter().copied());
+    for (i, c) in cols.iter().enumerate() {
+        html += &format!("<th onclick=\"sortBy({i})\">{}</th>", esc(c));
+    }
+    html += "</tr></thead><tbody>";
+    for r in &recs {
+        let s = r.summary;
+        let cpu_med = crate::stats::Summary::of(&r.cpu_s).map(|s| s.median);
+        let num = |v: Option<f64>, f: &dyn Fn(f64) -> String| match v {
+            Some(x) => format!("<td data-v=\"{x}\">{}</td>", f(x)),
+            None => "<td data-v=\"-1\">-</td>".into(),
+        };
+        let status = format!("{:?}", r.status).to_lowercase();
+        html += &format!(
+            "<tr class={}><td>{}{}</td><td>{}</td><td title=\"{}\">{}</td>",
+            if r.status == Status::Ok { "ok" } else { "bad" },
+            esc(&r.case_id),
+            if r.test_setup { " <span class=tag>test setup</span>" } else { "" },
+            esc(&r.phase),
+            esc(r.error.as_deref().unwrap_or("")),
+            status
+        );
+        html += &num(s.map(|s| s.n as f64), &|x| format!("{x:.0}"));
+        html += &num(s.map(|s| s.median), &fmt_seconds);
+        html += &num(s.map(|s| s.min), &fmt_seconds);
+        html += &num(s.map(|s| s.p95), &fmt_seconds);
+        html += &num(s.map(|s| s.max), &fmt_seconds);
+        html += &num(cpu_med, &fmt_seconds);
+        html += &num(r.peak_rss_bytes.map(|b| b as f64), &fmt_bytes);
+        html += &num(Some(r.threads as f64), &|x| format!("{x:.0}"));
+        for k in &mk {
+            html += &num(r.metrics.get(*k).copied(), &fmt_count);
+        }
+        html += "</tr>";
+    }
+    html += "</tbody></table>";
+    html += TAIL;
+    html
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+const HEAD: &str = r#"<!doctype html><html lang=en><head><meta charset=utf-8><title>zkbench report</title>
+<meta name=viewport content="width=device-width,initial-scale=1">
+<style>
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;color:#222;max-width:1600px}
+h1{margin:0 0 4px}.meta{color:#555;font-size:14px}.warn{background:#fff4e5;border-left:4px solid #f0a020;padding:8px 12px}
+.charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:4px;background:#fff}
+table{border-collapse:collapse;font-size:13px;margin-top:8px}th,td{border:1px solid #ddd;padding:4px 8px;text-align:right;white-space:nowrap}
+th{background:#f4f4f4;cursor:pointer;position:sticky;top:0}td:first-child,td:nth-child(2),td:nth-child(3){text-align:left}
+tr.bad td{background:#fdecea}.tag{background:#f0a020;color:#fff;border-radius:3px;padding:0 4px;font-size:11px}
+</style></head><body>
+"#;
+
+const TAIL: &str = r#"<script>
+let dir={};function sortBy(c){const tb=document.querySelector('#t tbody');const rows=[...tb.rows];dir[c]=!dir[c];
+rows.sort((a,b)=>{const x=a.cells[c],y=b.cells[c];const vx=x.dataset.v,vy=y.dataset.v;
+let r=(vx!==undefined&&vy!==undefined)?(parseFloat(vx)-parseFloat(vy)):x.textContent.localeCompare(y.textContent);return dir[c]?r:-r;});
+rows.forEach(r=>tb.appendChild(r));}
+</script></body></html>
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_format() {
+        assert_eq!(fmt_seconds(0.0000005), "500 ns");
+        assert_eq!(fmt_seconds(0.000812), "812.0 µs");
+        assert_eq!(fmt_seconds(0.0413), "41.3 ms");
+        assert_eq!(fmt_seconds(1.266), "1.27 s");
+    }
+
+    #[test]
+    fn charts_render_svg() {
+        let s: Series = vec![("a".into(), vec![(2.0, 0.5), (4.0, 0.25), (8.0, 0.3)]), ("b".into(), vec![(2.0, 1.0)])];
+        let svg = line_chart("T", "arity", "prove time (s)", &s, true).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("arity") && svg.contains("prove time (s)"));
+        assert!(line_chart("T", "x", "y", &vec![], true).is_none());
+        let b = bar_chart("B", "perm/s", &[("poseidon t=3".into(), 1e5), ("mimc t=2".into(), 2e4)]).unwrap();
+        assert!(b.contains("poseidon t=3"));
+    }
+}

@@ -1,0 +1,273 @@
+//! The orchestrator: runs every case of a suite in its own child process
+//! (clean peak-memory counters, a crash or OOM kills only that case), enforces
+//! timeouts and the suite's time budget, shows progress, and collects records.
+//!
+//! The child is the same `zkbench` executable invoked as
+//! `zkbench __run-case '<case json>' '<profile json>'`; it prints one
+//! [`Record`] per line on stdout (see [`run_case_here`]).
+
+use std::{
+    io::{BufRead, BufReader, Read},
+    path::Path,
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::{
+    backends,
+    case::Case,
+    results::{Record, ResultsFile, Status},
+    suite::{External, Profile, Suite},
+    sys::Environment,
+};
+
+/// Options of `zkbench run`.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Profile name (suite default when `None`).
+    pub profile: Option<String>,
+    /// Only cases whose id contains every one of these substrings.
+    pub filter: Vec<String>,
+    /// Thread counts overriding the suite's.
+    pub threads: Option<Vec<usize>>,
+    /// Draw no progress bar.
+    pub quiet: bool,
+}
+
+/// Errors of the runner itself (a failing case is data, not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Suite problem.
+    #[error(transparent)]
+    Suite(#[from] crate::suite::SuiteError),
+    /// The filter matched nothing.
+    #[error("the filter {filter:?} matches none of the suite's {total} cases (ids look like {example:?}; `zkbench list --cases SUITE` shows them)")]
+    EmptySelection {
+        /// Filter given.
+        filter: Vec<String>,
+        /// Cases in the suite.
+        total: usize,
+        /// One case id.
+        example: String,
+    },
+}
+
+/// The cases of `suite` selected by `opts`.
+pub fn select_cases(suite: &Suite, opts: &RunOptions) -> Result<Vec<Case>, RunError> {
+    let all = suite.cases(opts.threads.as_deref());
+    let total = all.len();
+    let example = all.first().map(|c| c.id()).unwrap_or_default();
+    let cases: Vec<Case> = all.into_iter().filter(|c| opts.filter.iter().all(|f| c.id().contains(f.as_str()))).collect();
+    if cases.is_empty() && (total > 0 || !opts.filter.is_empty()) && suite.externals.is_empty() {
+        return Err(RunError::EmptySelection { filter: opts.filter.clone(), total, example });
+    }
+    Ok(cases)
+}
+
+/// Runs a suite, each case in a child process of `exe`.
+pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<ResultsFile, RunError> {
+    let profile = suite.profile(opts.profile.as_deref())?;
+    let profile_name = opts.profile.clone().unwrap_or_else(|| suite.default_profile.clone());
+    let cases = select_cases(suite, opts)?;
+    let env = Environment::detect();
+    let mut results = ResultsFile::new(&suite.name, &profile_name, env.clone());
+    let started = Instant::now();
+
+    let bar = ProgressBar::with_draw_target(
+        Some((cases.len() + suite.externals.len()) as u64),
+        if opts.quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() },
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} ETA {eta} {wide_msg}")
+            .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+
+    for case in &cases {
+        bar.set_message(case.id());
+        let over_budget = suite.time_budget_seconds.is_some_and(|b| started.elapsed().as_secs_f64() > b);
+        let records = if over_budget {
+            vec![Record::failed(
+                case,
+                "all",
+                Status::Skipped,
+                format!("suite time budget of {} s exhausted", suite.time_budget_seconds.unwrap_or_default()),
+                &env,
+            )]
+        } else if backends::for_case(case).is_none() {
+            vec![Record::failed(case, "all", Status::Skipped, format!("no backend for system {:?}", case.system), &env)]
+        } else {
+            run_case_child(exe, case, &profile, &env)
+        };
+        results.records.extend(records);
+        bar.inc(1);
+    }
+    for ext in &suite.externals {
+        bar.set_message(format!("external {}", ext.name));
+        results.records.extend(run_external(ext, &profile, &env));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    results.duration_s = started.elapsed().as_secs_f64();
+    Ok(results)
+}
+
+/// Runs one case in a child process and parses its records.
+pub fn run_case_child(exe: &Path, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
+    let case_json = serde_json::to_string(case).expect("case serialises");
+    let profile_json = serde_json::to_string(profile).expect("profile serialises");
+    let mut cmd = Command::new(exe);
+    cmd.arg("__run-case").arg(&case_json).arg(&profile_json);
+    if case.threads > 0 {
+        cmd.env("RAYON_NUM_THREADS", case.threads.to_string());
+    }
+    run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
+        vec![Record::failed(case, "all", status, reason, env)]
+    })
+}
+
+fn run_record_command(
+    mut cmd: Command,
+    timeout_s: f64,
+    env: &Environment,
+    on_failure: impl Fn(String, Status) -> Vec<Record>,
+) -> Vec<Record> {
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => return on_failure(format!("cannot start {:?}: {e}", cmd.get_program()), Status::Error),
+    };
+    let stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out_reader = std::thread::spawn(move || BufReader::new(stdout).lines().map_while(Result::ok).collect::<Vec<_>>());
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let deadline = Instant::now() + Duration::from_secs_f64(timeout_s);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Ok(None) if Instant::now() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return on_failure(format!("waiting for case process: {e}"), Status::Error),
+        }
+    };
+    let lines = out_reader.join().unwrap_or_default();
+    let err_text = err_reader.join().unwrap_or_default();
+    let tail: String = err_text.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" | ");
+    let mut records = Vec::new();
+    let mut bad_lines = 0;
+    for line in lines.iter().filter(|l| l.trim_start().starts_with('{')) {
+        match parse_record_line(line, env) {
+            Ok(r) => records.push(r),
+            Err(_) => bad_lines += 1,
+        }
+    }
+    match status {
+        None => {
+            let mut out = records;
+            out.extend(on_failure(format!("timed out after {timeout_s} s"), Status::Timeout));
+            out
+        }
+        Some(st) if st.success() && bad_lines == 0 && !records.is_empty() => records,
+        Some(st) if st.success() => {
+            let mut out = records;
+            out.extend(on_failure(
+                format!("process printed {bad_lines} malformed record line(s) and {} valid one(s)", out.len()),
+                Status::Error,
+            ));
+            out
+        }
+        Some(st) => {
+            let oom = err_text.contains("memory allocation") || signal_of(&st) == Some(9);
+            let (status, what) = if oom {
+                (Status::OutOfMemory, "out of memory (killed or allocation failed)".to_string())
+            } else {
+                (Status::Error, format!("case process failed ({st})"))
+            };
+            let mut out = records;
+            out.extend(on_failure(format!("{what}: {tail}"), status));
+            out
+        }
+    }
+}
+
+#[cfg(unix)]
+fn signal_of(st: &std::process::ExitStatus) -> Option<i32> {
+    std::os::unix::process::ExitStatusExt::signal(st)
+}
+
+#[cfg(not(unix))]
+fn signal_of(_: &std::process::ExitStatus) -> Option<i32> {
+    None
+}
+
+/// Parses one record line; fills `env` when the producer (an external runner) left it out.
+pub fn parse_record_line(line: &str, env: &Environment) -> Result<Record, String> {
+    let mut v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+    let obj = v.as_object_mut().ok_or("record is not a JSON object")?;
+    if !obj.contains_key("env") {
+        obj.insert("env".into(), serde_json::to_value(env).expect("env serialises"));
+    }
+    let mut r: Record = serde_json::from_value(v).map_err(|e| e.to_string())?;
+    if r.summary.is_none() && !r.samples_s.is_empty() {
+        let (w, c) = (std::mem::take(&mut r.samples_s), std::mem::take(&mut r.cpu_s));
+        r.set_samples(w, c);
+    }
+    if r.case_id.is_empty() {
+        r.case_id = r.case.id();
+    }
+    Ok(r)
+}
+
+/// Runs an external peer: its command prints one record per line (see `docs/external-runners.md`).
+pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec<Record> {
+    let fake_case = Case {
+        kind: crate::case::CaseKind::Proof,
+        system: ext.name.clone(),
+        hash: "-".into(),
+        alpha: None,
+        width: None,
+        arity: None,
+        leaves: None,
+        depth: None,
+        circuit: None,
+        threads: 0,
+    };
+    let Some((prog, args)) = ext.command.split_first() else {
+        return vec![Record::failed(&fake_case, "all", Status::Error, "external runner has an empty command", env)];
+    };
+    let mut cmd = Command::new(prog);
+    cmd.args(args).env("ZKBENCH_PROFILE", serde_json::to_string(profile).expect("profile serialises"));
+    run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
+        vec![Record::failed(&fake_case, "all", status, reason, env)]
+    })
+}
+
+/// The child side: measures `case` in this process and prints its records, one JSON line each.
+pub fn run_case_here(case_json: &str, profile_json: &str) -> Result<(), String> {
+    let case: Case = serde_json::from_str(case_json).map_err(|e| format!("bad case JSON: {e}"))?;
+    let profile: Profile = serde_json::from_str(profile_json).map_err(|e| format!("bad profile JSON: {e}"))?;
+    if case.threads > 0 {
+        // Ignore the error if a pool already exists (e.g. in tests); RAYON_NUM_THREADS is set too.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(case.threads).build_global();
+    }
+    let env = Environment::detect();
+    let backend = backends::for_case(&case).ok_or_else(|| format!("no backend for {}", case.id()))?;
+    let mut records = backend.run(&case, &profile, &env);
+    for r in &mut records {
+        if r.threads == 0 {
+            r.threads = rayon::current_num_threads();
+        }
+        println!("{}", serde_json::to_string(r).expect("record serialises"));
+    }
+    Ok(())
+}

@@ -1,0 +1,433 @@
+//! Declarative benchmark suites (TOML files in `suites/`), their repetition
+//! profiles, and the expansion of a suite's sweeps into [`Case`]s.
+//!
+//! ```toml
+//! name = "default"
+//! description = "..."
+//! default_profile = "quick"
+//! time_budget_seconds = 300          # the runner stops starting new cases after this
+//!
+//! [profiles.quick]
+//! warmup = 1                          # unmeasured runs before sampling (after the cold run)
+//! min_samples = 3
+//! max_samples = 10
+//! target_seconds = 2.0                # keep sampling a phase until this much time was spent
+//! case_timeout_seconds = 120          # a case still running after this is killed (status "timeout")
+//!
+//! [[sweep]]
+//! kind = "proof"                      # proof | hash | merkle
+//! systems = ["groth16"]
+//! hashes = ["poseidon", "poseidon2"]  # or ["all"]
+//! alphas = [5, 7]                     # optional; each family uses those it has (default: its default)
+//! arities = [2, 4, 8]
+//! leaves = ["2^36"]                   # spend / membership
+//! depths = [0, 1, 2]                  # batch-root
+//! circuits = ["spend"]
+//! threads = [0]                       # 0 = all cores
+//!
+//! [[external]]                        # peers in other languages (see docs/external-runners.md)
+//! name = "snarkjs"
+//! command = ["node", "peers/snarkjs/run.js"]
+//! ```
+
+use std::{collections::BTreeMap, path::Path};
+
+use serde::{Deserialize, Serialize};
+use zkbench_hash::HashFamily;
+
+use crate::case::{parse_leaves, Case, CaseKind, Circuit};
+
+/// How many times each phase is repeated.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Unmeasured warm-up runs after the cold run.
+    pub warmup: usize,
+    /// Minimum measured samples per phase.
+    pub min_samples: usize,
+    /// Maximum measured samples per phase.
+    pub max_samples: usize,
+    /// Sampling continues (up to `max_samples`) until this much time was spent on a phase.
+    pub target_seconds: f64,
+    /// A case running longer than this is killed and recorded as a timeout.
+    pub case_timeout_seconds: f64,
+}
+
+impl Profile {
+    /// Built-in `quick` profile.
+    pub fn quick() -> Self {
+        Self { warmup: 1, min_samples: 3, max_samples: 10, target_seconds: 2.0, case_timeout_seconds: 180.0 }
+    }
+
+    /// Built-in `full` profile.
+    pub fn full() -> Self {
+        Self { warmup: 2, min_samples: 10, max_samples: 100, target_seconds: 10.0, case_timeout_seconds: 1800.0 }
+    }
+
+    /// Whether another sample should be taken after `n` samples totalling `spent` seconds.
+    pub fn wants_more(&self, n: usize, spent: f64) -> bool {
+        n < self.min_samples || (n < self.max_samples && spent < self.target_seconds)
+    }
+}
+
+/// One grid of the suite.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    /// What the cases measure.
+    pub kind: Option<CaseKind>,
+    /// Proof systems (proof sweeps).
+    #[serde(default)]
+    pub systems: Vec<String>,
+    /// Hash families, or `["all"]`.
+    #[serde(default)]
+    pub hashes: Vec<String>,
+    /// S-box exponents; each family keeps only those it has. Empty: each family's default.
+    #[serde(default)]
+    pub alphas: Vec<u64>,
+    /// Permutation widths (hash sweeps); empty: all the family has.
+    #[serde(default)]
+    pub widths: Vec<usize>,
+    /// Merkle arities.
+    #[serde(default)]
+    pub arities: Vec<usize>,
+    /// Leaf counts (`"2^36"` or decimal).
+    #[serde(default)]
+    pub leaves: Vec<String>,
+    /// Batch-root depths.
+    #[serde(default)]
+    pub depths: Vec<u32>,
+    /// Circuits.
+    #[serde(default)]
+    pub circuits: Vec<Circuit>,
+    /// Thread counts (0 = all).
+    #[serde(default)]
+    pub threads: Vec<usize>,
+}
+
+/// A peer implementation run as an external command (see `docs/external-runners.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct External {
+    /// Runner name (becomes the records' `system` unless they set one).
+    pub name: String,
+    /// Program and arguments; it prints one result record (JSON) per line.
+    pub command: Vec<String>,
+}
+
+/// A benchmark suite.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Suite {
+    /// Suite name.
+    pub name: String,
+    /// What the suite shows, one or two sentences.
+    #[serde(default)]
+    pub description: String,
+    /// Profile used when none is given.
+    #[serde(default = "default_profile")]
+    pub default_profile: String,
+    /// The runner starts no new case after this many seconds (remaining cases are recorded as skipped).
+    #[serde(default)]
+    pub time_budget_seconds: Option<f64>,
+    /// Named profiles; `quick` and `full` exist unless overridden.
+    #[serde(default)]
+    pub profiles: BTreeMap<String, Profile>,
+    /// Grids.
+    #[serde(default, rename = "sweep")]
+    pub sweeps: Vec<Sweep>,
+    /// External runners.
+    #[serde(default, rename = "external")]
+    pub externals: Vec<External>,
+}
+
+fn default_profile() -> String {
+    "quick".into()
+}
+
+/// Errors reading or expanding a suite.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// Neither a built-in suite name nor a readable file.
+    #[error("no suite named {0:?}; built-in suites: {1}; or give a path to a .toml file")]
+    NotFound(String, String),
+    /// File could not be read.
+    #[error("cannot read suite file {path}: {source}")]
+    Io {
+        /// Path.
+        path: String,
+        /// Cause.
+        source: std::io::Error,
+    },
+    /// TOML syntax or schema error.
+    #[error("invalid suite {name}: {message}")]
+    Invalid {
+        /// Suite name or path.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Unknown profile.
+    #[error("suite {suite} has no profile {given:?}; profiles: {known}")]
+    UnknownProfile {
+        /// Suite.
+        suite: String,
+        /// Requested profile.
+        given: String,
+        /// Available profiles.
+        known: String,
+    },
+}
+
+/// The suites shipped with zkbench (`suites/*.toml`, compiled in).
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("default", include_str!("../../../suites/default.toml")),
+    ("arity-sweep", include_str!("../../../suites/arity-sweep.toml")),
+    ("hash-by-system", include_str!("../../../suites/hash-by-system.toml")),
+    ("hashes", include_str!("../../../suites/hashes.toml")),
+    ("smoke", include_str!("../../../suites/smoke.toml")),
+];
+
+impl Suite {
+    /// Parses a suite from TOML text.
+    pub fn from_toml(name: &str, text: &str) -> Result<Self, SuiteError> {
+        let s: Suite = toml::from_str(text)
+            .map_err(|e| SuiteError::Invalid { name: name.into(), message: e.to_string() })?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// A built-in suite by name, or a suite file by path.
+    pub fn load(name_or_path: &str) -> Result<Self, SuiteError> {
+        if let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
+            return Self::from_toml(name_or_path, text);
+        }
+        let p = Path::new(name_or_path);
+        if p.exists() {
+            let text = std::fs::read_to_string(p)
+                .map_err(|source| SuiteError::Io { path: name_or_path.into(), source })?;
+            return Self::from_toml(name_or_path, &text);
+        }
+        Err(SuiteError::NotFound(
+            name_or_path.into(),
+            BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+        ))
+    }
+
+    /// The named profile (`quick`/`full` built in unless the suite overrides them).
+    pub fn profile(&self, name: Option<&str>) -> Result<Profile, SuiteError> {
+        let name = name.unwrap_or(&self.default_profile);
+        if let Some(p) = self.profiles.get(name) {
+            return Ok(p.clone());
+        }
+        match name {
+            "quick" => Ok(Profile::quick()),
+            "full" => Ok(Profile::full()),
+            _ => {
+                let mut known: Vec<String> = self.profiles.keys().cloned().collect();
+                known.extend(["quick".to_string(), "full".to_string()]);
+                known.sort();
+                known.dedup();
+                Err(SuiteError::UnknownProfile {
+                    suite: self.name.clone(),
+                    given: name.into(),
+                    known: known.join(", "),
+                })
+            }
+        }
+    }
+
+    fn validate(&self) -> Result<(), SuiteError> {
+        let invalid = |m: String| SuiteError::Invalid { name: self.name.clone(), message: m };
+        for (i, s) in self.sweeps.iter().enumerate() {
+            if s.kind.is_none() {
+                return Err(invalid(format!("sweep {i} has no kind (accepted: proof, hash, merkle)")));
+            }
+            for h in &s.hashes {
+                if h != "all" {
+                    h.parse::<HashFamily>().map_err(|e| invalid(format!("sweep {i}: {e}")))?;
+                }
+            }
+            for l in &s.leaves {
+                parse_leaves(l).map_err(|e| invalid(format!("sweep {i}: {e}")))?;
+            }
+            if let Some(a) = s.arities.iter().find(|a| !(2..=16).contains(*a)) {
+                return Err(invalid(format!("sweep {i}: arity {a} not in 2..=16")));
+            }
+            if s.kind == Some(CaseKind::Proof) && s.systems.is_empty() {
+                return Err(invalid(format!("proof sweep {i} names no systems")));
+            }
+        }
+        for (name, p) in &self.profiles {
+            if p.min_samples == 0 || p.max_samples < p.min_samples {
+                return Err(invalid(format!("profile {name}: need 1 <= min_samples <= max_samples")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Expands every sweep into cases, with `threads` overriding the sweeps' thread lists.
+    pub fn cases(&self, threads_override: Option<&[usize]>) -> Vec<Case> {
+        let mut out = Vec::new();
+        for s in &self.sweeps {
+            let families: Vec<HashFamily> = if s.hashes.is_empty() || s.hashes.iter().any(|h| h == "all") {
+                HashFamily::ALL.to_vec()
+            } else {
+                s.hashes.iter().filter_map(|h| h.parse().ok()).collect()
+            };
+            let threads: Vec<usize> = match threads_override {
+                Some(t) => t.to_vec(),
+                None if s.threads.is_empty() => vec![0],
+                None => s.threads.clone(),
+            };
+            for fam in families {
+                let alphas: Vec<Option<u64>> = if s.alphas.is_empty() {
+                    vec![None]
+                } else {
+                    let have: Vec<u64> = s.alphas.iter().copied().filter(|a| fam.alphas().contains(a)).collect();
+                    if have.is_empty() {
+                        vec![None]
+                    } else {
+                        have.into_iter().map(Some).collect()
+                    }
+                };
+                // Record the exponent explicitly only for families that have several.
+                let alphas: Vec<Option<u64>> = alphas
+                    .into_iter()
+                    .map(|a| if fam.alphas().len() > 1 { Some(a.unwrap_or(fam.alphas()[0])) } else { None })
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                for alpha in alphas {
+                    for &t in &threads {
+                        let base = Case {
+                            kind: s.kind.expect("validated"),
+                            system: "native".into(),
+                            hash: fam.name().into(),
+                            alpha,
+                            width: None,
+                            arity: None,
+                            leaves: None,
+                            depth: None,
+                            circuit: None,
+                            threads: t,
+                        };
+                        expand_sweep(s, fam, base, &mut out);
+                    }
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|c| seen.insert(c.id()));
+        out
+    }
+}
+
+fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
+    match base.kind {
+        CaseKind::Hash => {
+            let widths = fam.widths(base.alpha).unwrap_or_default();
+            let widths: Vec<usize> = if s.widths.is_empty() {
+                widths
+            } else {
+                s.widths.iter().copied().filter(|w| widths.contains(w)).collect()
+            };
+            for w in widths {
+                out.push(Case { width: Some(w), ..base.clone() });
+            }
+        }
+        CaseKind::Merkle => {
+            for &a in &s.arities {
+                for l in &s.leaves {
+                    out.push(Case { arity: Some(a), leaves: parse_leaves(l).ok(), ..base.clone() });
+                }
+            }
+        }
+        CaseKind::Proof => {
+            let circuits = if s.circuits.is_empty() { vec![Circuit::Spend] } else { s.circuits.clone() };
+            for sys in &s.systems {
+                for &a in &s.arities {
+                    for &c in &circuits {
+                        let b = Case { system: sys.clone(), arity: Some(a), circuit: Some(c), ..base.clone() };
+                        if c == Circuit::BatchRoot {
+                            for &d in &s.depths {
+                                out.push(Case { depth: Some(d), ..b.clone() });
+                            }
+                        } else {
+                            for l in &s.leaves {
+                                out.push(Case { leaves: parse_leaves(l).ok(), ..b.clone() });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_suites_parse_and_expand() {
+        for (name, _) in BUILTIN {
+            let s = Suite::load(name).unwrap();
+            assert!(!s.cases(None).is_empty(), "suite {name} has no cases");
+            s.profile(None).unwrap();
+        }
+    }
+
+    #[test]
+    fn grid_expansion_respects_family_alphas() {
+        let s = Suite::from_toml(
+            "t",
+            r#"
+            name = "t"
+            [[sweep]]
+            kind = "proof"
+            systems = ["groth16"]
+            hashes = ["poseidon", "poseidon2"]
+            alphas = [5, 7]
+            arities = [2, 4]
+            leaves = ["2^36"]
+            threads = [1, 2]
+            "#,
+        )
+        .unwrap();
+        let cases = s.cases(None);
+        // poseidon: alpha 5 only (recorded as None); poseidon2: 5 and 7. x 2 arities x 2 threads.
+        assert_eq!(cases.len(), (1 + 2) * 2 * 2);
+        assert!(cases.iter().all(|c| c.leaves == Some(1 << 36)));
+        assert!(cases.iter().filter(|c| c.hash == "poseidon").all(|c| c.alpha.is_none()));
+        assert_eq!(s.cases(Some(&[4])).len(), 3 * 2);
+    }
+
+    #[test]
+    fn bad_suites_are_rejected_with_reasons() {
+        let cases = [
+            ("name = \"x\"\n[[sweep]]\nhashes = [\"poseidon\"]", "no kind"),
+            ("name = \"x\"\n[[sweep]]\nkind = \"hash\"\nhashes = [\"sha256\"]", "unknown hash family"),
+            ("name = \"x\"\n[[sweep]]\nkind = \"proof\"\nsystems=[\"groth16\"]\narities = [1]", "arity 1"),
+            ("name = \"x\"\n[[sweep]]\nkind = \"proof\"\nsystems=[\"groth16\"]\nleaves = [\"2^99\"]", "leaf count"),
+            ("name = \"x\"\nbogus = 1", "unknown field"),
+        ];
+        for (text, needle) in cases {
+            let e = Suite::from_toml("x", text).unwrap_err().to_string();
+            assert!(e.contains(needle), "{e} does not mention {needle}");
+        }
+        assert!(matches!(Suite::load("no-such-suite"), Err(SuiteError::NotFound(..))));
+        let s = Suite::load("hashes").unwrap();
+        assert!(s.profile(Some("nope")).is_err());
+    }
+
+    #[test]
+    fn profile_sampling_policy() {
+        let p = Profile { warmup: 0, min_samples: 3, max_samples: 5, target_seconds: 1.0, case_timeout_seconds: 10.0 };
+        assert!(p.wants_more(0, 10.0));
+        assert!(p.wants_more(2, 10.0));
+        assert!(!p.wants_more(3, 1.5));
+        assert!(p.wants_more(3, 0.5));
+        assert!(!p.wants_more(5, 0.1));
+    }
+}

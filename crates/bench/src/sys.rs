@@ -1,0 +1,167 @@
+//! Process measurements (peak resident memory, CPU time) and the machine's
+//! environment, read from Linux `/proc` without `unsafe`.
+//!
+//! Peak RSS is `VmHWM` from `/proc/self/status`; it is reset between phases by
+//! writing `5` to `/proc/self/clear_refs` (Linux ≥ 4.0), so that a phase's peak
+//! is not polluted by an earlier phase. Each benchmark case also runs in its own
+//! child process. On systems without `/proc` the values are `None`.
+
+use std::{fs, process::Command};
+
+use serde::{Deserialize, Serialize};
+
+/// Peak resident set size of this process since start or the last
+/// [`reset_peak_rss`], in bytes.
+pub fn peak_rss_bytes() -> Option<u64> {
+    status_kib("VmHWM:").map(|k| k * 1024)
+}
+
+/// Current resident set size in bytes.
+pub fn rss_bytes() -> Option<u64> {
+    status_kib("VmRSS:").map(|k| k * 1024)
+}
+
+fn status_kib(key: &str) -> Option<u64> {
+    let s = fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with(key))?;
+    line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+}
+
+/// Resets the peak-RSS counter to the current RSS. Returns whether it worked.
+pub fn reset_peak_rss() -> bool {
+    fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+/// User + system CPU time of this process (all threads) in seconds.
+pub fn cpu_time_s() -> Option<f64> {
+    let s = fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / clock_ticks_per_second())
+}
+
+fn clock_ticks_per_second() -> f64 {
+    // USER_HZ is 100 on every mainstream Linux architecture; `getconf` confirms it where present.
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+/// The machine and build a result was measured on.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// CPU model name.
+    pub cpu_model: String,
+    /// Logical CPUs available to this process.
+    pub logical_cpus: usize,
+    /// Total memory in bytes.
+    pub memory_bytes: Option<u64>,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Architecture (`x86_64`, `aarch64`, `wasm32`...).
+    pub arch: String,
+    /// `rustc --version` of the compiler that built zkbench.
+    pub rustc: String,
+    /// zkbench version.
+    pub zkbench_version: String,
+    /// Versions of the proof-system crates linked in.
+    pub crate_versions: std::collections::BTreeMap<String, String>,
+    /// Git commit zkbench was built from (with `-dirty` when the tree had changes).
+    pub git_commit: String,
+    /// Build profile (`release` or `debug`); debug timings are not comparable.
+    pub build_profile: String,
+    /// When the run started (RFC 3339, UTC).
+    pub date: String,
+    /// Host name.
+    pub hostname: String,
+}
+
+impl Environment {
+    /// Reads the current environment.
+    pub fn detect() -> Self {
+        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("model name") || l.starts_with("Model"))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_else(|| "unknown".into());
+        let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+            let l = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+            l["MemTotal:".len()..].trim().trim_end_matches("kB").trim().parse::<u64>().ok().map(|k| k * 1024)
+        });
+        let pretty = fs::read_to_string("/etc/os-release")
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("PRETTY_NAME="))
+                    .map(|l| l["PRETTY_NAME=".len()..].trim_matches('"').to_string())
+            })
+            .unwrap_or_else(|| std::env::consts::OS.to_string());
+        let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+        let mut crate_versions = std::collections::BTreeMap::new();
+        for (k, v) in crate::build_info::CRATE_VERSIONS.iter() {
+            crate_versions.insert(k.to_string(), v.to_string());
+        }
+        Self {
+            cpu_model,
+            logical_cpus: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            memory_bytes,
+            os: format!("{pretty} (kernel {})", kernel.trim()),
+            arch: std::env::consts::ARCH.into(),
+            rustc: crate::build_info::RUSTC.into(),
+            zkbench_version: env!("CARGO_PKG_VERSION").into(),
+            crate_versions,
+            git_commit: crate::build_info::GIT_COMMIT.into(),
+            build_profile: crate::build_info::PROFILE.into(),
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            hostname: fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default().trim().into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_measurements_are_sane() {
+        if !std::path::Path::new("/proc/self/status").exists() {
+            return;
+        }
+        let rss = rss_bytes().unwrap();
+        let peak = peak_rss_bytes().unwrap();
+        assert!(rss > 0 && peak >= rss / 2);
+        // Touch 64 MiB, check the peak moves, reset, check it drops back.
+        let before = peak_rss_bytes().unwrap();
+        let v = vec![1u8; 64 << 20];
+        assert!(v.iter().map(|&x| x as u64).sum::<u64>() == 64 << 20);
+        let during = peak_rss_bytes().unwrap();
+        assert!(during >= before + (60 << 20), "{before} -> {during}");
+        drop(v);
+        if reset_peak_rss() {
+            assert!(peak_rss_bytes().unwrap() < during);
+        }
+        let t0 = cpu_time_s().unwrap();
+        let mut x = 0u64;
+        for i in 0..50_000_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        assert!(x != 1);
+        assert!(cpu_time_s().unwrap() >= t0);
+    }
+
+    #[test]
+    fn environment_has_essentials() {
+        let e = Environment::detect();
+        assert!(e.logical_cpus >= 1);
+        assert!(!e.rustc.is_empty() && !e.date.is_empty());
+        assert!(e.date.ends_with('Z'));
+    }
+}
