@@ -186,6 +186,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("hash-by-system", include_str!("../../../suites/hash-by-system.toml")),
     ("hashes", include_str!("../../../suites/hashes.toml")),
     ("smoke", include_str!("../../../suites/smoke.toml")),
+    ("peers", include_str!("../../../suites/peers.toml")),
 ];
 
 impl Suite {

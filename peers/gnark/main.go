@@ -1,0 +1,216 @@
+// Command gnark is zkbench's gnark peer: a binary Merkle membership proof with
+// gnark's Poseidon2 (width 2 compression, gnark's default BN254 parameters) on
+// Groth16, measured by phase and printed as zkbench result records, one JSON
+// object per line (see docs/external-runners.md).
+//
+//	go run ./peers/gnark --depth 32
+//
+// The circuit: public root; private leaf and 32 siblings; per level the two
+// children are ordered by the position bit (api.Select) and compressed with
+// Poseidon2 Compress(left, right) = perm(left, right)[1] + right.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+	fposeidon2 "github.com/consensys/gnark-crypto/ecc/bn254/fr/poseidon2"
+	"github.com/consensys/gnark/backend/groth16"
+	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/frontend"
+	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/logger"
+	"github.com/consensys/gnark/std/permutation/poseidon2"
+)
+
+// membership is the circuit: Root is public, the rest private.
+type membership struct {
+	Root     frontend.Variable `gnark:",public"`
+	Leaf     frontend.Variable
+	Siblings []frontend.Variable
+	Bits     []frontend.Variable
+}
+
+func (c *membership) Define(api frontend.API) error {
+	p, err := poseidon2.NewPoseidon2(api)
+	if err != nil {
+		return err
+	}
+	cur := c.Leaf
+	for i := range c.Siblings {
+		api.AssertIsBoolean(c.Bits[i])
+		l := api.Select(c.Bits[i], c.Siblings[i], cur)
+		r := api.Select(c.Bits[i], cur, c.Siblings[i])
+		cur = p.Compress(l, r)
+	}
+	api.AssertIsEqual(cur, c.Root)
+	return nil
+}
+
+type profile struct {
+	Warmup        int     `json:"warmup"`
+	MinSamples    int     `json:"min_samples"`
+	MaxSamples    int     `json:"max_samples"`
+	TargetSeconds float64 `json:"target_seconds"`
+}
+
+type record struct {
+	Case    map[string]any     `json:"case"`
+	Phase   string             `json:"phase"`
+	Status  string             `json:"status"`
+	Error   string             `json:"error,omitempty"`
+	Samples []float64          `json:"samples_s"`
+	Threads int                `json:"threads"`
+	Metrics map[string]float64 `json:"metrics"`
+	Test    bool               `json:"test_setup"`
+}
+
+func main() {
+	depth := flag.Int("depth", 32, "tree depth (binary)")
+	flag.Parse()
+	logger.Disable()
+	prof := profile{Warmup: 1, MinSamples: 3, MaxSamples: 10, TargetSeconds: 2}
+	if s := os.Getenv("ZKBENCH_PROFILE"); s != "" {
+		if err := json.Unmarshal([]byte(s), &prof); err != nil {
+			fmt.Fprintln(os.Stderr, "bad ZKBENCH_PROFILE:", err)
+			os.Exit(2)
+		}
+	}
+	threads := runtime.GOMAXPROCS(0)
+	leaves := uint64(1) << uint(*depth)
+	kase := map[string]any{
+		"kind": "proof", "system": "gnark", "hash": "poseidon2", "arity": 2,
+		"leaves": leaves, "circuit": "membership", "threads": 0,
+	}
+	emit := func(phase string, samples []float64, metrics map[string]float64) {
+		r := record{Case: kase, Phase: phase, Status: "ok", Samples: samples, Threads: threads, Metrics: metrics, Test: true}
+		b, _ := json.Marshal(r)
+		fmt.Println(string(b))
+	}
+	fail := func(phase string, err error) {
+		r := record{Case: kase, Phase: phase, Status: "error", Error: err.Error(), Threads: threads, Metrics: map[string]float64{}}
+		b, _ := json.Marshal(r)
+		fmt.Println(string(b))
+		os.Exit(1)
+	}
+
+	// Native witness: random leaf and siblings, root by the same compression.
+	perm := fposeidon2.NewPermutation(2, 6, 50)
+	rng := rand.New(rand.NewSource(1))
+	var leaf fr.Element
+	leaf.SetUint64(rng.Uint64())
+	cur := leaf
+	sibs := make([]frontend.Variable, *depth)
+	bits := make([]frontend.Variable, *depth)
+	index := rng.Uint64() & (leaves - 1)
+	for i := 0; i < *depth; i++ {
+		var s fr.Element
+		s.SetUint64(rng.Uint64())
+		b := (index >> uint(i)) & 1
+		var l, r fr.Element
+		if b == 1 {
+			l, r = s, cur
+		} else {
+			l, r = cur, s
+		}
+		lb, rb := l.Bytes(), r.Bytes()
+		out, err := perm.Compress(lb[:], rb[:])
+		if err != nil {
+			fail("witness", err)
+		}
+		cur.SetBytes(out)
+		sibs[i] = s
+		bits[i] = b
+	}
+	circuit := membership{Siblings: make([]frontend.Variable, *depth), Bits: make([]frontend.Variable, *depth)}
+
+	t0 := time.Now()
+	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &circuit)
+	if err != nil {
+		fail("setup", err)
+	}
+	pk, vk, err := groth16.Setup(ccs)
+	if err != nil {
+		fail("setup", err)
+	}
+	setup := time.Since(t0).Seconds()
+	metrics := map[string]float64{"constraints": float64(ccs.GetNbConstraints())}
+	emit("setup", []float64{setup}, metrics)
+
+	assignment := membership{Root: cur, Leaf: leaf, Siblings: sibs, Bits: bits}
+	var wit, pub witness.Witness
+	witnessSamples := sample(prof, func() error {
+		w, err := frontend.NewWitness(&assignment, ecc.BN254.ScalarField())
+		if err != nil {
+			return err
+		}
+		p, err := w.Public()
+		wit, pub = w, p
+		return err
+	}, func(err error) { fail("witness", err) })
+	emit("witness", witnessSamples, metrics)
+
+	var proof groth16.Proof
+	t1 := time.Now()
+	proof, err = groth16.Prove(ccs, pk, wit)
+	if err != nil {
+		fail("prove_cold", err)
+	}
+	emit("prove_cold", []float64{time.Since(t1).Seconds()}, metrics)
+	proveSamples := sample(prof, func() error {
+		var err error
+		proof, err = groth16.Prove(ccs, pk, wit)
+		return err
+	}, func(err error) { fail("prove", err) })
+	var buf bytes.Buffer
+	if _, err := proof.WriteTo(&buf); err != nil {
+		fail("prove", err)
+	}
+	pm := map[string]float64{"constraints": metrics["constraints"], "proof_bytes": float64(buf.Len())}
+	emit("prove", proveSamples, pm)
+
+	verifySamples := sample(prof, func() error { return groth16.Verify(proof, vk, pub) }, func(err error) { fail("verify", err) })
+	emit("verify", verifySamples, pm)
+
+	// A wrong root must be rejected (sanity check of the peer itself).
+	bad := assignment
+	var one fr.Element
+	one.SetOne()
+	var wrong fr.Element
+	wrong.Add(&cur, &one)
+	bad.Root = wrong
+	if bw, err := frontend.NewWitness(&bad, ecc.BN254.ScalarField(), frontend.PublicOnly()); err == nil {
+		if groth16.Verify(proof, vk, bw) == nil {
+			fail("verify", fmt.Errorf("proof verified against a wrong root"))
+		}
+	}
+}
+
+// sample runs f warmup times, then measures it until the profile is satisfied.
+func sample(p profile, f func() error, fail func(error)) []float64 {
+	for i := 0; i < p.Warmup; i++ {
+		if err := f(); err != nil {
+			fail(err)
+		}
+	}
+	var out []float64
+	spent := 0.0
+	for len(out) < p.MinSamples || (len(out) < p.MaxSamples && spent < p.TargetSeconds) {
+		t := time.Now()
+		if err := f(); err != nil {
+			fail(err)
+		}
+		d := time.Since(t).Seconds()
+		spent += d
+		out = append(out, d)
+	}
+	return out
+}
