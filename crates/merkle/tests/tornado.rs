@@ -5,6 +5,11 @@
 //! `scripts/gen-testdata/mimc.js`): tornado-core
 //! `contracts/MerkleTreeWithHistory.sol` @ 1ef6a263 hard-coded `zeros(i)`,
 //! i = 0..=31, cross-checked there against circomlibjs@0.1.7.
+//!
+//! `testdata/merkle_tornado.json` (`scripts/gen-testdata/merkle/tornado_tree.js`):
+//! roots and paths of Tornado trees with leaves 1..=n computed by
+//! fixed-merkle-tree@0.7.3 (npm, the off-chain tree tornado-core's tests
+//! compare the contract with) hashing with circomlibjs@0.1.7 MiMCSponge.
 
 use serde_json::Value;
 use zkbench_hash::{parse_fr, HashFamily};
@@ -13,6 +18,7 @@ use zkbench_merkle::{
 };
 
 const TORNADO: &str = include_str!("../../../testdata/tornado.json");
+const TREES: &str = include_str!("../../../testdata/merkle_tornado.json");
 
 /// `zeros(i)` from the table, indexed by level.
 fn tornado_zeros() -> Vec<Fr> {
@@ -95,4 +101,60 @@ fn seed_era_slot_with_mimc() {
     let p = es.path(0, 17).unwrap();
     assert!(p.verify(&Fr::from(18u64), &es.root(), mimc.as_ref()));
     assert_eq!(p.flatten().unwrap(), flat.path(17).unwrap());
+}
+
+#[test]
+fn fixed_merkle_tree_roots_and_paths() {
+    let mimc = HashFamily::MimcSponge.node_hasher(2, None).unwrap();
+    let v: Value = serde_json::from_str(TREES).unwrap();
+    let cases = v["cases"].as_array().unwrap();
+    assert!(cases.len() >= 7);
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let levels = case["levels"].as_u64().unwrap() as u32;
+        let zero = parse_fr(case["zero_value"].as_str().unwrap()).unwrap();
+        assert_eq!(zero, tornado_zero_value(), "{name}");
+        let leaves: Vec<Fr> = case["leaves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| parse_fr(x.as_str().unwrap()).unwrap())
+            .collect();
+        let root = parse_fr(case["root"].as_str().unwrap()).unwrap();
+
+        let mut inc = IncrementalMerkleTree::tornado(mimc.clone(), levels).unwrap();
+        inc.insert_many(&leaves).unwrap();
+        assert_eq!(inc.root(), root, "{name}: incremental root");
+
+        let mut sp = SparseMerkleTree::with_height(mimc.clone(), levels, zero).unwrap();
+        let batch: Vec<_> = leaves
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i as u64, *l))
+            .collect();
+        sp.insert_batch(&batch).unwrap();
+        assert_eq!(sp.root(), root, "{name}: sparse root");
+
+        for p in case["paths"].as_array().unwrap() {
+            let index = p["index"].as_u64().unwrap();
+            let elements: Vec<Fr> = p["path_elements"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| parse_fr(x.as_str().unwrap()).unwrap())
+                .collect();
+            let indices: Vec<u8> = p["path_indices"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap() as u8)
+                .collect();
+            for path in [inc.path(index).unwrap(), sp.path(index).unwrap()] {
+                assert_eq!(path.positions, indices, "{name} index {index}");
+                let sib: Vec<Fr> = path.siblings.iter().map(|s| s[0]).collect();
+                assert_eq!(sib, elements, "{name} index {index}");
+                assert!(path.verify(&leaves[index as usize], &root, mimc.as_ref()));
+            }
+        }
+    }
 }
