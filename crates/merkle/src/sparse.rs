@@ -1,10 +1,10 @@
 //! Sparse A-ary Merkle tree of any capacity.
 //!
 //! A tree for `capacity` leaves has height `h = ⌈log_A capacity⌉`
-//! ([`height_for`](crate::height_for)); leaf indices are `0..capacity`.
+//! ([`height_for`]); leaf indices are `0..capacity`.
 //! Every leaf starts as the configurable empty leaf (default 0), so an empty
 //! subtree of level `l` has the precomputed value `zeros[l]`
-//! ([`zero_hashes`](crate::zero_hashes)). Only nodes that differ from their
+//! ([`zero_hashes`]). Only nodes that differ from their
 //! level's zero value are stored, one `HashMap<u64, Fr>` per level, so memory
 //! is `O(inserted leaves × h)` whatever the capacity (2^36 by default).
 //!
