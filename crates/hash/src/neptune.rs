@@ -3,10 +3,9 @@
 //! internal S-box `x^5`.
 //!
 //! # Construction
-//! Neptune (Grassi, Hao, Rechberger, Schofnegger, Walch, Wang, *A New Feistel
-//! Approach Meets Fluid-SPN: Griffin for Zero-Knowledge Applications* / Neptune
-//! paper, eprint 2021/1695) is a Poseidon-like design whose full rounds use a
-//! degree-2 non-monomial S-box on pairs of state words. The permutation is
+//! Neptune (Grassi, Hao, Rechberger, Schofnegger, Walch, Wang; eprint 2021/1695) is a
+//! Poseidon-like partial-SPN design whose full rounds use a degree-2, Lai-Massey-like
+//! S-box on pairs of state words instead of `x^d`. The permutation is
 //!
 //! ```text
 //! x <- M_E · x                                           (initial linear layer)
@@ -18,10 +17,11 @@
 //! * `S_E` applies `S'` to each pair `(x_{2i}, x_{2i+1})`, with `z = x_1 - x_2`:
 //!   `y_1 = 2 x_1 + x_2 + 3 z^2 + (z - x_2 - z^2 + γ)^2`,
 //!   `y_2 = x_1 + 3 x_2 + 4 z^2 + (z - x_2 - z^2 + γ)^2`
-//!   (the paper's `S'` with `α = β = 1`, the only choice the references implement).
+//!   (the pair S-box as both references compute it, with the paper's `α = β = 1`
+//!   hard-wired; only `γ` is a constant).
 //! * `M_E` (t = 4) is the even/odd block matrix with `circ(2, 1)` on the even
 //!   coordinates and `circ(1, 2)` on the odd ones:
-//!   `[[2,0,1,0],[0,1,0,2],[1,0,2,0],[0,2,0,1]]` (det = 9, invertible).
+//!   `[[2,0,1,0],[0,1,0,2],[1,0,2,0],[0,2,0,1]]` (det = 3 · (−3) = −9 ≠ 0, invertible).
 //! * `M_I = 1·1ᵀ + diag(u_0, .., u_3)`, i.e. `(M_I x)_i = u_i x_i + Σ_j x_j`.
 //!
 //! Round structure, `S'` and `M_E` follow HorizenLabs/poseidon2
@@ -716,7 +716,7 @@ mod tests {
         let s: Fr = u.iter().map(|x| x.inverse().unwrap()).sum();
         let det: Fr = u.iter().product::<Fr>() * (Fr::one() + s);
         assert!(!det.is_zero());
-        // M_E = circ(2,1) ⊕ circ(1,2): det = 3 · (−3) = −9 ≠ 0 (each block has det 3 or -3).
+        // M_E = circ(2,1) on even words ⊕ circ(1,2) on odd words: det = 3 · (−3) = −9 ≠ 0.
     }
 
     #[test]
