@@ -48,7 +48,7 @@ use std::sync::{Arc, OnceLock};
 use ark_ff::{AdditiveGroup, BigInt, Field, LegendreSymbol, PrimeField, Zero};
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 
-use crate::rescue_prime::{alphas, FixedExponent};
+use crate::rescue_prime::{inverse_exponent, FixedExponent};
 use crate::{
     params, FieldHasher, Fr, HashError, NodeHasher, Params, Permutation, SpongeNodeHasher,
 };
@@ -207,8 +207,7 @@ impl GriffinBn254 {
     pub fn new(width: usize) -> Result<Self, HashError> {
         let rounds = rounds_for_width(width)?;
         let (rc, alpha_beta) = generate_constants(width, rounds);
-        let (d, d_inv) = alphas();
-        debug_assert_eq!(d, D);
+        let d_inv = inverse_exponent(D).expect("gcd(5, r - 1) = 1");
         let mut limbs = d_inv.to_u64_digits();
         limbs.resize(4, 0);
         Ok(Self {

@@ -403,18 +403,27 @@ impl FieldHasher for RescuePrimeHasher {
 
 /// `get_alphas(r)`: the smallest `alpha >= 3` coprime to `r - 1`, and its inverse mod `r - 1`.
 pub fn alphas() -> (u64, BigUint) {
-    let p_minus_1 = modulus() - 1u32;
     let mut alpha = 3u64;
-    while num_integer_gcd(&p_minus_1, alpha) != 1 {
+    loop {
+        if let Some(inv) = inverse_exponent(alpha) {
+            return (alpha, inv);
+        }
         alpha += 1;
     }
-    // alpha^-1 = (k (p-1) + 1) / alpha for the k in 1..alpha that makes it integral.
-    let inv = (1..alpha)
+}
+
+/// `e^-1 mod (r - 1)`, the exponent of the inverse power map `x ↦ x^(1/e)`,
+/// or `None` if `gcd(e, r - 1) != 1` (then `x ↦ x^e` is not a permutation).
+pub fn inverse_exponent(e: u64) -> Option<BigUint> {
+    let p_minus_1 = modulus() - 1u32;
+    if e < 2 || num_integer_gcd(&p_minus_1, e) != 1 {
+        return None;
+    }
+    // e^-1 = (k (p-1) + 1) / e for the k in 1..e that makes it integral.
+    (1..e)
         .map(|k| &p_minus_1 * k + 1u32)
-        .find(|n| (n % alpha) == BigUint::zero())
-        .map(|n| n / alpha)
-        .expect("alpha is coprime to p - 1");
-    (alpha, inv)
+        .find(|n| (n % e).is_zero())
+        .map(|n| n / e)
 }
 
 fn num_integer_gcd(a: &BigUint, b: u64) -> u64 {
@@ -563,6 +572,10 @@ mod tests {
         assert_eq!(alpha, 5);
         let p1 = modulus() - 1u32;
         assert!(((&inv * alpha) % &p1).is_one());
+        assert_eq!(inverse_exponent(5), Some(inv));
+        assert_eq!(inverse_exponent(3), None); // 3 | r - 1
+        assert_eq!(inverse_exponent(4), None);
+        assert!(inverse_exponent(7).is_some());
         assert_eq!(smallest_primitive_element(), 5);
         assert_eq!(number_of_rounds(2, 1, 128, 5), 20);
         assert_eq!(number_of_rounds(3, 1, 128, 5), 14);
