@@ -89,7 +89,10 @@ impl Backend for NativeHash {
         r.metrics.insert("batch".into(), batch as f64);
         r.metrics.insert("width".into(), t as f64);
         // Keep the final state observable so the loop cannot be optimised away.
-        r.metrics.insert("state_nonzero".into(), f64::from(u8::from(state[0] != Fr::from(0u64))));
+        r.metrics.insert(
+            "state_nonzero".into(),
+            f64::from(u8::from(state[0] != Fr::from(0u64))),
+        );
         vec![r]
     }
 }

@@ -11,5 +11,8 @@ const VERSIONS: &str = env!("ZKBENCH_CRATE_VERSIONS");
 /// `(crate, version)` pairs of the proof-system crates linked in.
 pub static CRATE_VERSIONS: std::sync::LazyLock<Vec<(&'static str, &'static str)>> =
     std::sync::LazyLock::new(|| {
-        VERSIONS.split(',').filter_map(|kv| kv.split_once('=')).collect()
+        VERSIONS
+            .split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .collect()
     });

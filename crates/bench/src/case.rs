@@ -46,7 +46,9 @@ impl std::str::FromStr for Circuit {
             "spend" => Ok(Circuit::Spend),
             "membership" => Ok(Circuit::Membership),
             "batch-root" | "batch_root" => Ok(Circuit::BatchRoot),
-            _ => Err(format!("unknown circuit {s:?}; accepted: spend, membership, batch-root")),
+            _ => Err(format!(
+                "unknown circuit {s:?}; accepted: spend, membership, batch-root"
+            )),
         }
     }
 }
@@ -101,7 +103,14 @@ impl Case {
         if let Some(d) = self.depth {
             parts.push(format!("depth{d}"));
         }
-        parts.push(format!("threads{}", if self.threads == 0 { "-all".into() } else { self.threads.to_string() }));
+        parts.push(format!(
+            "threads{}",
+            if self.threads == 0 {
+                "-all".into()
+            } else {
+                self.threads.to_string()
+            }
+        ));
         parts.join("/")
     }
 
@@ -131,7 +140,9 @@ pub fn format_leaves(l: u64) -> String {
 
 /// Parses a leaf count: decimal or `2^K` (K ≤ 63).
 pub fn parse_leaves(s: &str) -> Result<u64, String> {
-    let bad = || format!("invalid leaf count {s:?}; accepted: a positive integer or 2^K with 1 <= K <= 63");
+    let bad = || {
+        format!("invalid leaf count {s:?}; accepted: a positive integer or 2^K with 1 <= K <= 63")
+    };
     let v = match s.trim().split_once('^') {
         Some(("2", k)) => {
             let k: u32 = k.trim().parse().map_err(|_| bad())?;

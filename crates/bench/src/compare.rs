@@ -56,7 +56,10 @@ impl Comparison {
             "| case | phase | base (median) | new (median) | new/base | verdict |\n|---|---|---:|---:|---:|---|\n"
         );
         for r in &self.rows {
-            let f = |v: Option<f64>| v.map(crate::report::fmt_seconds).unwrap_or_else(|| "-".into());
+            let f = |v: Option<f64>| {
+                v.map(crate::report::fmt_seconds)
+                    .unwrap_or_else(|| "-".into())
+            };
             let verdict = match r.verdict {
                 Verdict::Regression => "REGRESSION",
                 Verdict::Improvement => "faster",
@@ -69,7 +72,9 @@ impl Comparison {
                 r.phase,
                 f(r.base),
                 f(r.new),
-                r.ratio.map(|x| format!("{x:.3}")).unwrap_or_else(|| "-".into()),
+                r.ratio
+                    .map(|x| format!("{x:.3}"))
+                    .unwrap_or_else(|| "-".into()),
                 verdict
             );
         }
@@ -94,7 +99,16 @@ pub fn compare(base: &ResultsFile, new: &ResultsFile, threshold: f64) -> Compari
     let index = |f: &ResultsFile| -> BTreeMap<(String, String), Option<f64>> {
         f.records
             .iter()
-            .map(|r| ((r.case_id.clone(), r.phase.clone()), if r.status == Status::Ok { r.median() } else { None }))
+            .map(|r| {
+                (
+                    (r.case_id.clone(), r.phase.clone()),
+                    if r.status == Status::Ok {
+                        r.median()
+                    } else {
+                        None
+                    },
+                )
+            })
             .collect()
     };
     let (b, n) = (index(base), index(new));
@@ -115,7 +129,14 @@ pub fn compare(base: &ResultsFile, new: &ResultsFile, threshold: f64) -> Compari
                 Some(r) if r < 1.0 / (1.0 + threshold) => Verdict::Improvement,
                 Some(_) => Verdict::Unchanged,
             };
-            Row { case_id: k.0.clone(), phase: k.1.clone(), base: bv, new: nv, ratio, verdict }
+            Row {
+                case_id: k.0.clone(),
+                phase: k.1.clone(),
+                base: bv,
+                new: nv,
+                ratio,
+                verdict,
+            }
         })
         .collect();
     Comparison { rows, threshold }
@@ -155,10 +176,19 @@ mod tests {
 
     #[test]
     fn classifies_with_threshold() {
-        let base = file(&[("a", &[1.0, 1.0, 1.0]), ("b", &[1.0]), ("c", &[1.0]), ("d", &[1.0])]);
+        let base = file(&[
+            ("a", &[1.0, 1.0, 1.0]),
+            ("b", &[1.0]),
+            ("c", &[1.0]),
+            ("d", &[1.0]),
+        ]);
         let new = file(&[("a", &[1.05]), ("b", &[1.5]), ("c", &[0.5]), ("e", &[1.0])]);
         let c = compare(&base, &new, 0.10);
-        let v: BTreeMap<String, Verdict> = c.rows.iter().map(|r| (r.case_id.split('/').nth(1).unwrap().to_string(), r.verdict)).collect();
+        let v: BTreeMap<String, Verdict> = c
+            .rows
+            .iter()
+            .map(|r| (r.case_id.split('/').nth(1).unwrap().to_string(), r.verdict))
+            .collect();
         assert_eq!(v["a"], Verdict::Unchanged);
         assert_eq!(v["b"], Verdict::Regression);
         assert_eq!(v["c"], Verdict::Improvement);

@@ -31,7 +31,10 @@ pub fn time_once<T>(f: impl FnOnce() -> T) -> (f64, f64, T) {
 
 /// Runs `f` `profile.warmup` times unmeasured, then samples it until the
 /// profile is satisfied. `f` returns an error to abort the phase.
-pub fn sample<E>(profile: &Profile, mut f: impl FnMut() -> Result<(), E>) -> Result<PhaseSamples, E> {
+pub fn sample<E>(
+    profile: &Profile,
+    mut f: impl FnMut() -> Result<(), E>,
+) -> Result<PhaseSamples, E> {
     sys::reset_peak_rss();
     for _ in 0..profile.warmup {
         f()?;
@@ -54,7 +57,14 @@ pub fn once<T, E>(f: impl FnOnce() -> Result<T, E>) -> Result<(T, PhaseSamples),
     sys::reset_peak_rss();
     let (w, c, r) = time_once(f);
     let v = r?;
-    Ok((v, PhaseSamples { wall: vec![w], cpu: vec![c], peak_rss: sys::peak_rss_bytes() }))
+    Ok((
+        v,
+        PhaseSamples {
+            wall: vec![w],
+            cpu: vec![c],
+            peak_rss: sys::peak_rss_bytes(),
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -63,7 +73,13 @@ mod tests {
 
     #[test]
     fn sampling_follows_profile() {
-        let p = Profile { warmup: 2, min_samples: 3, max_samples: 4, target_seconds: 0.0, case_timeout_seconds: 1.0 };
+        let p = Profile {
+            warmup: 2,
+            min_samples: 3,
+            max_samples: 4,
+            target_seconds: 0.0,
+            case_timeout_seconds: 1.0,
+        };
         let mut calls = 0;
         let s = sample::<()>(&p, || {
             calls += 1;
@@ -76,7 +92,11 @@ mod tests {
         let mut n = 0;
         let e = sample(&p, || {
             n += 1;
-            if n == 4 { Err("boom") } else { Ok(()) }
+            if n == 4 {
+                Err("boom")
+            } else {
+                Ok(())
+            }
         });
         assert_eq!(e.unwrap_err(), "boom");
     }

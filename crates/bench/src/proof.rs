@@ -25,6 +25,12 @@ impl Backend for Groth16Backend {
     }
 
     fn run(&self, case: &Case, _profile: &Profile, env: &Environment) -> Vec<Record> {
-        vec![Record::failed(case, "prove", Status::Skipped, "groth16 backend not wired yet", env)]
+        vec![Record::failed(
+            case,
+            "prove",
+            Status::Skipped,
+            "groth16 backend not wired yet",
+            env,
+        )]
     }
 }

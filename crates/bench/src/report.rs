@@ -51,7 +51,9 @@ fn all_records(files: &[ResultsFile]) -> Vec<&Record> {
 }
 
 fn phase_median(recs: &[&Record], case_id: &str, phase: &str) -> Option<f64> {
-    recs.iter().find(|r| r.case_id == case_id && r.phase == phase && r.status == Status::Ok).and_then(|r| r.median())
+    recs.iter()
+        .find(|r| r.case_id == case_id && r.phase == phase && r.status == Status::Ok)
+        .and_then(|r| r.median())
 }
 
 /// The Markdown summary printed after a run.
@@ -62,45 +64,79 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         let e = &f.env;
         out += &format!(
             "zkbench {} · suite `{}` ({}) · {} · {} CPUs · {} · commit {} · {} build\n\n",
-            e.zkbench_version, f.suite, f.profile, e.cpu_model, e.logical_cpus, e.date, e.git_commit, e.build_profile
+            e.zkbench_version,
+            f.suite,
+            f.profile,
+            e.cpu_model,
+            e.logical_cpus,
+            e.date,
+            e.git_commit,
+            e.build_profile
         );
     }
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
         out += "### Proofs (median wall time)\n\n| case | constraints | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
         for id in &proof_ids {
-            let get = |p: &str| phase_median(&recs, id, p).map(fmt_seconds).unwrap_or_else(|| "-".into());
+            let get = |p: &str| {
+                phase_median(&recs, id, p)
+                    .map(fmt_seconds)
+                    .unwrap_or_else(|| "-".into())
+            };
             let prove = recs.iter().find(|r| &r.case_id == id && r.phase == "prove");
             let metric = |k: &str| {
-                recs.iter().filter(|r| &r.case_id == id).find_map(|r| r.metrics.get(k).copied())
+                recs.iter()
+                    .filter(|r| &r.case_id == id)
+                    .find_map(|r| r.metrics.get(k).copied())
             };
             out += &format!(
                 "| {id}{} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                if recs.iter().any(|r| &r.case_id == id && r.test_setup) { " (test setup)" } else { "" },
-                metric("constraints").map(fmt_count).unwrap_or_else(|| "-".into()),
+                if recs.iter().any(|r| &r.case_id == id && r.test_setup) {
+                    " (test setup)"
+                } else {
+                    ""
+                },
+                metric("constraints")
+                    .map(fmt_count)
+                    .unwrap_or_else(|| "-".into()),
                 get("setup"),
                 get("witness"),
                 get("prove_cold"),
                 get("prove"),
                 get("verify"),
-                metric("proof_bytes").map(fmt_bytes).unwrap_or_else(|| "-".into()),
-                prove.and_then(|r| r.peak_rss_bytes).map(|b| fmt_bytes(b as f64)).unwrap_or_else(|| "-".into()),
+                metric("proof_bytes")
+                    .map(fmt_bytes)
+                    .unwrap_or_else(|| "-".into()),
+                prove
+                    .and_then(|r| r.peak_rss_bytes)
+                    .map(|b| fmt_bytes(b as f64))
+                    .unwrap_or_else(|| "-".into()),
             );
         }
         out.push('\n');
     }
-    let hash: Vec<&&Record> = recs.iter().filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok).collect();
+    let hash: Vec<&&Record> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
+        .collect();
     if !hash.is_empty() {
         out += "### Native hash permutations (single thread)\n\n| hash | width | time / permutation | permutations / s |\n|---|---:|---:|---:|\n";
         let mut rows: Vec<_> = hash.iter().collect();
-        rows.sort_by(|a, b| a.median().partial_cmp(&b.median()).unwrap_or(std::cmp::Ordering::Equal));
+        rows.sort_by(|a, b| {
+            a.median()
+                .partial_cmp(&b.median())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         for r in rows {
             out += &format!(
                 "| {} | {} | {} | {} |\n",
                 r.case.hash_label(),
                 r.case.width.unwrap_or(0),
                 r.median().map(fmt_seconds).unwrap_or_default(),
-                r.metrics.get("permutations_per_s").map(|v| fmt_count(*v)).unwrap_or_default()
+                r.metrics
+                    .get("permutations_per_s")
+                    .map(|v| fmt_count(*v))
+                    .unwrap_or_default()
             );
         }
         out.push('\n');
@@ -123,26 +159,51 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
 
 fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
     let mut seen = BTreeSet::new();
-    recs.iter().filter(|r| r.case.kind == kind).filter(|r| seen.insert(r.case_id.clone())).map(|r| r.case_id.clone()).collect()
+    recs.iter()
+        .filter(|r| r.case.kind == kind)
+        .filter(|r| seen.insert(r.case_id.clone()))
+        .map(|r| r.case_id.clone())
+        .collect()
 }
 
 type Series = Vec<(String, Vec<(f64, f64)>)>;
 
 /// Draws a line chart with markers into an SVG string.
-fn line_chart(title: &str, x_label: &str, y_label: &str, series: &Series, log_y: bool) -> Option<String> {
-    let pts: Vec<(f64, f64)> = series.iter().flat_map(|(_, v)| v.iter().copied()).filter(|p| p.1 > 0.0).collect();
+fn line_chart(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &Series,
+    log_y: bool,
+) -> Option<String> {
+    let pts: Vec<(f64, f64)> = series
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .filter(|p| p.1 > 0.0)
+        .collect();
     if pts.is_empty() {
         return None;
     }
-    let (xmin, xmax) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (ymin, ymax) = pts.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-    let (xmin, xmax) = if xmin == xmax { (xmin - 1.0, xmax + 1.0) } else { (xmin - 0.3, xmax + 0.3) };
+    let (xmin, xmax) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (ymin, ymax) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (xmin, xmax) = if xmin == xmax {
+        (xmin - 1.0, xmax + 1.0)
+    } else {
+        (xmin - 0.3, xmax + 0.3)
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 420)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let mut b = ChartBuilder::on(&root);
-        b.caption(title, ("sans-serif", 20)).margin(12).x_label_area_size(48).y_label_area_size(84);
+        b.caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(84);
         macro_rules! finish {
             ($chart:expr) => {{
                 let mut chart = $chart;
@@ -165,8 +226,12 @@ fn line_chart(title: &str, x_label: &str, y_label: &str, series: &Series, log_y:
                         .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))
                         .ok()?
                         .label(name.clone())
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
-                    chart.draw_series(data.iter().map(|&p| Circle::new(p, 3, color.filled()))).ok()?;
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                        });
+                    chart
+                        .draw_series(data.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                        .ok()?;
                 }
                 chart
                     .configure_series_labels()
@@ -179,7 +244,9 @@ fn line_chart(title: &str, x_label: &str, y_label: &str, series: &Series, log_y:
             }};
         }
         if log_y {
-            finish!(b.build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.6).log_scale()).ok()?);
+            finish!(b
+                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.6).log_scale())
+                .ok()?);
         } else {
             finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.15).ok()?);
         }
@@ -204,7 +271,9 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
     if bars.is_empty() {
         return None;
     }
-    let (lo, hi) = bars.iter().fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (lo, hi) = bars
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let n = bars.len();
     let height = (90 + 26 * n) as u32;
     let mut svg = String::new();
@@ -225,7 +294,11 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
             .y_labels(n)
             .y_label_formatter(&|y| {
                 let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() { names[i as usize].clone() } else { String::new() }
+                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                    names[i as usize].clone()
+                } else {
+                    String::new()
+                }
             })
             .x_label_formatter(&|x| fmt_count(*x))
             .disable_y_mesh()
@@ -235,7 +308,10 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
         chart
             .draw_series(bars.iter().enumerate().map(|(i, b)| {
                 let y = i as f64;
-                Rectangle::new([(lo * 0.5, y - 0.35), (b.1, y + 0.35)], Palette99::pick(i % 9).filled())
+                Rectangle::new(
+                    [(lo * 0.5, y - 0.35), (b.1, y + 0.35)],
+                    Palette99::pick(i % 9).filled(),
+                )
             }))
             .ok()?;
         root.present().ok()?;
@@ -254,9 +330,16 @@ fn series_label(r: &Record) -> String {
     s
 }
 
-fn collect_series(recs: &[&Record], phase: &str, pick: impl Fn(&Record) -> Option<(f64, f64)>) -> Series {
+fn collect_series(
+    recs: &[&Record],
+    phase: &str,
+    pick: impl Fn(&Record) -> Option<(f64, f64)>,
+) -> Series {
     let mut m: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-    for r in recs.iter().filter(|r| r.phase == phase && r.status == Status::Ok) {
+    for r in recs
+        .iter()
+        .filter(|r| r.phase == phase && r.status == Status::Ok)
+    {
         if let Some(p) = pick(r) {
             m.entry(series_label(r)).or_default().push(p);
         }
@@ -268,28 +351,77 @@ fn collect_series(recs: &[&Record], phase: &str, pick: impl Fn(&Record) -> Optio
 pub fn html_report(files: &[ResultsFile]) -> String {
     let recs = all_records(files);
     let mut charts: Vec<String> = Vec::new();
-    let not_batch = |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
-    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, r.median()?)).filter(|_| not_batch(r)));
+    let not_batch =
+        |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
+    let s = collect_series(&recs, "prove", |r| {
+        Some((r.case.arity? as f64, r.median()?)).filter(|_| not_batch(r))
+    });
     if s.iter().any(|(_, v)| v.len() > 1) || !s.is_empty() {
-        charts.extend(line_chart("Prove time vs tree arity (median, warm)", "arity (children per node)", "prove time (s)", &s, true));
+        charts.extend(line_chart(
+            "Prove time vs tree arity (median, warm)",
+            "arity (children per node)",
+            "prove time (s)",
+            &s,
+            true,
+        ));
     }
     let s = collect_series(&recs, "prove", |r| {
-        Some((r.case.depth? as f64, r.median()?)).filter(|_| r.case.circuit == Some(Circuit::BatchRoot))
+        Some((r.case.depth? as f64, r.median()?))
+            .filter(|_| r.case.circuit == Some(Circuit::BatchRoot))
     });
-    charts.extend(line_chart("Batch-root prove time vs depth", "depth d (tree of arity^d leaves)", "prove time (s)", &s, true));
-    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, r.peak_rss_bytes? as f64 / 1048576.0)).filter(|_| not_batch(r)));
-    charts.extend(line_chart("Peak memory while proving vs arity", "arity (children per node)", "peak RSS (MiB)", &s, false));
-    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, *r.metrics.get("constraints")?)).filter(|_| not_batch(r)));
-    charts.extend(line_chart("Circuit size vs arity", "arity (children per node)", "constraints", &s, true));
-    let s = collect_series(&recs, "prove", |r| Some((r.case.arity? as f64, *r.metrics.get("proof_bytes")?)).filter(|_| not_batch(r)));
-    charts.extend(line_chart("Proof size vs arity", "arity (children per node)", "proof size (bytes)", &s, false));
+    charts.extend(line_chart(
+        "Batch-root prove time vs depth",
+        "depth d (tree of arity^d leaves)",
+        "prove time (s)",
+        &s,
+        true,
+    ));
+    let s = collect_series(&recs, "prove", |r| {
+        Some((r.case.arity? as f64, r.peak_rss_bytes? as f64 / 1048576.0)).filter(|_| not_batch(r))
+    });
+    charts.extend(line_chart(
+        "Peak memory while proving vs arity",
+        "arity (children per node)",
+        "peak RSS (MiB)",
+        &s,
+        false,
+    ));
+    let s = collect_series(&recs, "prove", |r| {
+        Some((r.case.arity? as f64, *r.metrics.get("constraints")?)).filter(|_| not_batch(r))
+    });
+    charts.extend(line_chart(
+        "Circuit size vs arity",
+        "arity (children per node)",
+        "constraints",
+        &s,
+        true,
+    ));
+    let s = collect_series(&recs, "prove", |r| {
+        Some((r.case.arity? as f64, *r.metrics.get("proof_bytes")?)).filter(|_| not_batch(r))
+    });
+    charts.extend(line_chart(
+        "Proof size vs arity",
+        "arity (children per node)",
+        "proof size (bytes)",
+        &s,
+        false,
+    ));
     let mut bars: Vec<(String, f64)> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
-        .filter_map(|r| Some((format!("{} t={}", r.case.hash_label(), r.case.width?), *r.metrics.get("permutations_per_s")?)))
+        .filter_map(|r| {
+            Some((
+                format!("{} t={}", r.case.hash_label(), r.case.width?),
+                *r.metrics.get("permutations_per_s")?,
+            ))
+        })
         .collect();
     bars.sort_by(|a, b| b.1.total_cmp(&a.1));
-    charts.extend(bar_chart("Native permutation throughput (one thread)", "permutations per second (log scale)", &bars));
+    charts.extend(bar_chart(
+        "Native permutation throughput (one thread)",
+        "permutations per second (log scale)",
+        &bars,
+    ));
 
     let mut html = String::from(HEAD);
     if let Some(f) = files.first() {
@@ -312,8 +444,24 @@ pub fn html_report(files: &[ResultsFile]) -> String {
         html += &format!("<figure>{c}</figure>");
     }
     html += "</div><h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
-    let metric_keys: BTreeSet<&String> = recs.iter().flat_map(|r| r.metrics.keys()).filter(|k| !["batch", "state_nonzero"].contains(&k.as_str())).collect();
-    let mut cols = vec!["case", "phase", "status", "n", "median", "min", "p95", "max", "cpu (median)", "peak RSS", "threads"];
+    let metric_keys: BTreeSet<&String> = recs
+        .iter()
+        .flat_map(|r| r.metrics.keys())
+        .filter(|k| !["batch", "state_nonzero"].contains(&k.as_str()))
+        .collect();
+    let mut cols = vec![
+        "case",
+        "phase",
+        "status",
+        "n",
+        "median",
+        "min",
+        "p95",
+        "max",
+        "cpu (median)",
+        "peak RSS",
+        "threads",
+    ];
     let mk: Vec<&str> = metric_keys.iter().map(|s| s.as_str()).collect();
     cols.extend(mk.iter().copied());
     for (i, c) in cols.iter().enumerate() {
@@ -332,7 +480,11 @@ pub fn html_report(files: &[ResultsFile]) -> String {
             "<tr class={}><td>{}{}</td><td>{}</td><td title=\"{}\">{}</td>",
             if r.status == Status::Ok { "ok" } else { "bad" },
             esc(&r.case_id),
-            if r.test_setup { " <span class=tag>test setup</span>" } else { "" },
+            if r.test_setup {
+                " <span class=tag>test setup</span>"
+            } else {
+                ""
+            },
             esc(&r.phase),
             esc(r.error.as_deref().unwrap_or("")),
             status
@@ -356,7 +508,10 @@ pub fn html_report(files: &[ResultsFile]) -> String {
 }
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 const HEAD: &str = r#"<!doctype html><html lang=en><head><meta charset=utf-8><title>zkbench report</title>
@@ -393,11 +548,19 @@ mod tests {
 
     #[test]
     fn charts_render_svg() {
-        let s: Series = vec![("a".into(), vec![(2.0, 0.5), (4.0, 0.25), (8.0, 0.3)]), ("b".into(), vec![(2.0, 1.0)])];
+        let s: Series = vec![
+            ("a".into(), vec![(2.0, 0.5), (4.0, 0.25), (8.0, 0.3)]),
+            ("b".into(), vec![(2.0, 1.0)]),
+        ];
         let svg = line_chart("T", "arity", "prove time (s)", &s, true).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("arity") && svg.contains("prove time (s)"));
         assert!(line_chart("T", "x", "y", &vec![], true).is_none());
-        let b = bar_chart("B", "perm/s", &[("poseidon t=3".into(), 1e5), ("mimc t=2".into(), 2e4)]).unwrap();
+        let b = bar_chart(
+            "B",
+            "perm/s",
+            &[("poseidon t=3".into(), 1e5), ("mimc t=2".into(), 2e4)],
+        )
+        .unwrap();
         assert!(b.contains("poseidon t=3"));
     }
 }

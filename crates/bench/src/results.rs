@@ -88,7 +88,13 @@ impl Record {
     }
 
     /// A failed/skipped record carrying its reason.
-    pub fn failed(case: &Case, phase: &str, status: Status, reason: impl Into<String>, env: &Environment) -> Self {
+    pub fn failed(
+        case: &Case,
+        phase: &str,
+        status: Status,
+        reason: impl Into<String>,
+        env: &Environment,
+    ) -> Self {
         let mut r = Self::new(case, phase, case.threads, env);
         r.status = status;
         r.error = Some(reason.into());
@@ -165,27 +171,45 @@ impl ResultsFile {
     /// Reads and checks a results file.
     pub fn read(path: &Path) -> Result<Self, ResultsError> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ResultsError::Io { path: p.clone(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| ResultsError::Io {
+            path: p.clone(),
+            source,
+        })?;
         Self::parse(&p, &text)
     }
 
     /// Parses and checks results JSON.
     pub fn parse(path: &str, text: &str) -> Result<Self, ResultsError> {
-        let fmt = |m: String| ResultsError::Format { path: path.into(), message: m };
+        let fmt = |m: String| ResultsError::Format {
+            path: path.into(),
+            message: m,
+        };
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| fmt(e.to_string()))?;
-        match (v.get("schema").and_then(|s| s.as_str()), v.get("schema_version").and_then(|s| s.as_u64())) {
+        match (
+            v.get("schema").and_then(|s| s.as_str()),
+            v.get("schema_version").and_then(|s| s.as_u64()),
+        ) {
             (Some(SCHEMA), Some(ver)) if ver == SCHEMA_VERSION as u64 => {}
             (Some(SCHEMA), Some(ver)) => {
-                return Err(fmt(format!("schema version {ver}; this zkbench reads version {SCHEMA_VERSION}")))
+                return Err(fmt(format!(
+                    "schema version {ver}; this zkbench reads version {SCHEMA_VERSION}"
+                )))
             }
-            _ => return Err(fmt(format!("missing \"schema\": \"{SCHEMA}\" / \"schema_version\""))),
+            _ => {
+                return Err(fmt(format!(
+                    "missing \"schema\": \"{SCHEMA}\" / \"schema_version\""
+                )))
+            }
         }
         serde_json::from_value(v).map_err(|e| fmt(e.to_string()))
     }
 
     /// Writes pretty JSON.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        std::fs::write(path, serde_json::to_string_pretty(self).expect("results serialise") + "\n")
+        std::fs::write(
+            path,
+            serde_json::to_string_pretty(self).expect("results serialise") + "\n",
+        )
     }
 
     /// CSV: one row per record, summary columns and metrics flattened.
@@ -216,7 +240,11 @@ impl ResultsFile {
                 opt(c.circuit.map(|x| x.name().to_string())),
                 r.threads.to_string(),
                 r.phase.clone(),
-                serde_json::to_value(r.status).unwrap().as_str().unwrap().to_string(),
+                serde_json::to_value(r.status)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
                 s.map(|s| s.n.to_string()).unwrap_or_else(|| "0".into()),
                 opt(s.map(|s| s.median.to_string())),
                 opt(s.map(|s| s.min.to_string())),
@@ -229,7 +257,13 @@ impl ResultsFile {
                 r.env.git_commit.clone(),
                 r.env.date.clone(),
             ];
-            out.push_str(&cols.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
+            out.push_str(
+                &cols
+                    .iter()
+                    .map(|c| csv_field(c))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
             for k in &metric_keys {
                 out.push(',');
                 if let Some(v) = r.metrics.get(*k) {
@@ -272,14 +306,23 @@ mod tests {
 
     #[test]
     fn schema_round_trip_and_checks() {
-        let env = Environment { cpu_model: "Test CPU, 2 cores".into(), ..Default::default() };
+        let env = Environment {
+            cpu_model: "Test CPU, 2 cores".into(),
+            ..Default::default()
+        };
         let mut f = ResultsFile::new("default", "quick", env.clone());
         let mut r = Record::new(&sample_case(), "prove", 2, &env);
         r.set_samples(vec![0.3, 0.1, 0.2], vec![0.6, 0.2, 0.4]);
         r.metrics.insert("constraints".into(), 1234.0);
         r.test_setup = true;
         f.records.push(r);
-        f.records.push(Record::failed(&sample_case(), "setup", Status::Timeout, "killed after 10 s", &env));
+        f.records.push(Record::failed(
+            &sample_case(),
+            "setup",
+            Status::Timeout,
+            "killed after 10 s",
+            &env,
+        ));
         let text = serde_json::to_string(&f).unwrap();
         let back = ResultsFile::parse("mem", &text).unwrap();
         assert_eq!(back, f);
@@ -287,7 +330,10 @@ mod tests {
         assert!(text.contains("\"status\":\"timeout\""));
 
         let bad_version = text.replace("\"schema_version\":1", "\"schema_version\":99");
-        assert!(ResultsFile::parse("x", &bad_version).unwrap_err().to_string().contains("version 99"));
+        assert!(ResultsFile::parse("x", &bad_version)
+            .unwrap_err()
+            .to_string()
+            .contains("version 99"));
         assert!(ResultsFile::parse("x", "{}").is_err());
         assert!(ResultsFile::parse("x", "not json").is_err());
 

@@ -59,9 +59,16 @@ pub fn select_cases(suite: &Suite, opts: &RunOptions) -> Result<Vec<Case>, RunEr
     let all = suite.cases(opts.threads.as_deref());
     let total = all.len();
     let example = all.first().map(|c| c.id()).unwrap_or_default();
-    let cases: Vec<Case> = all.into_iter().filter(|c| opts.filter.iter().all(|f| c.id().contains(f.as_str()))).collect();
+    let cases: Vec<Case> = all
+        .into_iter()
+        .filter(|c| opts.filter.iter().all(|f| c.id().contains(f.as_str())))
+        .collect();
     if cases.is_empty() && (total > 0 || !opts.filter.is_empty()) && suite.externals.is_empty() {
-        return Err(RunError::EmptySelection { filter: opts.filter.clone(), total, example });
+        return Err(RunError::EmptySelection {
+            filter: opts.filter.clone(),
+            total,
+            example,
+        });
     }
     Ok(cases)
 }
@@ -69,7 +76,10 @@ pub fn select_cases(suite: &Suite, opts: &RunOptions) -> Result<Vec<Case>, RunEr
 /// Runs a suite, each case in a child process of `exe`.
 pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<ResultsFile, RunError> {
     let profile = suite.profile(opts.profile.as_deref())?;
-    let profile_name = opts.profile.clone().unwrap_or_else(|| suite.default_profile.clone());
+    let profile_name = opts
+        .profile
+        .clone()
+        .unwrap_or_else(|| suite.default_profile.clone());
     let cases = select_cases(suite, opts)?;
     let env = Environment::detect();
     let mut results = ResultsFile::new(&suite.name, &profile_name, env.clone());
@@ -77,27 +87,44 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
 
     let bar = ProgressBar::with_draw_target(
         Some((cases.len() + suite.externals.len()) as u64),
-        if opts.quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() },
+        if opts.quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
     );
     bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} ETA {eta} {wide_msg}")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} ETA {eta} {wide_msg}",
+        )
+        .expect("valid template"),
     );
     bar.enable_steady_tick(Duration::from_millis(200));
 
     for case in &cases {
         bar.set_message(case.id());
-        let over_budget = suite.time_budget_seconds.is_some_and(|b| started.elapsed().as_secs_f64() > b);
+        let over_budget = suite
+            .time_budget_seconds
+            .is_some_and(|b| started.elapsed().as_secs_f64() > b);
         let records = if over_budget {
             vec![Record::failed(
                 case,
                 "all",
                 Status::Skipped,
-                format!("suite time budget of {} s exhausted", suite.time_budget_seconds.unwrap_or_default()),
+                format!(
+                    "suite time budget of {} s exhausted",
+                    suite.time_budget_seconds.unwrap_or_default()
+                ),
                 &env,
             )]
         } else if backends::for_case(case).is_none() {
-            vec![Record::failed(case, "all", Status::Skipped, format!("no backend for system {:?}", case.system), &env)]
+            vec![Record::failed(
+                case,
+                "all",
+                Status::Skipped,
+                format!("no backend for system {:?}", case.system),
+                &env,
+            )]
         } else {
             run_case_child(exe, case, &profile, &env)
         };
@@ -115,7 +142,12 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
 }
 
 /// Runs one case in a child process and parses its records.
-pub fn run_case_child(exe: &Path, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
+pub fn run_case_child(
+    exe: &Path,
+    case: &Case,
+    profile: &Profile,
+    env: &Environment,
+) -> Vec<Record> {
     let case_json = serde_json::to_string(case).expect("case serialises");
     let profile_json = serde_json::to_string(profile).expect("profile serialises");
     let mut cmd = Command::new(exe);
@@ -134,14 +166,26 @@ fn run_record_command(
     env: &Environment,
     on_failure: impl Fn(String, Status) -> Vec<Record>,
 ) -> Vec<Record> {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null());
+    cmd.stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null());
     let mut child = match cmd.spawn() {
         Ok(c) => c,
-        Err(e) => return on_failure(format!("cannot start {:?}: {e}", cmd.get_program()), Status::Error),
+        Err(e) => {
+            return on_failure(
+                format!("cannot start {:?}: {e}", cmd.get_program()),
+                Status::Error,
+            )
+        }
     };
     let stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
-    let out_reader = std::thread::spawn(move || BufReader::new(stdout).lines().map_while(Result::ok).collect::<Vec<_>>());
+    let out_reader = std::thread::spawn(move || {
+        BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<_>>()
+    });
     let err_reader = std::thread::spawn(move || {
         let mut s = String::new();
         let _ = stderr.read_to_string(&mut s);
@@ -162,7 +206,15 @@ fn run_record_command(
     };
     let lines = out_reader.join().unwrap_or_default();
     let err_text = err_reader.join().unwrap_or_default();
-    let tail: String = err_text.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" | ");
+    let tail: String = err_text
+        .lines()
+        .rev()
+        .take(6)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join(" | ");
     let mut records = Vec::new();
     let mut bad_lines = 0;
     for line in lines.iter().filter(|l| l.trim_start().starts_with('{')) {
@@ -174,14 +226,20 @@ fn run_record_command(
     match status {
         None => {
             let mut out = records;
-            out.extend(on_failure(format!("timed out after {timeout_s} s"), Status::Timeout));
+            out.extend(on_failure(
+                format!("timed out after {timeout_s} s"),
+                Status::Timeout,
+            ));
             out
         }
         Some(st) if st.success() && bad_lines == 0 && !records.is_empty() => records,
         Some(st) if st.success() => {
             let mut out = records;
             out.extend(on_failure(
-                format!("process printed {bad_lines} malformed record line(s) and {} valid one(s)", out.len()),
+                format!(
+                    "process printed {bad_lines} malformed record line(s) and {} valid one(s)",
+                    out.len()
+                ),
                 Status::Error,
             ));
             out
@@ -189,7 +247,10 @@ fn run_record_command(
         Some(st) => {
             let oom = err_text.contains("memory allocation") || signal_of(&st) == Some(9);
             let (status, what) = if oom {
-                (Status::OutOfMemory, "out of memory (killed or allocation failed)".to_string())
+                (
+                    Status::OutOfMemory,
+                    "out of memory (killed or allocation failed)".to_string(),
+                )
             } else {
                 (Status::Error, format!("case process failed ({st})"))
             };
@@ -215,11 +276,17 @@ pub fn parse_record_line(line: &str, env: &Environment) -> Result<Record, String
     let mut v: serde_json::Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
     let obj = v.as_object_mut().ok_or("record is not a JSON object")?;
     if !obj.contains_key("env") {
-        obj.insert("env".into(), serde_json::to_value(env).expect("env serialises"));
+        obj.insert(
+            "env".into(),
+            serde_json::to_value(env).expect("env serialises"),
+        );
     }
     let mut r: Record = serde_json::from_value(v).map_err(|e| e.to_string())?;
     if r.summary.is_none() && !r.samples_s.is_empty() {
-        let (w, c) = (std::mem::take(&mut r.samples_s), std::mem::take(&mut r.cpu_s));
+        let (w, c) = (
+            std::mem::take(&mut r.samples_s),
+            std::mem::take(&mut r.cpu_s),
+        );
         r.set_samples(w, c);
     }
     if r.case_id.is_empty() {
@@ -243,10 +310,19 @@ pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec
         threads: 0,
     };
     let Some((prog, args)) = ext.command.split_first() else {
-        return vec![Record::failed(&fake_case, "all", Status::Error, "external runner has an empty command", env)];
+        return vec![Record::failed(
+            &fake_case,
+            "all",
+            Status::Error,
+            "external runner has an empty command",
+            env,
+        )];
     };
     let mut cmd = Command::new(prog);
-    cmd.args(args).env("ZKBENCH_PROFILE", serde_json::to_string(profile).expect("profile serialises"));
+    cmd.args(args).env(
+        "ZKBENCH_PROFILE",
+        serde_json::to_string(profile).expect("profile serialises"),
+    );
     run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
         vec![Record::failed(&fake_case, "all", status, reason, env)]
     })
@@ -255,13 +331,17 @@ pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec
 /// The child side: measures `case` in this process and prints its records, one JSON line each.
 pub fn run_case_here(case_json: &str, profile_json: &str) -> Result<(), String> {
     let case: Case = serde_json::from_str(case_json).map_err(|e| format!("bad case JSON: {e}"))?;
-    let profile: Profile = serde_json::from_str(profile_json).map_err(|e| format!("bad profile JSON: {e}"))?;
+    let profile: Profile =
+        serde_json::from_str(profile_json).map_err(|e| format!("bad profile JSON: {e}"))?;
     if case.threads > 0 {
         // Ignore the error if a pool already exists (e.g. in tests); RAYON_NUM_THREADS is set too.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(case.threads).build_global();
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(case.threads)
+            .build_global();
     }
     let env = Environment::detect();
-    let backend = backends::for_case(&case).ok_or_else(|| format!("no backend for {}", case.id()))?;
+    let backend =
+        backends::for_case(&case).ok_or_else(|| format!("no backend for {}", case.id()))?;
     let mut records = backend.run(&case, &profile, &env);
     for r in &mut records {
         if r.threads == 0 {

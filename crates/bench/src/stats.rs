@@ -30,7 +30,11 @@ impl Summary {
         let mut v = samples.to_vec();
         v.sort_by(|a, b| a.total_cmp(b));
         let n = v.len();
-        let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
+        let median = if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        };
         let mean = v.iter().sum::<f64>() / n as f64;
         let var = if n > 1 {
             v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64

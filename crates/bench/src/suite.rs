@@ -56,12 +56,24 @@ pub struct Profile {
 impl Profile {
     /// Built-in `quick` profile.
     pub fn quick() -> Self {
-        Self { warmup: 1, min_samples: 3, max_samples: 10, target_seconds: 2.0, case_timeout_seconds: 180.0 }
+        Self {
+            warmup: 1,
+            min_samples: 3,
+            max_samples: 10,
+            target_seconds: 2.0,
+            case_timeout_seconds: 180.0,
+        }
     }
 
     /// Built-in `full` profile.
     pub fn full() -> Self {
-        Self { warmup: 2, min_samples: 10, max_samples: 100, target_seconds: 10.0, case_timeout_seconds: 1800.0 }
+        Self {
+            warmup: 2,
+            min_samples: 10,
+            max_samples: 100,
+            target_seconds: 10.0,
+            case_timeout_seconds: 1800.0,
+        }
     }
 
     /// Whether another sample should be taken after `n` samples totalling `spent` seconds.
@@ -182,8 +194,14 @@ pub enum SuiteError {
 /// The suites shipped with zkbench (`suites/*.toml`, compiled in).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("default", include_str!("../../../suites/default.toml")),
-    ("arity-sweep", include_str!("../../../suites/arity-sweep.toml")),
-    ("hash-by-system", include_str!("../../../suites/hash-by-system.toml")),
+    (
+        "arity-sweep",
+        include_str!("../../../suites/arity-sweep.toml"),
+    ),
+    (
+        "hash-by-system",
+        include_str!("../../../suites/hash-by-system.toml"),
+    ),
     ("hashes", include_str!("../../../suites/hashes.toml")),
     ("smoke", include_str!("../../../suites/smoke.toml")),
     ("peers", include_str!("../../../suites/peers.toml")),
@@ -192,8 +210,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
 impl Suite {
     /// Parses a suite from TOML text.
     pub fn from_toml(name: &str, text: &str) -> Result<Self, SuiteError> {
-        let s: Suite = toml::from_str(text)
-            .map_err(|e| SuiteError::Invalid { name: name.into(), message: e.to_string() })?;
+        let s: Suite = toml::from_str(text).map_err(|e| SuiteError::Invalid {
+            name: name.into(),
+            message: e.to_string(),
+        })?;
         s.validate()?;
         Ok(s)
     }
@@ -205,13 +225,19 @@ impl Suite {
         }
         let p = Path::new(name_or_path);
         if p.exists() {
-            let text = std::fs::read_to_string(p)
-                .map_err(|source| SuiteError::Io { path: name_or_path.into(), source })?;
+            let text = std::fs::read_to_string(p).map_err(|source| SuiteError::Io {
+                path: name_or_path.into(),
+                source,
+            })?;
             return Self::from_toml(name_or_path, &text);
         }
         Err(SuiteError::NotFound(
             name_or_path.into(),
-            BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            BUILTIN
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", "),
         ))
     }
 
@@ -239,14 +265,20 @@ impl Suite {
     }
 
     fn validate(&self) -> Result<(), SuiteError> {
-        let invalid = |m: String| SuiteError::Invalid { name: self.name.clone(), message: m };
+        let invalid = |m: String| SuiteError::Invalid {
+            name: self.name.clone(),
+            message: m,
+        };
         for (i, s) in self.sweeps.iter().enumerate() {
             if s.kind.is_none() {
-                return Err(invalid(format!("sweep {i} has no kind (accepted: proof, hash, merkle)")));
+                return Err(invalid(format!(
+                    "sweep {i} has no kind (accepted: proof, hash, merkle)"
+                )));
             }
             for h in &s.hashes {
                 if h != "all" {
-                    h.parse::<HashFamily>().map_err(|e| invalid(format!("sweep {i}: {e}")))?;
+                    h.parse::<HashFamily>()
+                        .map_err(|e| invalid(format!("sweep {i}: {e}")))?;
                 }
             }
             for l in &s.leaves {
@@ -261,7 +293,9 @@ impl Suite {
         }
         for (name, p) in &self.profiles {
             if p.min_samples == 0 || p.max_samples < p.min_samples {
-                return Err(invalid(format!("profile {name}: need 1 <= min_samples <= max_samples")));
+                return Err(invalid(format!(
+                    "profile {name}: need 1 <= min_samples <= max_samples"
+                )));
             }
         }
         Ok(())
@@ -271,11 +305,12 @@ impl Suite {
     pub fn cases(&self, threads_override: Option<&[usize]>) -> Vec<Case> {
         let mut out = Vec::new();
         for s in &self.sweeps {
-            let families: Vec<HashFamily> = if s.hashes.is_empty() || s.hashes.iter().any(|h| h == "all") {
-                HashFamily::ALL.to_vec()
-            } else {
-                s.hashes.iter().filter_map(|h| h.parse().ok()).collect()
-            };
+            let families: Vec<HashFamily> =
+                if s.hashes.is_empty() || s.hashes.iter().any(|h| h == "all") {
+                    HashFamily::ALL.to_vec()
+                } else {
+                    s.hashes.iter().filter_map(|h| h.parse().ok()).collect()
+                };
             let threads: Vec<usize> = match threads_override {
                 Some(t) => t.to_vec(),
                 None if s.threads.is_empty() => vec![0],
@@ -285,7 +320,12 @@ impl Suite {
                 let alphas: Vec<Option<u64>> = if s.alphas.is_empty() {
                     vec![None]
                 } else {
-                    let have: Vec<u64> = s.alphas.iter().copied().filter(|a| fam.alphas().contains(a)).collect();
+                    let have: Vec<u64> = s
+                        .alphas
+                        .iter()
+                        .copied()
+                        .filter(|a| fam.alphas().contains(a))
+                        .collect();
                     if have.is_empty() {
                         vec![None]
                     } else {
@@ -295,7 +335,13 @@ impl Suite {
                 // Record the exponent explicitly only for families that have several.
                 let alphas: Vec<Option<u64>> = alphas
                     .into_iter()
-                    .map(|a| if fam.alphas().len() > 1 { Some(a.unwrap_or(fam.alphas()[0])) } else { None })
+                    .map(|a| {
+                        if fam.alphas().len() > 1 {
+                            Some(a.unwrap_or(fam.alphas()[0]))
+                        } else {
+                            None
+                        }
+                    })
                     .collect::<std::collections::BTreeSet<_>>()
                     .into_iter()
                     .collect();
@@ -331,32 +377,58 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
             let widths: Vec<usize> = if s.widths.is_empty() {
                 widths
             } else {
-                s.widths.iter().copied().filter(|w| widths.contains(w)).collect()
+                s.widths
+                    .iter()
+                    .copied()
+                    .filter(|w| widths.contains(w))
+                    .collect()
             };
             for w in widths {
-                out.push(Case { width: Some(w), ..base.clone() });
+                out.push(Case {
+                    width: Some(w),
+                    ..base.clone()
+                });
             }
         }
         CaseKind::Merkle => {
             for &a in &s.arities {
                 for l in &s.leaves {
-                    out.push(Case { arity: Some(a), leaves: parse_leaves(l).ok(), ..base.clone() });
+                    out.push(Case {
+                        arity: Some(a),
+                        leaves: parse_leaves(l).ok(),
+                        ..base.clone()
+                    });
                 }
             }
         }
         CaseKind::Proof => {
-            let circuits = if s.circuits.is_empty() { vec![Circuit::Spend] } else { s.circuits.clone() };
+            let circuits = if s.circuits.is_empty() {
+                vec![Circuit::Spend]
+            } else {
+                s.circuits.clone()
+            };
             for sys in &s.systems {
                 for &a in &s.arities {
                     for &c in &circuits {
-                        let b = Case { system: sys.clone(), arity: Some(a), circuit: Some(c), ..base.clone() };
+                        let b = Case {
+                            system: sys.clone(),
+                            arity: Some(a),
+                            circuit: Some(c),
+                            ..base.clone()
+                        };
                         if c == Circuit::BatchRoot {
                             for &d in &s.depths {
-                                out.push(Case { depth: Some(d), ..b.clone() });
+                                out.push(Case {
+                                    depth: Some(d),
+                                    ..b.clone()
+                                });
                             }
                         } else {
                             for l in &s.leaves {
-                                out.push(Case { leaves: parse_leaves(l).ok(), ..b.clone() });
+                                out.push(Case {
+                                    leaves: parse_leaves(l).ok(),
+                                    ..b.clone()
+                                });
                             }
                         }
                     }
@@ -400,7 +472,10 @@ mod tests {
         // poseidon: alpha 5 only (recorded as None); poseidon2: 5 and 7. x 2 arities x 2 threads.
         assert_eq!(cases.len(), (1 + 2) * 2 * 2);
         assert!(cases.iter().all(|c| c.leaves == Some(1 << 36)));
-        assert!(cases.iter().filter(|c| c.hash == "poseidon").all(|c| c.alpha.is_none()));
+        assert!(cases
+            .iter()
+            .filter(|c| c.hash == "poseidon")
+            .all(|c| c.alpha.is_none()));
         assert_eq!(s.cases(Some(&[4])).len(), 3 * 2);
     }
 
@@ -417,14 +492,23 @@ mod tests {
             let e = Suite::from_toml("x", text).unwrap_err().to_string();
             assert!(e.contains(needle), "{e} does not mention {needle}");
         }
-        assert!(matches!(Suite::load("no-such-suite"), Err(SuiteError::NotFound(..))));
+        assert!(matches!(
+            Suite::load("no-such-suite"),
+            Err(SuiteError::NotFound(..))
+        ));
         let s = Suite::load("hashes").unwrap();
         assert!(s.profile(Some("nope")).is_err());
     }
 
     #[test]
     fn profile_sampling_policy() {
-        let p = Profile { warmup: 0, min_samples: 3, max_samples: 5, target_seconds: 1.0, case_timeout_seconds: 10.0 };
+        let p = Profile {
+            warmup: 0,
+            min_samples: 3,
+            max_samples: 5,
+            target_seconds: 1.0,
+            case_timeout_seconds: 10.0,
+        };
         assert!(p.wants_more(0, 10.0));
         assert!(p.wants_more(2, 10.0));
         assert!(!p.wants_more(3, 1.5));

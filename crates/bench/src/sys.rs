@@ -24,7 +24,12 @@ pub fn rss_bytes() -> Option<u64> {
 fn status_kib(key: &str) -> Option<u64> {
     let s = fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with(key))?;
-    line[key.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+    line[key.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// Resets the peak-RSS counter to the current RSS. Returns whether it worked.
@@ -94,7 +99,13 @@ impl Environment {
             .unwrap_or_else(|| "unknown".into());
         let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
             let l = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-            l["MemTotal:".len()..].trim().trim_end_matches("kB").trim().parse::<u64>().ok().map(|k| k * 1024)
+            l["MemTotal:".len()..]
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .map(|k| k * 1024)
         });
         let pretty = fs::read_to_string("/etc/os-release")
             .ok()
@@ -111,7 +122,9 @@ impl Environment {
         }
         Self {
             cpu_model,
-            logical_cpus: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            logical_cpus: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
             memory_bytes,
             os: format!("{pretty} (kernel {})", kernel.trim()),
             arch: std::env::consts::ARCH.into(),
@@ -121,7 +134,10 @@ impl Environment {
             git_commit: crate::build_info::GIT_COMMIT.into(),
             build_profile: crate::build_info::PROFILE.into(),
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            hostname: fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default().trim().into(),
+            hostname: fs::read_to_string("/proc/sys/kernel/hostname")
+                .unwrap_or_default()
+                .trim()
+                .into(),
         }
     }
 }

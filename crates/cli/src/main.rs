@@ -1,2 +1,69 @@
-//! The `zkbench` command-line tool.
-fn main() {}
+//! The `zkbench` command-line tool: hashes, Merkle trees, proofs and the
+//! benchmark suite. Run `zkbench --help`.
+
+mod cmd_bench;
+mod cmd_hash;
+mod cmd_merkle;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// zkbench: ZK-friendly hashes, Merkle membership provers, and a benchmark
+/// suite that compares them on your machine.
+#[derive(Parser, Debug)]
+#[command(name = "zkbench", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Hash field elements (or apply a raw permutation) with one of the hash families.
+    Hash(cmd_hash::HashArgs),
+    /// Build n-ary Merkle trees, print roots and membership paths, verify paths.
+    #[command(subcommand)]
+    Merkle(cmd_merkle::MerkleCmd),
+    /// Native hash throughput table (the `hashes` suite).
+    Hashes(cmd_bench::HashesArgs),
+    /// Run a benchmark suite (default: `default`) and write results and a report.
+    Run(cmd_bench::RunArgs),
+    /// List the suites, backends and hash families (and a suite's cases).
+    List(cmd_bench::ListArgs),
+    /// Render results files into a self-contained HTML report and a Markdown summary.
+    Report(cmd_bench::ReportArgs),
+    /// Compare two results files; exits non-zero on a regression beyond the threshold.
+    Compare(cmd_bench::CompareArgs),
+    /// Internal: measure one case in this process (used by `run`).
+    #[command(name = "__run-case", hide = true)]
+    RunCase {
+        /// Case as JSON.
+        case: String,
+        /// Profile as JSON.
+        profile: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Hash(a) => cmd_hash::run(a),
+        Command::Merkle(c) => cmd_merkle::run(c),
+        Command::Hashes(a) => cmd_bench::hashes(a),
+        Command::Run(a) => cmd_bench::run(a),
+        Command::List(a) => cmd_bench::list(a),
+        Command::Report(a) => cmd_bench::report(a),
+        Command::Compare(a) => cmd_bench::compare(a),
+        Command::RunCase { case, profile } => zkbench_bench::runner::run_case_here(&case, &profile)
+            .map_err(anyhow::Error::msg)
+            .map(|_| ExitCode::SUCCESS),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

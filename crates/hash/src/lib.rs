@@ -10,8 +10,8 @@
 //! | [`poseidon2`] | Poseidon2, `x^5` and `x^7` | HorizenLabs BN254 (t = 2, 3, 4, 8, 12, 16); α = 7 instances from the paper's bounds |
 //! | [`mimc_sponge`] | Feistel MiMC, `x^5`, 220 rounds | circomlib MiMCSponge (Tornado Cash) |
 //! | [`mimc7`] | MiMC, `x^7`, 91 rounds | circomlib MiMC7 |
-//! | [`gmimc`] | GMiMC-erf, t = 3, 226 rounds | seed 003 parameters, generated constants |
-//! | [`neptune`] | Neptune, t = 4, 6 + 68 rounds | seed 003 parameters, generated constants |
+//! | [`gmimc`] | GMiMC-erf, t = 3, 226 rounds | seed 003 (hanzeG/zklib_circom constants) |
+//! | [`neptune`] | Neptune, t = 4, 6 + 68 rounds | seed 003 (hanzeG/zklib_circom constants) |
 //! | [`rescue_prime`] | Rescue-Prime, m = 2, 3 | Marvellous `rescue_prime.sage` |
 //! | [`griffin`] | Griffin, t = 3, 4, 8 | zkfriendlyhashzoo / noir-griffin |
 //! | [`anemoi`] | Anemoi + Jive, l = 1, 2 | AnemoiJive254 (Findora noah) |
