@@ -60,7 +60,7 @@
 //!
 //! # Hashing
 //!
-//! * [`FieldHasher`] (variable length): the crate's [`Sponge`] (capacity 1 at
+//! * [`FieldHasher`](crate::FieldHasher) (variable length): the crate's [`Sponge`] (capacity 1 at
 //!   index 0, rate `t − 1`, output `state[0]`) over the width-3 permutation unless
 //!   another width is chosen ([`sponge`]).
 //! * Merkle nodes of arity `A` ([`node_hasher`], mirrored by [`node_width`]):
@@ -87,7 +87,7 @@ pub const WIDTHS: [usize; 6] = [2, 3, 4, 8, 12, 16];
 /// S-box exponents with instances.
 pub const ALPHAS: [u64; 2] = [5, 7];
 
-/// Width of the permutation used by the default [`FieldHasher`] ([`sponge`]).
+/// Width of the permutation used by the default [`FieldHasher`](crate::FieldHasher) ([`sponge`]).
 pub const DEFAULT_HASH_WIDTH: usize = 3;
 
 /// Full rounds of every instance.
@@ -619,7 +619,7 @@ pub fn permutation(width: usize, alpha: u64) -> Result<Arc<dyn Permutation>, Has
     Ok(Arc::new(StaticPermutation(instance(width, alpha)?)))
 }
 
-/// The variable-length hash: [`Sponge`] over the permutation of `width`
+/// The variable-length hash ([`FieldHasher`](crate::FieldHasher)): [`Sponge`] over the permutation of `width`
 /// ([`DEFAULT_HASH_WIDTH`] is the default used by the CLI).
 pub fn sponge(width: usize, alpha: u64) -> Result<Sponge, HashError> {
     Ok(Sponge::new(permutation(width, alpha)?))
