@@ -22,6 +22,8 @@ use ark_relations::r1cs::SynthesisError;
 
 use crate::lc::{Cs, LinVar};
 
+pub mod feistel;
+pub mod mimc;
 pub mod poseidon;
 pub mod poseidon2;
 
@@ -116,11 +118,53 @@ pub fn node_gadget(
     arity: usize,
     alpha: u64,
 ) -> Result<Arc<dyn NodeHashGadget>, crate::Groth16Error> {
-    let _ = &family;
-    Err(crate::Groth16Error::NoGadget {
+    use zkbench_hash::HashFamily as F;
+    let no = |reason: &str| crate::Groth16Error::NoGadget {
         family: family.name().to_string(),
         alpha,
         arity,
-        reason: "the native implementation has not landed in this build".into(),
+        reason: reason.to_string(),
+    };
+    // The native node hasher must exist for these parameters.
+    family.node_hasher(arity, Some(alpha))?;
+    Ok(match family {
+        F::MimcSponge => Arc::new(mimc::MimcSpongeNodeGadget::new(arity)),
+        F::Mimc7 => Arc::new(mimc::Mimc7NodeGadget::new(arity)),
+        F::Gmimc => Arc::new(SpongeNodeGadget::new(
+            Arc::new(feistel::GmimcGadget::new(3)?),
+            arity,
+        )),
+        F::Neptune => Arc::new(SpongeNodeGadget::new(
+            Arc::new(feistel::NeptuneGadget::new(4)?),
+            arity,
+        )),
+        _ => return Err(no("no gadget in this build")),
+    })
+}
+
+/// The permutation gadget of a library family (width `None`: the family's
+/// default width), for per-permutation tests and constraint tables.
+pub fn permutation_gadget(
+    family: zkbench_hash::HashFamily,
+    width: Option<usize>,
+    alpha: Option<u64>,
+) -> Result<Arc<dyn PermutationGadget>, crate::Groth16Error> {
+    use zkbench_hash::HashFamily as F;
+    let native = family.permutation(width, alpha)?;
+    let w = native.width();
+    let a = family.resolve_alpha(alpha)?;
+    Ok(match family {
+        F::MimcSponge => Arc::new(mimc::MimcSpongePermutationGadget),
+        F::Mimc7 => Arc::new(mimc::Mimc7PermutationGadget),
+        F::Gmimc => Arc::new(feistel::GmimcGadget::new(w)?),
+        F::Neptune => Arc::new(feistel::NeptuneGadget::new(w)?),
+        _ => {
+            return Err(crate::Groth16Error::NoGadget {
+                family: family.name().to_string(),
+                alpha: a,
+                arity: 0,
+                reason: "no permutation gadget in this build".into(),
+            })
+        }
     })
 }
