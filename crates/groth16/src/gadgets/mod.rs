@@ -128,6 +128,13 @@ pub fn node_gadget(
     // The native node hasher must exist for these parameters.
     family.node_hasher(arity, Some(alpha))?;
     Ok(match family {
+        // circomlib Poseidon(A): perm_{t = A + 1}([0, children])[0], one permutation.
+        F::Poseidon => Arc::new(SpongeNodeGadget::new(
+            Arc::new(poseidon::PoseidonGadget::new(
+                poseidon::PoseidonSpec::circomlib(arity + 1)?,
+            )),
+            arity,
+        )),
         F::MimcSponge => Arc::new(mimc::MimcSpongeNodeGadget::new(arity)),
         F::Mimc7 => Arc::new(mimc::Mimc7NodeGadget::new(arity)),
         F::Gmimc => Arc::new(SpongeNodeGadget::new(
@@ -154,6 +161,9 @@ pub fn permutation_gadget(
     let w = native.width();
     let a = family.resolve_alpha(alpha)?;
     Ok(match family {
+        F::Poseidon => Arc::new(poseidon::PoseidonGadget::new(
+            poseidon::PoseidonSpec::circomlib(w)?,
+        )),
         F::MimcSponge => Arc::new(mimc::MimcSpongePermutationGadget),
         F::Mimc7 => Arc::new(mimc::Mimc7PermutationGadget),
         F::Gmimc => Arc::new(feistel::GmimcGadget::new(w)?),

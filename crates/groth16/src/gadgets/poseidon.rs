@@ -156,3 +156,22 @@ impl Permutation for PoseidonSpec {
         self.permute_native(state);
     }
 }
+
+impl PoseidonSpec {
+    /// The spec of the library's circomlib Poseidon of width `width`
+    /// (`zkbench_hash::poseidon::PoseidonBn254`), constants copied from it.
+    pub fn circomlib(width: usize) -> Result<Self, zkbench_hash::HashError> {
+        let n = zkbench_hash::poseidon::PoseidonBn254::new(width)?;
+        Ok(Self {
+            family: zkbench_hash::poseidon::FAMILY,
+            width: n.width(),
+            rounds_full: n.rounds_full(),
+            rounds_partial: n.rounds_partial(),
+            alpha: n.alpha(),
+            round_constants: (0..n.rounds_full() + n.rounds_partial())
+                .map(|r| n.round_constants_of(r).to_vec())
+                .collect(),
+            mds: n.mds().to_vec(),
+        })
+    }
+}
