@@ -23,6 +23,7 @@ use ark_relations::r1cs::SynthesisError;
 use crate::lc::{Cs, LinVar};
 
 pub mod feistel;
+pub mod inverse;
 pub mod mimc;
 pub mod poseidon;
 pub mod poseidon2;
@@ -145,6 +146,19 @@ pub fn node_gadget(
             Arc::new(feistel::NeptuneGadget::new(4)?),
             arity,
         )),
+        F::RescuePrime => Arc::new(SpongeNodeGadget::new(
+            Arc::new(inverse::RescuePrimeGadget::new(
+                zkbench_hash::rescue_prime::NODE_WIDTH,
+            )?),
+            arity,
+        )),
+        F::Griffin => Arc::new(SpongeNodeGadget::new(
+            Arc::new(inverse::GriffinGadget::new(
+                zkbench_hash::griffin::node_width(arity),
+            )?),
+            arity,
+        )),
+        F::Anemoi => Arc::new(inverse::AnemoiNodeGadget::new(arity)?),
         _ => return Err(no("no gadget in this build")),
     })
 }
@@ -168,6 +182,9 @@ pub fn permutation_gadget(
         F::Mimc7 => Arc::new(mimc::Mimc7PermutationGadget),
         F::Gmimc => Arc::new(feistel::GmimcGadget::new(w)?),
         F::Neptune => Arc::new(feistel::NeptuneGadget::new(w)?),
+        F::RescuePrime => Arc::new(inverse::RescuePrimeGadget::new(w)?),
+        F::Griffin => Arc::new(inverse::GriffinGadget::new(w)?),
+        F::Anemoi => Arc::new(inverse::AnemoiGadget::new(w / 2)?),
         _ => {
             return Err(crate::Groth16Error::NoGadget {
                 family: family.name().to_string(),
