@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 
-use ark_ff::{Field, One, Zero};
+use ark_ff::{One, Zero};
 use ark_relations::r1cs::SynthesisError;
 use zkbench_hash::{
     anemoi::AnemoiBn254, griffin::GriffinBn254, rescue_prime::RescuePrimeBn254, Fr,
@@ -297,9 +297,4 @@ impl NodeHashGadget for AnemoiNodeGadget {
             _ => unreachable!(),
         }
     }
-}
-
-#[allow(dead_code)]
-fn _field_in_scope(x: Fr) -> Fr {
-    x.square()
 }

@@ -15,7 +15,7 @@
 //! `zkbench_hash::mimc7::round_constants`).
 
 use ark_relations::r1cs::SynthesisError;
-use zkbench_hash::{mimc7, mimc_sponge, Fr};
+use zkbench_hash::{mimc7, mimc_sponge};
 
 use super::{NodeHashGadget, PermutationGadget};
 use crate::lc::{Cs, LinVar};
@@ -173,6 +173,3 @@ impl NodeHashGadget for Mimc7NodeGadget {
         self.arity * Mimc7PermutationGadget.constraints_per_permutation()
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: Fr) {}

@@ -120,12 +120,6 @@ pub fn node_gadget(
     alpha: u64,
 ) -> Result<Arc<dyn NodeHashGadget>, crate::Groth16Error> {
     use zkbench_hash::HashFamily as F;
-    let no = |reason: &str| crate::Groth16Error::NoGadget {
-        family: family.name().to_string(),
-        alpha,
-        arity,
-        reason: reason.to_string(),
-    };
     // The native node hasher must exist for these parameters.
     family.node_hasher(arity, Some(alpha))?;
     Ok(match family {
@@ -136,6 +130,17 @@ pub fn node_gadget(
             )),
             arity,
         )),
+        F::Poseidon2 => match zkbench_hash::poseidon2::node_width(arity) {
+            (_, zkbench_hash::poseidon2::NodeMode::Compression) => {
+                Arc::new(poseidon2::Poseidon2CompressionGadget::new(arity, alpha)?)
+            }
+            (w, zkbench_hash::poseidon2::NodeMode::Sponge) => Arc::new(SpongeNodeGadget::new(
+                Arc::new(poseidon2::Poseidon2Gadget::new(
+                    poseidon2::Poseidon2Spec::library(w, alpha)?,
+                )),
+                arity,
+            )),
+        },
         F::MimcSponge => Arc::new(mimc::MimcSpongeNodeGadget::new(arity)),
         F::Mimc7 => Arc::new(mimc::Mimc7NodeGadget::new(arity)),
         F::Gmimc => Arc::new(SpongeNodeGadget::new(
@@ -159,7 +164,6 @@ pub fn node_gadget(
             arity,
         )),
         F::Anemoi => Arc::new(inverse::AnemoiNodeGadget::new(arity)?),
-        _ => return Err(no("no gadget in this build")),
     })
 }
 
@@ -178,6 +182,9 @@ pub fn permutation_gadget(
         F::Poseidon => Arc::new(poseidon::PoseidonGadget::new(
             poseidon::PoseidonSpec::circomlib(w)?,
         )),
+        F::Poseidon2 => Arc::new(poseidon2::Poseidon2Gadget::new(
+            poseidon2::Poseidon2Spec::library(w, a)?,
+        )),
         F::MimcSponge => Arc::new(mimc::MimcSpongePermutationGadget),
         F::Mimc7 => Arc::new(mimc::Mimc7PermutationGadget),
         F::Gmimc => Arc::new(feistel::GmimcGadget::new(w)?),
@@ -185,13 +192,5 @@ pub fn permutation_gadget(
         F::RescuePrime => Arc::new(inverse::RescuePrimeGadget::new(w)?),
         F::Griffin => Arc::new(inverse::GriffinGadget::new(w)?),
         F::Anemoi => Arc::new(inverse::AnemoiGadget::new(w / 2)?),
-        _ => {
-            return Err(crate::Groth16Error::NoGadget {
-                family: family.name().to_string(),
-                alpha: a,
-                arity: 0,
-                reason: "no permutation gadget in this build".into(),
-            })
-        }
     })
 }

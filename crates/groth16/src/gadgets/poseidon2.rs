@@ -177,3 +177,57 @@ impl Permutation for Poseidon2Spec {
         self.permute_native(state);
     }
 }
+
+impl Poseidon2Spec {
+    /// The spec of the library's Poseidon2 instance of width `width` and
+    /// exponent `alpha` (`zkbench_hash::poseidon2::instance`).
+    pub fn library(width: usize, alpha: u64) -> Result<Self, zkbench_hash::HashError> {
+        let n = zkbench_hash::poseidon2::instance(width, alpha)?;
+        Ok(Self {
+            family: zkbench_hash::poseidon2::FAMILY,
+            width: n.width(),
+            rounds_full: n.rounds_full(),
+            rounds_partial: n.rounds_partial(),
+            alpha: n.alpha(),
+            external_round_constants: n.external_round_constants().to_vec(),
+            internal_round_constants: n.internal_round_constants().to_vec(),
+            external_matrix: n.external_matrix(),
+            internal_matrix: n.internal_matrix(),
+        })
+    }
+}
+
+/// Poseidon2 compression-mode node hash (`arity = width`):
+/// `P(x)[0] + x[0]` with the children as the whole state.
+pub struct Poseidon2CompressionGadget {
+    perm: Poseidon2Gadget,
+}
+
+impl Poseidon2CompressionGadget {
+    /// Compression of `arity` children with the width-`arity` permutation.
+    pub fn new(arity: usize, alpha: u64) -> Result<Self, zkbench_hash::HashError> {
+        Ok(Self {
+            perm: Poseidon2Gadget::new(Poseidon2Spec::library(arity, alpha)?),
+        })
+    }
+}
+
+impl super::NodeHashGadget for Poseidon2CompressionGadget {
+    fn family(&self) -> &'static str {
+        zkbench_hash::poseidon2::FAMILY
+    }
+
+    fn arity(&self) -> usize {
+        self.perm.width()
+    }
+
+    fn hash_node(&self, cs: &Cs, children: &[LinVar]) -> Result<LinVar, SynthesisError> {
+        assert_eq!(children.len(), self.perm.width());
+        let out = self.perm.permute(cs, children)?;
+        Ok(out[0].add(&children[0]))
+    }
+
+    fn constraints_per_node(&self) -> usize {
+        self.perm.constraints_per_permutation()
+    }
+}
