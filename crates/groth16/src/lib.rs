@@ -1,1 +1,46 @@
-//! Groth16 backend (placeholder: being implemented).
+//! # zkbench-groth16
+//!
+//! Note-spend, membership and batch-root circuits over the hashes of
+//! `zkbench-hash`, proved with Groth16 on BN254 (arkworks), with R1CS gadgets
+//! for the hash families and snarkjs-compatible artifacts.
+//!
+//! * [`statement`]: the statements, defined once for every backend, and the
+//!   native computation of their public inputs;
+//! * [`gadgets`]: [`gadgets::PermutationGadget`] / [`gadgets::NodeHashGadget`]
+//!   and one gadget per hash family;
+//! * [`circuits`]: the circuits (membership product for positions);
+//! * [`api`]: [`SpendConfig`], [`Circuit`] with separately timed phases
+//!   (setup, witness, prove, verify), key cache;
+//! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,
+//!   `verification_key.json`; [`artifacts`]: writing and reading a proof
+//!   directory.
+//!
+//! **All keys made here come from a test setup** (toxic waste derived from a
+//! seed); they are labelled `test_setup: true` everywhere.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod artifacts;
+pub mod backend;
+pub mod circuits;
+pub mod error;
+pub mod gadgets;
+pub mod keys;
+pub mod lc;
+pub mod snarkjs;
+pub mod statement;
+pub mod testing;
+
+pub use api::{
+    num_constraints, prove, setup, verify, Assignment, Circuit, ConstraintCounts, Keys,
+    PhaseTimings, SpendConfig,
+};
+pub use backend::HashBackend;
+pub use error::Groth16Error;
+pub use statement::{CircuitKind, MerklePath, PublicInputs, TreeShape, Witness};
+
+pub use ark_bn254::Bn254;
+/// A Groth16 proof on BN254.
+pub type Proof = ark_groth16::Proof<Bn254>;
+/// A Groth16 verifying key on BN254.
+pub type VerifyingKey = ark_groth16::VerifyingKey<Bn254>;

@@ -1,0 +1,476 @@
+//! Setup, witness generation, proving and verification, as separate phases
+//! that a benchmark harness can time one by one.
+//!
+//! **Test setup.** [`Circuit::setup`] runs the circuit-specific Groth16 setup
+//! with a ChaCha20 RNG seeded from a `u64`: the toxic waste (α, β, γ, δ, τ)
+//! is reproducible by anyone who knows the seed. Keys made this way are for
+//! testing and benchmarking only; every key and artifact records
+//! `test_setup: true`.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use ark_bn254::Bn254;
+use ark_groth16::{
+    prepare_verifying_key, Groth16, PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey,
+};
+use ark_relations::r1cs::{
+    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, OptimizationGoal, SynthesisMode,
+};
+use ark_serialize::CanonicalSerialize;
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkbench_hash::{Fr, HashFamily};
+
+use ark_ff::UniformRand;
+
+use crate::backend::HashBackend;
+use crate::circuits::StatementCircuit;
+use crate::keys;
+use crate::statement::{CircuitKind, PublicInputs, TreeShape, Witness, DEFAULT_LEAVES};
+use crate::Groth16Error;
+
+/// Largest batch (number of leaves, hence public inputs) the batch-root
+/// circuit accepts.
+pub const MAX_BATCH_LEAVES: u128 = 1 << 12;
+
+/// What to prove: hash family and exponent, tree arity and size, circuit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct SpendConfig {
+    /// Hash family.
+    pub family: HashFamily,
+    /// S-box exponent (`None`: the family's default).
+    pub alpha: Option<u64>,
+    /// Tree arity (2..=16).
+    pub arity: usize,
+    /// Number of leaves (height `⌈log_A leaves⌉`; batch root: `A^height` leaves).
+    pub leaves: u64,
+    /// Which circuit.
+    pub circuit: CircuitKind,
+}
+
+impl SpendConfig {
+    /// A binary 2^36-leaf note spend with `family`'s default exponent.
+    pub fn new(family: HashFamily) -> Self {
+        Self {
+            family,
+            alpha: None,
+            arity: 2,
+            leaves: DEFAULT_LEAVES,
+            circuit: CircuitKind::Spend,
+        }
+    }
+
+    /// The tree shape; checks arity, leaves and batch size.
+    pub fn shape(&self) -> Result<TreeShape, Groth16Error> {
+        let shape = TreeShape::for_leaves(self.arity, self.leaves)?;
+        if self.circuit != CircuitKind::BatchRoot && shape.height == 0 {
+            return Err(Groth16Error::Config(
+                "a path needs at least 2 leaves".into(),
+            ));
+        }
+        if self.circuit == CircuitKind::BatchRoot && shape.capacity() > MAX_BATCH_LEAVES {
+            return Err(Groth16Error::Config(format!(
+                "batch of {} leaves is too large (at most {MAX_BATCH_LEAVES})",
+                shape.capacity()
+            )));
+        }
+        Ok(shape)
+    }
+
+    /// The exponent in use.
+    pub fn resolved_alpha(&self) -> Result<u64, Groth16Error> {
+        Ok(self.family.resolve_alpha(self.alpha)?)
+    }
+
+    /// A file-name-safe key of every parameter (and the setup seed), used by
+    /// the key cache.
+    pub fn cache_key(&self, seed: u64) -> Result<String, Groth16Error> {
+        Ok(format!(
+            "groth16-bn254-{}-a{}-ar{}-l{}-{}-seed{}-v{}",
+            self.family.name(),
+            self.resolved_alpha()?,
+            self.arity,
+            self.leaves,
+            self.circuit.name(),
+            seed,
+            keys::FORMAT_VERSION
+        ))
+    }
+}
+
+/// Constraint-system size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ConstraintCounts {
+    /// R1CS constraints.
+    pub constraints: usize,
+    /// Public inputs (not counting the constant 1).
+    pub public_inputs: usize,
+    /// Private witness variables.
+    pub witness_variables: usize,
+    /// Non-zero entries of A, B, C.
+    pub nonzeros: [usize; 3],
+}
+
+/// Wall-clock time of each phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseTimings {
+    /// Key generation (or loading from the cache).
+    pub setup: Option<Duration>,
+    /// Witness generation (constraint synthesis without matrices).
+    pub witness: Option<Duration>,
+    /// Proof computation from the witness.
+    pub prove: Option<Duration>,
+    /// Verification.
+    pub verify: Option<Duration>,
+}
+
+/// Proving key, prepared verifying key and the R1CS matrices of one circuit.
+pub struct Keys {
+    /// The proving key (contains the verifying key).
+    pub pk: ProvingKey<Bn254>,
+    /// The prepared verifying key.
+    pub pvk: PreparedVerifyingKey<Bn254>,
+    /// Constraint matrices (needed to prove from a witness assignment).
+    pub matrices: Arc<ConstraintMatrices<Fr>>,
+    /// Always `true` for keys from [`Circuit::setup`]: the toxic waste is
+    /// derivable from the seed.
+    pub test_setup: bool,
+}
+
+impl Keys {
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<Bn254> {
+        &self.pk.vk
+    }
+
+    /// Size of the compressed proving key in bytes.
+    pub fn pk_size(&self) -> usize {
+        self.pk.compressed_size()
+    }
+
+    /// Size of the compressed verifying key in bytes.
+    pub fn vk_size(&self) -> usize {
+        self.pk.vk.compressed_size()
+    }
+}
+
+/// A full variable assignment (`[1, public..., witness...]`) from witness
+/// generation.
+#[derive(Clone, Debug)]
+pub struct Assignment {
+    /// The assignment, constant 1 first.
+    pub full: Vec<Fr>,
+    /// Number of instance variables including the constant 1.
+    pub num_instance: usize,
+}
+
+impl Assignment {
+    /// The public inputs (without the constant 1).
+    pub fn public_inputs(&self) -> PublicInputs {
+        PublicInputs(self.full[1..self.num_instance].to_vec())
+    }
+}
+
+/// A configured circuit: configuration, tree shape and hashes.
+#[derive(Clone)]
+pub struct Circuit {
+    cfg: SpendConfig,
+    shape: TreeShape,
+    backend: Arc<HashBackend>,
+}
+
+impl Circuit {
+    /// The circuit of `cfg`, with the library's hash family and its gadget.
+    pub fn new(cfg: &SpendConfig) -> Result<Self, Groth16Error> {
+        let backend = HashBackend::for_family(cfg.family, cfg.alpha, cfg.arity)?;
+        Self::with_backend(cfg, Arc::new(backend))
+    }
+
+    /// The circuit of `cfg` with explicit hashes (the family in `cfg` is then
+    /// only a label).
+    pub fn with_backend(
+        cfg: &SpendConfig,
+        backend: Arc<HashBackend>,
+    ) -> Result<Self, Groth16Error> {
+        let shape = cfg.shape()?;
+        if backend.arity() != cfg.arity {
+            return Err(Groth16Error::Config(format!(
+                "backend arity {} differs from the configured arity {}",
+                backend.arity(),
+                cfg.arity
+            )));
+        }
+        Ok(Self {
+            cfg: cfg.clone(),
+            shape,
+            backend,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SpendConfig {
+        &self.cfg
+    }
+
+    /// The tree shape.
+    pub fn shape(&self) -> &TreeShape {
+        &self.shape
+    }
+
+    /// The hashes.
+    pub fn backend(&self) -> &Arc<HashBackend> {
+        &self.backend
+    }
+
+    fn circuit(&self, witness: Option<Witness>) -> StatementCircuit {
+        StatementCircuit {
+            kind: self.cfg.circuit,
+            shape: self.shape,
+            backend: self.backend.clone(),
+            witness,
+        }
+    }
+
+    /// A random witness for this circuit.
+    pub fn random_witness<R: rand::Rng>(&self, rng: &mut R) -> Witness {
+        Witness::random(rng, self.cfg.circuit, &self.shape)
+    }
+
+    /// Native computation of the public inputs of `witness`.
+    pub fn public_inputs(&self, witness: &Witness) -> Result<PublicInputs, Groth16Error> {
+        self.check_kind(witness)?;
+        PublicInputs::compute(&self.backend, &self.shape, witness)
+    }
+
+    fn check_kind(&self, witness: &Witness) -> Result<(), Groth16Error> {
+        if witness.kind() != self.cfg.circuit {
+            return Err(Groth16Error::Witness(format!(
+                "a {} witness was given to the {} circuit",
+                witness.kind(),
+                self.cfg.circuit
+            )));
+        }
+        Ok(())
+    }
+
+    /// The constraint matrices (synthesis in setup mode, LCs inlined).
+    pub fn matrices(&self) -> Result<ConstraintMatrices<Fr>, Groth16Error> {
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        cs.set_mode(SynthesisMode::Setup);
+        self.circuit(None).generate_constraints(cs.clone())?;
+        cs.finalize();
+        cs.to_matrices()
+            .ok_or_else(|| Groth16Error::Config("constraint matrices unavailable".into()))
+    }
+
+    /// Constraint counts of this circuit.
+    pub fn num_constraints(&self) -> Result<ConstraintCounts, Groth16Error> {
+        let m = self.matrices()?;
+        Ok(counts(&m))
+    }
+
+    /// **Test setup**: circuit-specific Groth16 key generation with a
+    /// ChaCha20 RNG seeded by `seed`. The toxic waste is known to anyone who
+    /// knows the seed; never use these keys to protect value.
+    pub fn setup(&self, seed: u64) -> Result<Keys, Groth16Error> {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let matrices = self.matrices()?;
+        let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(
+            self.circuit(None),
+            &mut rng,
+        )?;
+        let pvk = prepare_verifying_key(&pk.vk);
+        Ok(Keys {
+            pk,
+            pvk,
+            matrices: Arc::new(matrices),
+            test_setup: true,
+        })
+    }
+
+    /// Keys from the cache directory `dir` (keyed by every parameter and the
+    /// seed), or a fresh [`Circuit::setup`] written there. Returns the keys
+    /// and whether they came from the cache.
+    pub fn load_or_setup(&self, dir: &Path, seed: u64) -> Result<(Keys, bool), Groth16Error> {
+        let path = self.key_path(dir, seed)?;
+        if path.exists() {
+            let pk = keys::read_proving_key(&path)?;
+            let matrices = self.matrices()?;
+            if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
+                return Err(Groth16Error::decode(
+                    path.display().to_string(),
+                    "cached key does not match the circuit's number of public inputs",
+                ));
+            }
+            let pvk = prepare_verifying_key(&pk.vk);
+            return Ok((
+                Keys {
+                    pk,
+                    pvk,
+                    matrices: Arc::new(matrices),
+                    test_setup: true,
+                },
+                true,
+            ));
+        }
+        let keys = self.setup(seed)?;
+        std::fs::create_dir_all(dir).map_err(|e| Groth16Error::io(dir, e))?;
+        keys::write_proving_key(&path, &keys.pk, keys.test_setup)?;
+        Ok((keys, false))
+    }
+
+    /// Where [`Circuit::load_or_setup`] keeps the proving key.
+    pub fn key_path(&self, dir: &Path, seed: u64) -> Result<PathBuf, Groth16Error> {
+        Ok(dir.join(format!("{}.pk", self.cfg.cache_key(seed)?)))
+    }
+
+    /// Witness generation: synthesises the circuit computing values only (no
+    /// matrices) and returns the full assignment.
+    pub fn witness(&self, witness: &Witness) -> Result<Assignment, Groth16Error> {
+        self.check_kind(witness)?;
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        cs.set_mode(SynthesisMode::Prove {
+            construct_matrices: false,
+        });
+        self.circuit(Some(witness.clone()))
+            .generate_constraints(cs.clone())?;
+        let inner = cs.borrow().expect("constraint system still borrowed");
+        let num_instance = inner.instance_assignment.len();
+        let mut full = Vec::with_capacity(num_instance + inner.witness_assignment.len());
+        full.extend_from_slice(&inner.instance_assignment);
+        full.extend_from_slice(&inner.witness_assignment);
+        Ok(Assignment { full, num_instance })
+    }
+
+    /// Whether `assignment` satisfies every constraint (`A·z ∘ B·z = C·z`).
+    pub fn is_satisfied(&self, keys: &Keys, assignment: &Assignment) -> bool {
+        is_satisfied(&keys.matrices, &assignment.full)
+    }
+
+    /// Proves from a witness assignment (the Groth16 prover proper: QAP
+    /// witness map, then the MSMs), with fresh zero-knowledge randomness.
+    pub fn prove_assignment<R: RngCore>(
+        &self,
+        keys: &Keys,
+        assignment: &Assignment,
+        rng: &mut R,
+    ) -> Result<Proof<Bn254>, Groth16Error> {
+        let m = &keys.matrices;
+        if assignment.full.len() != m.num_instance_variables + m.num_witness_variables
+            || assignment.num_instance != m.num_instance_variables
+        {
+            return Err(Groth16Error::Witness(format!(
+                "assignment has {} variables ({} instance), the keys expect {} ({} instance)",
+                assignment.full.len(),
+                assignment.num_instance,
+                m.num_instance_variables + m.num_witness_variables,
+                m.num_instance_variables
+            )));
+        }
+        let r = Fr::rand(rng);
+        let s = Fr::rand(rng);
+        Ok(Groth16::<Bn254>::create_proof_with_reduction_and_matrices(
+            &keys.pk,
+            r,
+            s,
+            m,
+            m.num_instance_variables,
+            m.num_constraints,
+            &assignment.full,
+        )?)
+    }
+
+    /// Witness generation then proof, each timed (`timings.witness`,
+    /// `timings.prove`).
+    pub fn prove<R: RngCore>(
+        &self,
+        keys: &Keys,
+        witness: &Witness,
+        rng: &mut R,
+    ) -> Result<(Proof<Bn254>, PublicInputs, PhaseTimings), Groth16Error> {
+        let t0 = Instant::now();
+        let assignment = self.witness(witness)?;
+        let t1 = Instant::now();
+        let proof = self.prove_assignment(keys, &assignment, rng)?;
+        let t2 = Instant::now();
+        let timings = PhaseTimings {
+            witness: Some(t1 - t0),
+            prove: Some(t2 - t1),
+            ..Default::default()
+        };
+        Ok((proof, assignment.public_inputs(), timings))
+    }
+}
+
+/// Verifies `proof` for `public` under `pvk`. A wrong number of public inputs
+/// is an error; an invalid proof is `Ok(false)`.
+pub fn verify(
+    pvk: &PreparedVerifyingKey<Bn254>,
+    public: &PublicInputs,
+    proof: &Proof<Bn254>,
+) -> Result<bool, Groth16Error> {
+    if public.0.len() + 1 != pvk.vk.gamma_abc_g1.len() {
+        return Err(Groth16Error::Witness(format!(
+            "{} public inputs given, the verifying key expects {}",
+            public.0.len(),
+            pvk.vk.gamma_abc_g1.len().saturating_sub(1)
+        )));
+    }
+    Ok(Groth16::<Bn254>::verify_proof(pvk, proof, &public.0)?)
+}
+
+/// [`Circuit::new`] then [`Circuit::setup`].
+pub fn setup(cfg: &SpendConfig, seed: u64) -> Result<Keys, Groth16Error> {
+    Circuit::new(cfg)?.setup(seed)
+}
+
+/// [`Circuit::new`] then [`Circuit::prove`] with an OS-seeded RNG.
+pub fn prove(
+    cfg: &SpendConfig,
+    keys: &Keys,
+    witness: &Witness,
+) -> Result<(Proof<Bn254>, PublicInputs, PhaseTimings), Groth16Error> {
+    let mut rng = ChaCha20Rng::from_entropy();
+    Circuit::new(cfg)?.prove(keys, witness, &mut rng)
+}
+
+/// Constraint counts of the circuit of `cfg`.
+pub fn num_constraints(cfg: &SpendConfig) -> Result<ConstraintCounts, Groth16Error> {
+    Circuit::new(cfg)?.num_constraints()
+}
+
+/// Size of a compressed Groth16 proof on BN254 (2 G1 + 1 G2 points): 128 bytes.
+pub fn proof_size(proof: &Proof<Bn254>) -> usize {
+    proof.compressed_size()
+}
+
+pub(crate) fn counts(m: &ConstraintMatrices<Fr>) -> ConstraintCounts {
+    ConstraintCounts {
+        constraints: m.num_constraints,
+        public_inputs: m.num_instance_variables - 1,
+        witness_variables: m.num_witness_variables,
+        nonzeros: [m.a_num_non_zero, m.b_num_non_zero, m.c_num_non_zero],
+    }
+}
+
+/// Checks `A·z ∘ B·z = C·z` row by row.
+pub fn is_satisfied(m: &ConstraintMatrices<Fr>, z: &[Fr]) -> bool {
+    if z.len() != m.num_instance_variables + m.num_witness_variables {
+        return false;
+    }
+    let eval = |row: &[(Fr, usize)]| row.iter().map(|(c, i)| *c * z[*i]).sum::<Fr>();
+    (0..m.num_constraints).all(|i| eval(&m.a[i]) * eval(&m.b[i]) == eval(&m.c[i]))
+}
+
+#[allow(dead_code)]
+fn _assert_send_sync() {
+    fn f<T: Send + Sync>() {}
+    f::<Keys>();
+    f::<Circuit>();
+}

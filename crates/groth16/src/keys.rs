@@ -1,0 +1,319 @@
+//! Binary key files: proving and verifying keys serialised with
+//! ark-serialize, framed so that a damaged file gives a clean error.
+//!
+//! Layout: 8-byte magic (`ZKBG16PK` / `ZKBG16VK`), format version (u8),
+//! flags (u8; bit 0 = test setup), compression (u8; 0 = uncompressed,
+//! 1 = compressed), one reserved byte, the FNV-1a-64 checksum of the body
+//! (u64 LE), then the body: the key's fields in arkworks order, every vector
+//! prefixed by its length (u64 LE). Lengths are checked against the bytes
+//! left before anything is allocated (arkworks' own `Vec` decoder trusts the
+//! prefix), so neither a truncated nor a bit-flipped file can make the reader
+//! panic or allocate absurd amounts.
+//!
+//! Proving keys are written uncompressed and read without curve checks (the
+//! checksum catches damage; loading stays fast); verifying keys are written
+//! compressed and fully validated (on curve, in the prime-order subgroup).
+
+use std::path::Path;
+
+use ark_bn254::{Bn254, G1Affine, G2Affine};
+use ark_groth16::{ProvingKey, VerifyingKey};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
+
+use ark_ec::AffineRepr;
+
+use crate::Groth16Error;
+
+/// Version of the key file format (part of the cache key).
+pub const FORMAT_VERSION: u8 = 1;
+
+const PK_MAGIC: &[u8; 8] = b"ZKBG16PK";
+const VK_MAGIC: &[u8; 8] = b"ZKBG16VK";
+const HEADER: usize = 8 + 4 + 8;
+
+fn fnv1a(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in data {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+struct Writer {
+    buf: Vec<u8>,
+    compress: Compress,
+}
+
+impl Writer {
+    fn put<T: CanonicalSerialize>(&mut self, x: &T) {
+        x.serialize_with_mode(&mut self.buf, self.compress)
+            .expect("writing to a Vec cannot fail");
+    }
+
+    fn put_vec<T: CanonicalSerialize>(&mut self, xs: &[T]) {
+        self.buf.extend_from_slice(&(xs.len() as u64).to_le_bytes());
+        for x in xs {
+            self.put(x);
+        }
+    }
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    compress: Compress,
+    validate: Validate,
+    what: &'a str,
+}
+
+impl Reader<'_> {
+    fn err(&self, reason: impl ToString) -> Groth16Error {
+        Groth16Error::decode(
+            self.what,
+            format!("at byte {}: {}", self.pos, reason.to_string()),
+        )
+    }
+
+    fn get<T: CanonicalDeserialize>(&mut self) -> Result<T, Groth16Error> {
+        let mut slice = &self.data[self.pos..];
+        let before = slice.len();
+        let x = T::deserialize_with_mode(&mut slice, self.compress, self.validate)
+            .map_err(|e| self.err(e))?;
+        self.pos += before - slice.len();
+        Ok(x)
+    }
+
+    fn get_vec<T: CanonicalDeserialize>(
+        &mut self,
+        elem_size: usize,
+    ) -> Result<Vec<T>, Groth16Error> {
+        if self.data.len() - self.pos < 8 {
+            return Err(self.err("truncated length prefix"));
+        }
+        let len = u64::from_le_bytes(self.data[self.pos..self.pos + 8].try_into().unwrap());
+        self.pos += 8;
+        let left = (self.data.len() - self.pos) as u64;
+        if len > left / elem_size as u64 {
+            return Err(self.err(format!(
+                "vector of {len} elements does not fit in {left} bytes"
+            )));
+        }
+        (0..len).map(|_| self.get()).collect()
+    }
+
+    fn finish(&self) -> Result<(), Groth16Error> {
+        if self.pos != self.data.len() {
+            return Err(self.err(format!("{} trailing bytes", self.data.len() - self.pos)));
+        }
+        Ok(())
+    }
+}
+
+fn frame(magic: &[u8; 8], test_setup: bool, compress: Compress, body: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + body.len());
+    out.extend_from_slice(magic);
+    out.push(FORMAT_VERSION);
+    out.push(test_setup as u8);
+    out.push(matches!(compress, Compress::Yes) as u8);
+    out.push(0);
+    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Returns (test_setup, compress, body).
+fn unframe<'a>(
+    magic: &[u8; 8],
+    data: &'a [u8],
+    what: &str,
+) -> Result<(bool, Compress, &'a [u8]), Groth16Error> {
+    if data.len() < HEADER || &data[..8] != magic {
+        return Err(Groth16Error::decode(
+            what,
+            format!(
+                "not a zkbench key file (expected magic {:?})",
+                std::str::from_utf8(magic).unwrap()
+            ),
+        ));
+    }
+    if data[8] != FORMAT_VERSION {
+        return Err(Groth16Error::decode(
+            what,
+            format!(
+                "format version {} (this build reads {FORMAT_VERSION})",
+                data[8]
+            ),
+        ));
+    }
+    let compress = match data[10] {
+        0 => Compress::No,
+        1 => Compress::Yes,
+        c => {
+            return Err(Groth16Error::decode(
+                what,
+                format!("bad compression flag {c}"),
+            ))
+        }
+    };
+    if data[9] > 1 || data[11] != 0 {
+        return Err(Groth16Error::decode(what, "bad header flags"));
+    }
+    let body = &data[HEADER..];
+    let sum = u64::from_le_bytes(data[12..20].try_into().unwrap());
+    if fnv1a(body) != sum {
+        return Err(Groth16Error::decode(
+            what,
+            "checksum mismatch (file damaged)",
+        ));
+    }
+    Ok((data[9] == 1, compress, body))
+}
+
+fn g1_size(c: Compress) -> usize {
+    G1Affine::zero().serialized_size(c)
+}
+
+fn g2_size(c: Compress) -> usize {
+    G2Affine::zero().serialized_size(c)
+}
+
+fn put_vk(w: &mut Writer, vk: &VerifyingKey<Bn254>) {
+    w.put(&vk.alpha_g1);
+    w.put(&vk.beta_g2);
+    w.put(&vk.gamma_g2);
+    w.put(&vk.delta_g2);
+    w.put_vec(&vk.gamma_abc_g1);
+}
+
+fn get_vk(r: &mut Reader<'_>) -> Result<VerifyingKey<Bn254>, Groth16Error> {
+    let c = r.compress;
+    Ok(VerifyingKey {
+        alpha_g1: r.get()?,
+        beta_g2: r.get()?,
+        gamma_g2: r.get()?,
+        delta_g2: r.get()?,
+        gamma_abc_g1: r.get_vec(g1_size(c))?,
+    })
+}
+
+/// Serialises a verifying key (compressed, framed).
+pub fn verifying_key_to_bytes(vk: &VerifyingKey<Bn254>, test_setup: bool) -> Vec<u8> {
+    let mut w = Writer {
+        buf: Vec::new(),
+        compress: Compress::Yes,
+    };
+    put_vk(&mut w, vk);
+    frame(VK_MAGIC, test_setup, Compress::Yes, w.buf)
+}
+
+/// Decodes a verifying key (fully validated). Returns it and the test-setup flag.
+pub fn verifying_key_from_bytes(data: &[u8]) -> Result<(VerifyingKey<Bn254>, bool), Groth16Error> {
+    let what = "verifying key";
+    let (test, compress, body) = unframe(VK_MAGIC, data, what)?;
+    let mut r = Reader {
+        data: body,
+        pos: 0,
+        compress,
+        validate: Validate::Yes,
+        what,
+    };
+    let vk = get_vk(&mut r)?;
+    r.finish()?;
+    if vk.gamma_abc_g1.is_empty() {
+        return Err(Groth16Error::decode(what, "no IC points"));
+    }
+    Ok((vk, test))
+}
+
+/// Serialises a proving key (uncompressed, framed).
+pub fn proving_key_to_bytes(pk: &ProvingKey<Bn254>, test_setup: bool) -> Vec<u8> {
+    let mut w = Writer {
+        buf: Vec::new(),
+        compress: Compress::No,
+    };
+    put_vk(&mut w, &pk.vk);
+    w.put(&pk.beta_g1);
+    w.put(&pk.delta_g1);
+    w.put_vec(&pk.a_query);
+    w.put_vec(&pk.b_g1_query);
+    w.put_vec(&pk.b_g2_query);
+    w.put_vec(&pk.h_query);
+    w.put_vec(&pk.l_query);
+    frame(PK_MAGIC, test_setup, Compress::No, w.buf)
+}
+
+/// Decodes a proving key (checksum-verified; points not re-validated).
+/// Returns it and the test-setup flag.
+pub fn proving_key_from_bytes(data: &[u8]) -> Result<(ProvingKey<Bn254>, bool), Groth16Error> {
+    let what = "proving key";
+    let (test, compress, body) = unframe(PK_MAGIC, data, what)?;
+    let mut r = Reader {
+        data: body,
+        pos: 0,
+        compress,
+        validate: Validate::No,
+        what,
+    };
+    let vk = get_vk(&mut r)?;
+    let (s1, s2) = (g1_size(compress), g2_size(compress));
+    let pk = ProvingKey {
+        vk,
+        beta_g1: r.get()?,
+        delta_g1: r.get()?,
+        a_query: r.get_vec(s1)?,
+        b_g1_query: r.get_vec(s1)?,
+        b_g2_query: r.get_vec(s2)?,
+        h_query: r.get_vec(s1)?,
+        l_query: r.get_vec(s1)?,
+    };
+    r.finish()?;
+    if pk.vk.gamma_abc_g1.is_empty() {
+        return Err(Groth16Error::decode(what, "no IC points"));
+    }
+    Ok((pk, test))
+}
+
+/// Writes a proving key file.
+pub fn write_proving_key(
+    path: &Path,
+    pk: &ProvingKey<Bn254>,
+    test_setup: bool,
+) -> Result<(), Groth16Error> {
+    write_atomic(path, &proving_key_to_bytes(pk, test_setup))
+}
+
+/// Reads a proving key file.
+pub fn read_proving_key(path: &Path) -> Result<ProvingKey<Bn254>, Groth16Error> {
+    let data = std::fs::read(path).map_err(|e| Groth16Error::io(path, e))?;
+    Ok(proving_key_from_bytes(&data)?.0)
+}
+
+pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> Result<(), Groth16Error> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, data).map_err(|e| Groth16Error::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| Groth16Error::io(path, e))
+}
+
+/// Compressed proof bytes (128: A ∈ G1, B ∈ G2, C ∈ G1, arkworks encoding).
+pub fn proof_to_bytes(proof: &ark_groth16::Proof<Bn254>) -> Vec<u8> {
+    let mut v = Vec::new();
+    proof
+        .serialize_compressed(&mut v)
+        .expect("writing to a Vec cannot fail");
+    v
+}
+
+/// Decodes and validates a compressed proof.
+pub fn proof_from_bytes(data: &[u8]) -> Result<ark_groth16::Proof<Bn254>, Groth16Error> {
+    let mut slice = data;
+    let p = ark_groth16::Proof::<Bn254>::deserialize_compressed(&mut slice)
+        .map_err(|e| Groth16Error::decode("proof", e))?;
+    if !slice.is_empty() {
+        return Err(Groth16Error::decode(
+            "proof",
+            format!("{} trailing bytes", slice.len()),
+        ));
+    }
+    Ok(p)
+}

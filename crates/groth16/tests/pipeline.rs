@@ -1,0 +1,300 @@
+//! The circuits and the Groth16 pipeline on the toy HADES backend
+//! (`zkbench_groth16::testing`), independent of the library's families:
+//! satisfiability, negative cases, prove/verify, key and artifact files,
+//! damaged-file handling.
+
+use std::sync::Arc;
+
+use ark_ff::UniformRand;
+use ark_relations::r1cs::{ConstraintSystem, OptimizationGoal, SynthesisMode};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkbench_groth16::{
+    artifacts, circuits::StatementCircuit, gadgets::PermutationGadget, keys, lc::Cs, snarkjs,
+    statement::domain_nullifier, testing, verify, Circuit, CircuitKind, PublicInputs, SpendConfig,
+    Witness,
+};
+use zkbench_hash::{Fr, HashFamily, Permutation};
+
+fn cfg(arity: usize, leaves: u64, circuit: CircuitKind) -> SpendConfig {
+    SpendConfig {
+        family: HashFamily::Poseidon,
+        alpha: None,
+        arity,
+        leaves,
+        circuit,
+    }
+}
+
+fn toy_circuit(arity: usize, leaves: u64, kind: CircuitKind) -> Circuit {
+    Circuit::with_backend(
+        &cfg(arity, leaves, kind),
+        Arc::new(testing::toy_backend(arity)),
+    )
+    .unwrap()
+}
+
+/// Synthesises with matrices and values; returns whether all constraints hold.
+fn satisfied(c: &Circuit, w: &Witness, public: &[Fr]) -> bool {
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(SynthesisMode::Prove {
+        construct_matrices: true,
+    });
+    let sc = StatementCircuit {
+        kind: c.config().circuit,
+        shape: *c.shape(),
+        backend: c.backend().clone(),
+        witness: Some(w.clone()),
+    };
+    match sc.synthesize_with_public(&Cs::new(cs.clone()), Some(public)) {
+        Ok(()) => cs.is_satisfied().unwrap(),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn toy_gadget_matches_native() {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    for t in [2, 3, 5, 9, 17] {
+        let spec = testing::toy_spec(t);
+        let gadget = zkbench_groth16::gadgets::poseidon::PoseidonGadget::new(spec.clone());
+        let input: Vec<Fr> = (0..t).map(|_| Fr::rand(&mut rng)).collect();
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        let c = Cs::new(cs.clone());
+        let vars: Vec<_> = input.iter().map(|x| c.witness(Some(*x)).unwrap()).collect();
+        let out = gadget.permute(&c, &vars).unwrap();
+        let native = spec.permute(&input).unwrap();
+        assert_eq!(
+            out.iter().map(|o| o.value().unwrap()).collect::<Vec<_>>(),
+            native
+        );
+        assert!(cs.is_satisfied().unwrap());
+        assert_eq!(cs.num_constraints(), gadget.constraints_per_permutation());
+    }
+}
+
+#[test]
+fn spend_satisfied_and_negative_cases() {
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    for arity in [2, 3, 4, 16] {
+        let c = toy_circuit(arity, 1 << 8, CircuitKind::Spend);
+        let w = c.random_witness(&mut rng);
+        let public = c.public_inputs(&w).unwrap().0;
+        assert!(satisfied(&c, &w, &public), "honest spend, arity {arity}");
+        let Witness::Spend(sw) = &w else {
+            unreachable!()
+        };
+
+        // wrong sibling
+        let mut bad = sw.clone();
+        bad.path.siblings[1][0] += Fr::from(1u64);
+        assert!(
+            !satisfied(&c, &Witness::Spend(bad), &public),
+            "wrong sibling"
+        );
+        // wrong position
+        let mut bad = sw.clone();
+        bad.path.index ^= 1;
+        assert!(
+            !satisfied(&c, &Witness::Spend(bad), &public),
+            "wrong position"
+        );
+        // wrong root, nullifier hash, external data
+        for i in 0..2 {
+            let mut p = public.clone();
+            p[i] += Fr::from(1u64);
+            assert!(!satisfied(&c, &w, &p), "tampered public input {i}");
+        }
+        // wrong nullifier (hash no longer matches)
+        let mut bad = sw.clone();
+        bad.nullifier += Fr::from(1u64);
+        assert!(
+            !satisfied(&c, &Witness::Spend(bad), &public),
+            "wrong nullifier"
+        );
+        // secret equal to the nullifier domain is refused
+        let mut bad = sw.clone();
+        bad.secret = domain_nullifier();
+        assert!(c.public_inputs(&Witness::Spend(bad.clone())).is_err());
+    }
+}
+
+#[test]
+fn membership_and_batch_satisfied() {
+    let mut rng = ChaCha20Rng::seed_from_u64(3);
+    for arity in [2, 5, 8] {
+        let c = toy_circuit(arity, 1000, CircuitKind::Membership);
+        let w = c.random_witness(&mut rng);
+        let public = c.public_inputs(&w).unwrap().0;
+        assert!(satisfied(&c, &w, &public));
+        let mut p = public.clone();
+        p[0] += Fr::from(1u64);
+        assert!(!satisfied(&c, &w, &p));
+    }
+    for (arity, leaves) in [(2, 1), (2, 8), (4, 16), (3, 9)] {
+        let c = toy_circuit(arity, leaves, CircuitKind::BatchRoot);
+        let w = c.random_witness(&mut rng);
+        let public = c.public_inputs(&w).unwrap().0;
+        assert_eq!(public.len(), 1 + leaves as usize);
+        assert!(
+            satisfied(&c, &w, &public),
+            "batch arity {arity} leaves {leaves}"
+        );
+        let mut p = public.clone();
+        p[1] += Fr::from(1u64);
+        assert!(!satisfied(&c, &w, &p));
+    }
+}
+
+#[test]
+fn constraint_counts_of_the_spend_circuit() {
+    // toy node hash at arity A = one HADES permutation of width A + 1:
+    // (8 (A+1) + 57) * 3 constraints, minus the free S-box on the constant
+    // capacity element in round 0.
+    for arity in [2, 4, 8] {
+        let c = toy_circuit(arity, 1 << 8, CircuitKind::Spend);
+        let h = c.shape().height;
+        let node = (8 * (arity + 1) + 57) * 3 - 3;
+        let pair = (8 * 3 + 57) * 3 - 3;
+        // the nullifier hash H2(n, D) has two constant S-box inputs in round 0
+        let expected = 1 + pair + (pair - 3) + 1 + h * ((arity - 1) + node) + 1 + 1;
+        let n = c.num_constraints().unwrap();
+        assert_eq!(n.constraints, expected, "arity {arity}");
+        assert_eq!(n.public_inputs, 3);
+    }
+}
+
+#[test]
+fn prove_verify_keys_and_artifacts() {
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let c = toy_circuit(4, 1 << 8, CircuitKind::Spend);
+    let keys = c.setup(7).unwrap();
+    assert!(keys.test_setup);
+    let w = c.random_witness(&mut rng);
+    let (proof, public, timings) = c.prove(&keys, &w, &mut rng).unwrap();
+    assert!(timings.witness.is_some() && timings.prove.is_some());
+    assert_eq!(public, c.public_inputs(&w).unwrap());
+    assert!(verify(&keys.pvk, &public, &proof).unwrap());
+    assert_eq!(zkbench_groth16::api::proof_size(&proof), 128);
+
+    // wrong public inputs → false
+    for i in 0..3 {
+        let mut p = public.clone();
+        p.0[i] += Fr::from(1u64);
+        assert!(
+            !verify(&keys.pvk, &p, &proof).unwrap(),
+            "tampered input {i}"
+        );
+    }
+    // wrong count → error
+    assert!(verify(&keys.pvk, &PublicInputs(public.0[..2].to_vec()), &proof).is_err());
+    // tampered proof → false
+    let mut bad = proof.clone();
+    bad.a = (bad.a + bad.a).into();
+    assert!(!verify(&keys.pvk, &public, &bad).unwrap());
+
+    // same setup seed → same keys; the assignment satisfies the matrices
+    let a = c.witness(&w).unwrap();
+    assert!(c.is_satisfied(&keys, &a));
+
+    // key files round-trip
+    let pk_bytes = keys::proving_key_to_bytes(&keys.pk, true);
+    let (pk2, test) = keys::proving_key_from_bytes(&pk_bytes).unwrap();
+    assert!(test);
+    assert_eq!(pk2, keys.pk);
+    let vk_bytes = keys::verifying_key_to_bytes(keys.vk(), true);
+    assert_eq!(
+        keys::verifying_key_from_bytes(&vk_bytes).unwrap().0,
+        *keys.vk()
+    );
+
+    // random byte flips and truncations: clean errors, never panics
+    let proof_bytes = keys::proof_to_bytes(&proof);
+    for _ in 0..300 {
+        for (bytes, kind) in [(&proof_bytes, 0), (&vk_bytes, 1), (&pk_bytes, 2)] {
+            let mut b = bytes.clone();
+            let i = rng.gen_range(0..b.len());
+            b[i] ^= 1 << rng.gen_range(0..8);
+            if rng.gen_bool(0.2) {
+                b.truncate(rng.gen_range(0..b.len()));
+            }
+            match kind {
+                0 => {
+                    if let Ok(p) = keys::proof_from_bytes(&b) {
+                        assert!(!verify(&keys.pvk, &public, &p).unwrap());
+                    }
+                }
+                1 => assert!(keys::verifying_key_from_bytes(&b).is_err()),
+                _ => assert!(keys::proving_key_from_bytes(&b).is_err()),
+            }
+        }
+    }
+
+    // artifacts: write, read back (snarkjs JSON), verify
+    let dir = std::env::temp_dir().join(format!("zkbench-g16-art-{}", std::process::id()));
+    let meta = artifacts::meta_json(
+        c.config(),
+        7,
+        None,
+        &timings,
+        128,
+        Some(keys.pk_size()),
+        keys.vk_size(),
+    );
+    artifacts::write_artifacts(
+        &dir,
+        &artifacts::Artifacts {
+            proof: proof.clone(),
+            public: public.clone(),
+            vk: keys.vk().clone(),
+            meta,
+        },
+    )
+    .unwrap();
+    let back = artifacts::read_artifacts(&dir).unwrap();
+    assert_eq!(back.proof, proof);
+    assert_eq!(back.public, public);
+    assert_eq!(back.vk, *keys.vk());
+    assert_eq!(back.meta["test_setup"], true);
+    assert!(artifacts::verify_dir(&dir).unwrap());
+
+    // a tampered public.json → verification fails; a damaged proof.json → error or false
+    let pub_json = std::fs::read_to_string(dir.join("public.json")).unwrap();
+    let mut p = public.clone();
+    p.0[2] += Fr::from(1u64);
+    std::fs::write(
+        dir.join("public.json"),
+        snarkjs::to_snarkjs_string(&snarkjs::public_to_json(&p)),
+    )
+    .unwrap();
+    assert!(!artifacts::verify_dir(&dir).unwrap());
+    std::fs::write(dir.join("public.json"), pub_json).unwrap();
+    let proof_json = std::fs::read(dir.join("proof.json")).unwrap();
+    for _ in 0..200 {
+        let mut b = proof_json.clone();
+        let i = rng.gen_range(0..b.len());
+        b[i] = rng.gen();
+        std::fs::write(dir.join("proof.json"), &b).unwrap();
+        // whitespace changes may leave a valid file: then it is the same proof
+        if let Ok(true) = artifacts::verify_dir(&dir) {
+            assert_eq!(artifacts::read_artifacts(&dir).unwrap().proof, proof);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn key_cache_round_trip() {
+    let c = toy_circuit(2, 16, CircuitKind::Membership);
+    let dir = std::env::temp_dir().join(format!("zkbench-g16-cache-{}", std::process::id()));
+    let (k1, cached1) = c.load_or_setup(&dir, 3).unwrap();
+    let (k2, cached2) = c.load_or_setup(&dir, 3).unwrap();
+    assert!(!cached1 && cached2);
+    assert_eq!(k1.pk, k2.pk);
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let w = c.random_witness(&mut rng);
+    let (proof, public, _) = c.prove(&k2, &w, &mut rng).unwrap();
+    assert!(verify(&k1.pvk, &public, &proof).unwrap());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,162 @@
+//! Runs the real snarkjs (pinned in `scripts/snarkjs/package.json`) on our
+//! Groth16 artifacts: `snarkjs groth16 verify` must print OK for our proof and
+//! reject a tampered public input; `vk_alphabeta_12` must equal ffjavascript's
+//! own pairing of `vk_alpha_1` and `vk_beta_2`.
+//!
+//! Skipped (with a printed reason) only when `node`/`npm` are not installed.
+//! If `scripts/snarkjs/node_modules` is missing, `npm ci` is run there first.
+
+use std::{path::PathBuf, process::Command, sync::Arc};
+
+use ark_ff::UniformRand;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkbench_groth16::{artifacts, snarkjs, testing, Circuit, CircuitKind, SpendConfig};
+use zkbench_hash::{Fr, HashFamily};
+
+fn snarkjs_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/snarkjs")
+}
+
+fn have(cmd: &str) -> bool {
+    Command::new(cmd)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Returns false (and prints why) if node/npm are not installed.
+fn ensure_snarkjs() -> bool {
+    if !have("node") || !have("npm") {
+        eprintln!("SKIPPED: node and npm are not installed, cannot run snarkjs");
+        return false;
+    }
+    let dir = snarkjs_dir();
+    if !dir.join("node_modules/snarkjs/build/cli.cjs").exists() {
+        let st = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status()
+            .expect("running npm ci");
+        assert!(
+            st.success(),
+            "`npm ci` failed in {}; run it by hand",
+            dir.display()
+        );
+    }
+    true
+}
+
+/// Runs `snarkjs groth16 verify vk public proof`; returns (exit ok, output).
+fn snarkjs_verify(dir: &std::path::Path) -> (bool, String) {
+    let cli = snarkjs_dir().join("node_modules/snarkjs/build/cli.cjs");
+    let out = Command::new("node")
+        .arg(cli)
+        .args(["groth16", "verify"])
+        .arg(dir.join("verification_key.json"))
+        .arg(dir.join("public.json"))
+        .arg(dir.join("proof.json"))
+        .output()
+        .expect("running snarkjs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+fn write_dir(kind: CircuitKind, arity: usize, leaves: u64, name: &str) -> PathBuf {
+    let cfg = SpendConfig {
+        family: HashFamily::Poseidon,
+        alpha: None,
+        arity,
+        leaves,
+        circuit: kind,
+    };
+    let c = Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(arity))).unwrap();
+    let keys = c.setup(11).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(12);
+    let w = c.random_witness(&mut rng);
+    let (proof, public, t) = c.prove(&keys, &w, &mut rng).unwrap();
+    assert!(zkbench_groth16::verify(&keys.pvk, &public, &proof).unwrap());
+    let dir =
+        std::env::temp_dir().join(format!("zkbench-g16-snarkjs-{name}-{}", std::process::id()));
+    let meta = artifacts::meta_json(&cfg, 11, None, &t, 128, None, keys.vk_size());
+    artifacts::write_artifacts(
+        &dir,
+        &artifacts::Artifacts {
+            proof,
+            public,
+            vk: keys.vk().clone(),
+            meta,
+        },
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn snarkjs_verifies_our_proofs() {
+    if !ensure_snarkjs() {
+        return;
+    }
+    for (kind, arity, leaves, name) in [
+        (CircuitKind::Spend, 2, 256, "spend"),
+        (CircuitKind::BatchRoot, 4, 16, "batch"),
+    ] {
+        let dir = write_dir(kind, arity, leaves, name);
+        let (ok, out) = snarkjs_verify(&dir);
+        println!("snarkjs groth16 verify ({name}): {}", out.trim());
+        assert!(
+            ok && out.contains("OK"),
+            "snarkjs rejected our {name} proof:\n{out}"
+        );
+
+        // tampered public input → rejected
+        let good = std::fs::read(dir.join("public.json")).unwrap();
+        let mut p = artifacts::read_artifacts(&dir).unwrap().public;
+        p.0[0] += Fr::from(1u64);
+        std::fs::write(
+            dir.join("public.json"),
+            snarkjs::to_snarkjs_string(&snarkjs::public_to_json(&p)),
+        )
+        .unwrap();
+        let (ok, out) = snarkjs_verify(&dir);
+        println!("snarkjs groth16 verify (tampered {name}): {}", out.trim());
+        assert!(
+            !ok && !out.contains("OK!"),
+            "snarkjs accepted a tampered input:\n{out}"
+        );
+        // tampered proof → rejected
+        std::fs::write(dir.join("public.json"), good).unwrap();
+        let mut a = artifacts::read_artifacts(&dir).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(13);
+        a.proof.c = (a.proof.c * Fr::rand(&mut rng)).into();
+        std::fs::write(
+            dir.join("proof.json"),
+            snarkjs::to_snarkjs_string(&snarkjs::proof_to_json(&a.proof)),
+        )
+        .unwrap();
+        let (ok, out) = snarkjs_verify(&dir);
+        assert!(!ok, "snarkjs accepted a tampered proof:\n{out}");
+
+        if name == "spend" {
+            let out = Command::new("node")
+                .arg(snarkjs_dir().join("alphabeta.mjs"))
+                .arg(dir.join("verification_key.json"))
+                .current_dir(snarkjs_dir())
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            println!("vk_alphabeta_12 vs ffjavascript pairing: {}", text.trim());
+            assert!(
+                out.status.success() && text.contains("MATCH"),
+                "{text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
