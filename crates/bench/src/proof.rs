@@ -50,7 +50,13 @@ pub fn groth16_config(case: &Case) -> Result<SpendConfig, String> {
     } else {
         case.leaves.ok_or("spend/membership case without leaves")?
     };
-    Ok(SpendConfig { family, alpha: case.alpha, arity, leaves, circuit })
+    Ok(SpendConfig {
+        family,
+        alpha: case.alpha,
+        arity,
+        leaves,
+        circuit,
+    })
 }
 
 fn record(case: &Case, phase: &str, s: PhaseSamples, env: &Environment) -> Record {
@@ -62,7 +68,12 @@ fn record(case: &Case, phase: &str, s: PhaseSamples, env: &Environment) -> Recor
 }
 
 impl Groth16Backend {
-    fn measure(&self, case: &Case, profile: &Profile, env: &Environment) -> Result<Vec<Record>, (String, Vec<Record>)> {
+    fn measure(
+        &self,
+        case: &Case,
+        profile: &Profile,
+        env: &Environment,
+    ) -> Result<Vec<Record>, (String, Vec<Record>)> {
         let mut out = Vec::new();
         macro_rules! tri {
             ($e:expr, $what:expr) => {
@@ -76,10 +87,14 @@ impl Groth16Backend {
         let circuit = tri!(Circuit::new(&cfg), "circuit");
         let counts = tri!(circuit.num_constraints(), "constraint synthesis");
         let common = |r: &mut Record| {
-            r.metrics.insert("constraints".into(), counts.constraints as f64);
-            r.metrics.insert("public_inputs".into(), counts.public_inputs as f64);
-            r.metrics.insert("witness_variables".into(), counts.witness_variables as f64);
-            r.metrics.insert("height".into(), circuit.shape().height as f64);
+            r.metrics
+                .insert("constraints".into(), counts.constraints as f64);
+            r.metrics
+                .insert("public_inputs".into(), counts.public_inputs as f64);
+            r.metrics
+                .insert("witness_variables".into(), counts.witness_variables as f64);
+            r.metrics
+                .insert("height".into(), circuit.shape().height as f64);
         };
 
         let (keys, s) = tri!(measure::once(|| circuit.setup(BENCH_SETUP_SEED)), "setup");
@@ -90,10 +105,17 @@ impl Groth16Backend {
         out.push(r);
 
         // Cold proof: key from disk (the CLI's cache layout), matrices rebuilt, witness, prove.
-        let dir: PathBuf = std::env::temp_dir().join(format!("zkbench-keys-{}", std::process::id()));
-        tri!(std::fs::create_dir_all(&dir), "creating a temporary key directory");
+        let dir: PathBuf =
+            std::env::temp_dir().join(format!("zkbench-keys-{}", std::process::id()));
+        tri!(
+            std::fs::create_dir_all(&dir),
+            "creating a temporary key directory"
+        );
         let key_path = tri!(circuit.key_path(&dir, BENCH_SETUP_SEED), "key path");
-        tri!(keys::write_proving_key(&key_path, &keys.pk, keys.test_setup), "writing the proving key");
+        tri!(
+            keys::write_proving_key(&key_path, &keys.pk, keys.test_setup),
+            "writing the proving key"
+        );
         let mut rng = ChaCha20Rng::seed_from_u64(1);
         let witness = circuit.random_witness(&mut rng);
         let cold = measure::once(|| -> Result<_, zkbench_groth16::Groth16Error> {
@@ -132,7 +154,10 @@ impl Groth16Backend {
         let proof = proof.expect("sampled at least once");
         let mut prove_rec = record(case, "prove", s, env);
         common(&mut prove_rec);
-        prove_rec.metrics.insert("proof_bytes".into(), zkbench_groth16::api::proof_size(&proof) as f64);
+        prove_rec.metrics.insert(
+            "proof_bytes".into(),
+            zkbench_groth16::api::proof_size(&proof) as f64,
+        );
 
         let public = assignment.public_inputs();
         let s = tri!(
@@ -147,15 +172,27 @@ impl Groth16Backend {
         );
         let mut r = record(case, "verify", s, env);
         common(&mut r);
-        r.metrics.insert("proof_bytes".into(), zkbench_groth16::api::proof_size(&proof) as f64);
+        r.metrics.insert(
+            "proof_bytes".into(),
+            zkbench_groth16::api::proof_size(&proof) as f64,
+        );
 
         // One G1 MSM with as many bases as constraints (bases from the proving key's H query).
         let n = counts.constraints.max(1);
-        let bases: Vec<_> = keys.pk.h_query.iter().chain(keys.pk.l_query.iter()).cycle().take(n).copied().collect();
+        let bases: Vec<_> = keys
+            .pk
+            .h_query
+            .iter()
+            .chain(keys.pk.l_query.iter())
+            .cycle()
+            .take(n)
+            .copied()
+            .collect();
         let scalars: Vec<ark_bn254::Fr> = (0..n).map(|_| ark_bn254::Fr::rand(&mut rng)).collect();
         let s = tri!(
             measure::sample(profile, || {
-                let p = ark_bn254::G1Projective::msm(&bases, &scalars).map_err(|_| "msm length mismatch".to_string())?;
+                let p = ark_bn254::G1Projective::msm(&bases, &scalars)
+                    .map_err(|_| "msm length mismatch".to_string())?;
                 let _ = std::hint::black_box(p.into_affine());
                 Ok::<_, String>(())
             }),

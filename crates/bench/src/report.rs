@@ -14,6 +14,8 @@ use crate::{
 pub fn fmt_seconds(s: f64) -> String {
     if !s.is_finite() {
         "-".into()
+    } else if s == 0.0 {
+        "0".into()
     } else if s < 1e-6 {
         format!("{:.0} ns", s * 1e9)
     } else if s < 1e-3 {
@@ -76,7 +78,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
     }
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
-        out += "### Proofs (median wall time)\n\n| case | constraints | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        out += "### Proofs (median wall time)\n\n| case | constraints | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
         for id in &proof_ids {
             let get = |p: &str| {
                 phase_median(&recs, id, p)
@@ -89,8 +91,13 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                     .filter(|r| &r.case_id == id)
                     .find_map(|r| r.metrics.get(k).copied())
             };
+            let msm = phase_median(&recs, id, "msm");
+            let ratio = match (phase_median(&recs, id, "prove"), msm) {
+                (Some(p), Some(m)) if m > 0.0 => format!("{:.1}×", p / m),
+                _ => "-".into(),
+            };
             out += &format!(
-                "| {id}{} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {id}{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} |\n",
                 if recs.iter().any(|r| &r.case_id == id && r.test_setup) {
                     " (test setup)"
                 } else {
@@ -111,6 +118,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                     .and_then(|r| r.peak_rss_bytes)
                     .map(|b| fmt_bytes(b as f64))
                     .unwrap_or_else(|| "-".into()),
+                msm.map(fmt_seconds).unwrap_or_else(|| "-".into()),
             );
         }
         out.push('\n');
@@ -197,7 +205,7 @@ fn line_chart(
     };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 420)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let mut b = ChartBuilder::on(&root);
         b.caption(title, ("sans-serif", 20))
@@ -215,7 +223,10 @@ fn line_chart(
                     .y_label_formatter(&|y| format_axis(*y, y_label))
                     .x_labels(12)
                     .y_labels(8)
-                    .light_line_style(RGBColor(235, 235, 235))
+                    .label_style(("sans-serif", 14))
+                    .axis_desc_style(("sans-serif", 15))
+                    .light_line_style(TRANSPARENT)
+                    .bold_line_style(RGBColor(225, 225, 225))
                     .draw()
                     .ok()?;
                 for (i, (name, data)) in series.iter().enumerate() {
@@ -243,12 +254,17 @@ fn line_chart(
                     .ok()?;
             }};
         }
-        if log_y {
+        // A log axis only helps across a wide range; with a narrow one it shows too few ticks.
+        // Headroom above the data keeps the legend (upper left) off the lines.
+        let n_series = series.len() as f64;
+        if log_y && ymax / ymin > 20.0 {
+            let head = 2.0f64.powf(1.0 + 0.5 * n_series);
             finish!(b
-                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.6).log_scale())
+                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * head).log_scale())
                 .ok()?);
         } else {
-            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.15).ok()?);
+            let head = 1.3 + 0.12 * n_series;
+            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * head).ok()?);
         }
         root.present().ok()?;
     }
@@ -278,7 +294,7 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
     let height = (90 + 26 * n) as u32;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (720, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
@@ -301,8 +317,11 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
                 }
             })
             .x_label_formatter(&|x| fmt_count(*x))
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 15))
             .disable_y_mesh()
-            .light_line_style(RGBColor(235, 235, 235))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(225, 225, 225))
             .draw()
             .ok()?;
         chart
@@ -325,7 +344,11 @@ fn series_label(r: &Record) -> String {
         s += &format!(" {} leaves", format_leaves(l));
     }
     if r.threads > 0 {
-        s += &format!(" {}T", r.threads);
+        s += &format!(
+            " · {} thread{}",
+            r.threads,
+            if r.threads == 1 { "" } else { "s" }
+        );
     }
     s
 }
@@ -494,7 +517,14 @@ pub fn html_report(files: &[ResultsFile]) -> String {
         html += &num(s.map(|s| s.min), &fmt_seconds);
         html += &num(s.map(|s| s.p95), &fmt_seconds);
         html += &num(s.map(|s| s.max), &fmt_seconds);
-        html += &num(cpu_med, &fmt_seconds);
+        // CPU time is read in clock ticks (10 ms): shorter phases show as below resolution.
+        html += &num(cpu_med, &|x| {
+            if x < 0.01 {
+                "<10 ms".into()
+            } else {
+                fmt_seconds(x)
+            }
+        });
         html += &num(r.peak_rss_bytes.map(|b| b as f64), &fmt_bytes);
         html += &num(Some(r.threads as f64), &|x| format!("{x:.0}"));
         for k in &mk {
