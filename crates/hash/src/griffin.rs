@@ -43,6 +43,7 @@
 //! permutation (`ceil(A/7)` permutations).  noir-griffin's own `hash_t(x) = perm(x)[0]`
 //! takes t inputs with no capacity element and is exposed as [`GriffinHasher`].
 
+use crate::error::NODE_ARITIES;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup, BigInt, Field, LegendreSymbol, PrimeField, Zero};
@@ -77,11 +78,7 @@ pub fn rounds_for_width(width: usize) -> Result<usize, HashError> {
         .iter()
         .position(|&w| w == width)
         .map(|i| ROUNDS[i])
-        .ok_or(HashError::UnsupportedWidth {
-            family: FAMILY,
-            width,
-            supported: supported_widths(),
-        })
+        .ok_or_else(|| HashError::unsupported_width(FAMILY, width, supported_widths()))
 }
 
 /// The Griffin permutation of width `width` (3, 4 or 8).
@@ -101,11 +98,11 @@ pub fn node_width(arity: usize) -> usize {
 /// Merkle node hasher for `arity >= 2` (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
     if arity < 2 {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
+        return Err(HashError::unsupported_arity(
+            FAMILY,
             arity,
-            supported: (2..=16).collect(),
-        });
+            NODE_ARITIES.collect(),
+        ));
     }
     let perm: Arc<dyn Permutation> = GriffinBn254::get(node_width(arity))?.clone();
     Ok(Arc::new(SpongeNodeHasher::new(perm, arity)))
@@ -227,11 +224,7 @@ impl GriffinBn254 {
         let idx = WIDTHS
             .iter()
             .position(|&w| w == width)
-            .ok_or(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width,
-                supported: supported_widths(),
-            })?;
+            .ok_or_else(|| HashError::unsupported_width(FAMILY, width, supported_widths()))?;
         Ok(CACHE[idx]
             .get_or_init(|| Arc::new(Self::new(width).expect("width checked against WIDTHS"))))
     }

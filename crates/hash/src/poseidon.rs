@@ -69,6 +69,7 @@
 //! `src/poseidon_constants.json` (npm `circomlibjs@0.1.7`); iden3/circomlib
 //! `circuits/poseidon.circom`.
 
+use crate::error::check_node_arity;
 use std::sync::{Arc, OnceLock};
 
 use crate::grain::Grain;
@@ -111,11 +112,11 @@ fn check_width(width: usize) -> Result<(), HashError> {
     if (MIN_WIDTH..=MAX_WIDTH).contains(&width) {
         Ok(())
     } else {
-        Err(HashError::UnsupportedWidth {
-            family: FAMILY,
+        Err(HashError::unsupported_width(
+            FAMILY,
             width,
-            supported: supported_widths(),
-        })
+            supported_widths(),
+        ))
     }
 }
 
@@ -628,13 +629,7 @@ pub struct PoseidonNodeHasher {
 impl PoseidonNodeHasher {
     /// Node hasher of arity `arity` (`2..=16`, width `arity + 1`).
     pub fn new(arity: usize) -> Result<Self, HashError> {
-        if !(2..MAX_WIDTH).contains(&arity) {
-            return Err(HashError::UnsupportedArity {
-                family: FAMILY,
-                arity,
-                supported: (2..MAX_WIDTH).collect(),
-            });
-        }
+        check_node_arity(FAMILY, arity)?;
         Ok(Self {
             perm: PoseidonBn254::new(arity + 1)?,
         })

@@ -48,6 +48,7 @@
 //! (aszepieniec/stark-anatomy, `p = 407·2^119 + 1`), and from the project's
 //! shared reference file (another port of the same script).
 
+use crate::error::{check_width, NODE_ARITIES};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
@@ -103,11 +104,11 @@ pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
 /// permutation (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
     if arity < 2 {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
+        return Err(HashError::unsupported_arity(
+            FAMILY,
             arity,
-            supported: (2..=16).collect(),
-        });
+            NODE_ARITIES.collect(),
+        ));
     }
     let perm: Arc<dyn Permutation> = RescuePrimeBn254::get(NODE_WIDTH)?.clone();
     Ok(Arc::new(SpongeNodeHasher::new(perm, arity)))
@@ -191,13 +192,7 @@ impl RescuePrimeBn254 {
     /// Builds the instance of state width `width` (2 or 3) from scratch,
     /// following `rescue_prime_parameters(p, m, 1, 128)`.
     pub fn new(width: usize) -> Result<Self, HashError> {
-        if !WIDTHS.contains(&width) {
-            return Err(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width,
-                supported: supported_widths(),
-            });
-        }
+        check_width(FAMILY, width, &WIDTHS)?;
         let (alpha, alpha_inv) = alphas();
         let rounds = number_of_rounds(width, CAPACITY, SECURITY_LEVEL, alpha);
         let generator = smallest_primitive_element();
@@ -225,11 +220,7 @@ impl RescuePrimeBn254 {
         let idx = WIDTHS
             .iter()
             .position(|&w| w == width)
-            .ok_or(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width,
-                supported: supported_widths(),
-            })?;
+            .ok_or_else(|| HashError::unsupported_width(FAMILY, width, supported_widths()))?;
         Ok(CACHE[idx]
             .get_or_init(|| Arc::new(Self::new(width).expect("width checked against WIDTHS"))))
     }
