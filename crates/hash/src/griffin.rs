@@ -43,6 +43,7 @@
 //! permutation (`ceil(A/7)` permutations).  noir-griffin's own `hash_t(x) = perm(x)[0]`
 //! takes t inputs with no capacity element and is exposed as [`GriffinHasher`].
 
+use crate::cache::cached_by_width;
 use crate::error::NODE_ARITIES;
 use std::sync::{Arc, OnceLock};
 
@@ -219,14 +220,10 @@ impl GriffinBn254 {
 
     /// The cached shared instance of width `width`.
     pub fn get(width: usize) -> Result<&'static Arc<GriffinBn254>, HashError> {
-        static CACHE: [OnceLock<Arc<GriffinBn254>>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        let idx = WIDTHS
-            .iter()
-            .position(|&w| w == width)
-            .ok_or_else(|| HashError::unsupported_width(FAMILY, width, supported_widths()))?;
-        Ok(CACHE[idx]
-            .get_or_init(|| Arc::new(Self::new(width).expect("width checked against WIDTHS"))))
+        static CACHE: [OnceLock<Arc<GriffinBn254>>; 3] = [const { OnceLock::new() }; 3];
+        cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
+            Self::new(w).expect("width checked against WIDTHS")
+        })
     }
 
     /// State width `t`.

@@ -418,13 +418,7 @@ impl PoseidonBn254 {
     /// # Panics
     /// Panics if `state.len() != self.width()`.
     pub fn permute_in_place(&self, state: &mut [Fr]) {
-        let t = self.width;
-        assert_eq!(
-            state.len(),
-            t,
-            "poseidon permutation of width {t} given {} cells",
-            state.len()
-        );
+        let t = self.assert_width(state);
         let mut tmp = [Fr::zero(); MAX_WIDTH];
         let tmp = &mut tmp[..t];
         let half = self.rounds_full / 2;
@@ -472,6 +466,19 @@ impl PoseidonBn254 {
         }
     }
 
+    /// Panics unless `state` has `t` cells; returns `t`.
+    #[inline]
+    fn assert_width(&self, state: &[Fr]) -> usize {
+        let t = self.width;
+        assert_eq!(
+            state.len(),
+            t,
+            "poseidon permutation of width {t} given {} cells",
+            state.len()
+        );
+        t
+    }
+
     /// The textbook permutation (every round: add constants, S-box, dense MDS),
     /// exactly as circomlibjs `poseidon_reference.js`. Slower than
     /// [`permute_in_place`](Self::permute_in_place), which must agree with it;
@@ -480,13 +487,7 @@ impl PoseidonBn254 {
     /// # Panics
     /// Panics if `state.len() != self.width()`.
     pub fn permute_reference(&self, state: &mut [Fr]) {
-        let t = self.width;
-        assert_eq!(
-            state.len(),
-            t,
-            "poseidon permutation of width {t} given {} cells",
-            state.len()
-        );
+        let t = self.assert_width(state);
         let mut tmp = [Fr::zero(); MAX_WIDTH];
         let tmp = &mut tmp[..t];
         for (round, c) in self.round_constants.chunks_exact(t).enumerate() {

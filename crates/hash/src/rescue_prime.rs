@@ -48,6 +48,7 @@
 //! (aszepieniec/stark-anatomy, `p = 407·2^119 + 1`), and from the project's
 //! shared reference file (another port of the same script).
 
+use crate::cache::cached_by_width;
 use crate::error::{check_width, NODE_ARITIES};
 use std::sync::{Arc, OnceLock};
 
@@ -216,13 +217,10 @@ impl RescuePrimeBn254 {
 
     /// The cached shared instance of width `width`.
     pub fn get(width: usize) -> Result<&'static Arc<RescuePrimeBn254>, HashError> {
-        static CACHE: [OnceLock<Arc<RescuePrimeBn254>>; 2] = [OnceLock::new(), OnceLock::new()];
-        let idx = WIDTHS
-            .iter()
-            .position(|&w| w == width)
-            .ok_or_else(|| HashError::unsupported_width(FAMILY, width, supported_widths()))?;
-        Ok(CACHE[idx]
-            .get_or_init(|| Arc::new(Self::new(width).expect("width checked against WIDTHS"))))
+        static CACHE: [OnceLock<Arc<RescuePrimeBn254>>; 2] = [const { OnceLock::new() }; 2];
+        cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
+            Self::new(w).expect("width checked against WIDTHS")
+        })
     }
 
     /// State width `m`.
