@@ -206,13 +206,11 @@ impl GriffinBn254 {
         let rounds = rounds_for_width(width)?;
         let (rc, alpha_beta) = generate_constants(width, rounds);
         let d_inv = inverse_exponent(D).expect("gcd(5, r - 1) = 1");
-        let mut limbs = d_inv.to_u64_digits();
-        limbs.resize(4, 0);
         Ok(Self {
             width,
             rounds,
             d: D,
-            d_inv: FixedExponent::new(&limbs),
+            d_inv: FixedExponent::from_biguint(&d_inv),
             alpha_beta,
             round_constants: rc.into_iter().flatten().collect(),
         })

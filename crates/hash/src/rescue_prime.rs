@@ -142,6 +142,13 @@ impl FixedExponent {
         }
     }
 
+    /// Precomputes the digits of `exponent` (below 2^256; stored as 4 limbs).
+    pub fn from_biguint(exponent: &BigUint) -> Self {
+        let mut limbs = exponent.to_u64_digits();
+        limbs.resize(4, 0);
+        Self::new(&limbs)
+    }
+
     /// The exponent's little-endian limbs.
     pub fn limbs(&self) -> &[u64] {
         &self.limbs
@@ -199,16 +206,11 @@ impl RescuePrimeBn254 {
         let generator = smallest_primitive_element();
         let mds = mds_matrix(width, generator);
         let round_constants = round_constants(width, CAPACITY, SECURITY_LEVEL, rounds);
-        let limbs: Vec<u64> = {
-            let mut v = alpha_inv.to_u64_digits();
-            v.resize(4, 0);
-            v
-        };
         Ok(Self {
             width,
             rounds,
             alpha,
-            alpha_inv: FixedExponent::new(&limbs),
+            alpha_inv: FixedExponent::from_biguint(&alpha_inv),
             generator,
             mds: mds.into_iter().flatten().collect(),
             round_constants,
