@@ -79,6 +79,7 @@
 //! * any other `A` (5..=16): [`SpongeNodeHasher`] over the `l = 2` permutation
 //!   (width 4: capacity 1 at index 0, rate 3, output `state[0]`).
 
+use crate::error::NODE_ARITIES;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::Field;
@@ -231,11 +232,11 @@ impl AnemoiBn254 {
     /// constants as `anemoi.sage` does.
     pub fn new(columns: usize) -> Result<Self, HashError> {
         if !(1..=2).contains(&columns) {
-            return Err(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width: 2 * columns,
-                supported: supported_widths(),
-            });
+            return Err(HashError::unsupported_width(
+                FAMILY,
+                2 * columns,
+                supported_widths(),
+            ));
         }
         let rounds = rounds_for(SECURITY_LEVEL, columns, ALPHA);
         let g = Fr::from(GENERATOR);
@@ -306,11 +307,11 @@ impl AnemoiBn254 {
         match columns {
             1 => Ok(Self::l1()),
             2 => Ok(Self::l2()),
-            _ => Err(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width: 2 * columns,
-                supported: supported_widths(),
-            }),
+            _ => Err(HashError::unsupported_width(
+                FAMILY,
+                2 * columns,
+                supported_widths(),
+            )),
         }
     }
 
@@ -566,11 +567,11 @@ pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
     match width {
         2 => Ok(AnemoiBn254::l1().clone()),
         4 => Ok(AnemoiBn254::l2().clone()),
-        _ => Err(HashError::UnsupportedWidth {
-            family: FAMILY,
+        _ => Err(HashError::unsupported_width(
+            FAMILY,
             width,
-            supported: supported_widths(),
-        }),
+            supported_widths(),
+        )),
     }
 }
 
@@ -587,13 +588,7 @@ impl JiveNodeHasher {
         let inst = match arity {
             2 => AnemoiBn254::l1().clone(),
             3 | 4 => AnemoiBn254::l2().clone(),
-            _ => {
-                return Err(HashError::UnsupportedArity {
-                    family: FAMILY,
-                    arity,
-                    supported: vec![2, 3, 4],
-                })
-            }
+            _ => return Err(HashError::unsupported_arity(FAMILY, arity, vec![2, 3, 4])),
         };
         Ok(Self { arity, inst })
     }
@@ -648,11 +643,11 @@ pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
             AnemoiBn254::l2().clone(),
             arity,
         ))),
-        _ => Err(HashError::UnsupportedArity {
-            family: FAMILY,
+        _ => Err(HashError::unsupported_arity(
+            FAMILY,
             arity,
-            supported: (2..=16).collect(),
-        }),
+            NODE_ARITIES.collect(),
+        )),
     }
 }
 

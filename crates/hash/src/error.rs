@@ -27,7 +27,9 @@ pub enum HashError {
         supported: Vec<u64>,
     },
     /// The family cannot hash Merkle nodes of this arity.
-    #[error("{family} cannot hash Merkle nodes of arity {arity}; supported arities: {supported:?}")]
+    #[error(
+        "{family} cannot hash Merkle nodes of arity {arity}; supported arities: {supported:?}"
+    )]
     UnsupportedArity {
         /// Hash family name.
         family: &'static str,
@@ -67,4 +69,67 @@ pub enum HashError {
     /// An option that does not apply to the chosen family or mode.
     #[error("{0}")]
     InvalidOption(String),
+}
+
+/// The Merkle arities every family's `node_hasher` accepts (`2..=16`).
+pub(crate) const NODE_ARITIES: std::ops::RangeInclusive<usize> = 2..=16;
+
+impl HashError {
+    /// [`HashError::UnsupportedWidth`] for `family`, listing `supported`.
+    pub(crate) fn unsupported_width(
+        family: &'static str,
+        width: usize,
+        supported: Vec<usize>,
+    ) -> Self {
+        Self::UnsupportedWidth {
+            family,
+            width,
+            supported,
+        }
+    }
+
+    /// [`HashError::UnsupportedArity`] for `family`, listing `supported`.
+    pub(crate) fn unsupported_arity(
+        family: &'static str,
+        arity: usize,
+        supported: Vec<usize>,
+    ) -> Self {
+        Self::UnsupportedArity {
+            family,
+            arity,
+            supported,
+        }
+    }
+}
+
+/// `Ok(())` if `arity` is in [`NODE_ARITIES`], else [`HashError::UnsupportedArity`]
+/// listing them.
+pub(crate) fn check_node_arity(family: &'static str, arity: usize) -> Result<(), HashError> {
+    if NODE_ARITIES.contains(&arity) {
+        Ok(())
+    } else {
+        Err(HashError::unsupported_arity(
+            family,
+            arity,
+            NODE_ARITIES.collect(),
+        ))
+    }
+}
+
+/// `Ok(())` if `width` is one of `supported`, else [`HashError::UnsupportedWidth`]
+/// listing them.
+pub(crate) fn check_width(
+    family: &'static str,
+    width: usize,
+    supported: &[usize],
+) -> Result<(), HashError> {
+    if supported.contains(&width) {
+        Ok(())
+    } else {
+        Err(HashError::unsupported_width(
+            family,
+            width,
+            supported.to_vec(),
+        ))
+    }
 }

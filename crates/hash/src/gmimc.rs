@@ -46,6 +46,7 @@
 //!
 //! Known-answer vectors: `testdata/gmimc.json` (see `crates/hash/tests/kat_gmimc.rs`).
 
+use crate::error::check_node_arity;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::Field as _;
@@ -79,13 +80,7 @@ pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
 /// An `arity`-to-1 Merkle node hasher: a [`SpongeNodeHasher`] over the t = 3
 /// permutation (rate 2), for `arity` in 2..=16.
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if !(2..=16).contains(&arity) {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
-            arity,
-            supported: (2..=16).collect(),
-        });
-    }
+    check_node_arity(FAMILY, arity)?;
     Ok(Arc::new(SpongeNodeHasher::new(permutation(3)?, arity)))
 }
 
@@ -112,11 +107,11 @@ impl GmimcErfBn254 {
                     .map(|c| fr_const(c))
                     .collect(),
             })),
-            _ => Err(HashError::UnsupportedWidth {
-                family: FAMILY,
+            _ => Err(HashError::unsupported_width(
+                FAMILY,
                 width,
-                supported: supported_widths(),
-            }),
+                supported_widths(),
+            )),
         }
     }
 

@@ -43,6 +43,8 @@
 //! permutation (`ceil(A/7)` permutations).  noir-griffin's own `hash_t(x) = perm(x)[0]`
 //! takes t inputs with no capacity element and is exposed as [`GriffinHasher`].
 
+use crate::cache::cached_by_width;
+use crate::error::NODE_ARITIES;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup, BigInt, Field, LegendreSymbol, PrimeField, Zero};
@@ -77,11 +79,7 @@ pub fn rounds_for_width(width: usize) -> Result<usize, HashError> {
         .iter()
         .position(|&w| w == width)
         .map(|i| ROUNDS[i])
-        .ok_or(HashError::UnsupportedWidth {
-            family: FAMILY,
-            width,
-            supported: supported_widths(),
-        })
+        .ok_or_else(|| HashError::unsupported_width(FAMILY, width, supported_widths()))
 }
 
 /// The Griffin permutation of width `width` (3, 4 or 8).
@@ -101,11 +99,11 @@ pub fn node_width(arity: usize) -> usize {
 /// Merkle node hasher for `arity >= 2` (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
     if arity < 2 {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
+        return Err(HashError::unsupported_arity(
+            FAMILY,
             arity,
-            supported: (2..=16).collect(),
-        });
+            NODE_ARITIES.collect(),
+        ));
     }
     let perm: Arc<dyn Permutation> = GriffinBn254::get(node_width(arity))?.clone();
     Ok(Arc::new(SpongeNodeHasher::new(perm, arity)))
@@ -208,13 +206,11 @@ impl GriffinBn254 {
         let rounds = rounds_for_width(width)?;
         let (rc, alpha_beta) = generate_constants(width, rounds);
         let d_inv = inverse_exponent(D).expect("gcd(5, r - 1) = 1");
-        let mut limbs = d_inv.to_u64_digits();
-        limbs.resize(4, 0);
         Ok(Self {
             width,
             rounds,
             d: D,
-            d_inv: FixedExponent::new(&limbs),
+            d_inv: FixedExponent::from_biguint(&d_inv),
             alpha_beta,
             round_constants: rc.into_iter().flatten().collect(),
         })
@@ -222,18 +218,10 @@ impl GriffinBn254 {
 
     /// The cached shared instance of width `width`.
     pub fn get(width: usize) -> Result<&'static Arc<GriffinBn254>, HashError> {
-        static CACHE: [OnceLock<Arc<GriffinBn254>>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-        let idx = WIDTHS
-            .iter()
-            .position(|&w| w == width)
-            .ok_or(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width,
-                supported: supported_widths(),
-            })?;
-        Ok(CACHE[idx]
-            .get_or_init(|| Arc::new(Self::new(width).expect("width checked against WIDTHS"))))
+        static CACHE: [OnceLock<Arc<GriffinBn254>>; 3] = [const { OnceLock::new() }; 3];
+        cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
+            Self::new(w).expect("width checked against WIDTHS")
+        })
     }
 
     /// State width `t`.

@@ -30,6 +30,8 @@ pub mod rounds;
 pub mod sponge;
 pub mod traits;
 
+mod cache;
+
 pub mod anemoi;
 pub mod gmimc;
 pub mod griffin;

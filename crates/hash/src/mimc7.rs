@@ -44,6 +44,7 @@
 //! * Merkle node of arity `A` (2..=16): `multi_hash(children, 0)`, i.e. `A` cipher
 //!   calls, children absorbed left to right ([`Mimc7NodeHasher`]).
 
+use crate::error::{check_node_arity, check_width};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -295,25 +296,13 @@ pub fn supported_widths() -> Vec<usize> {
 
 /// The width-1 permutation `x ↦ hash(x, 0)`.
 pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    if width != 1 {
-        return Err(HashError::UnsupportedWidth {
-            family: FAMILY,
-            width,
-            supported: supported_widths(),
-        });
-    }
+    check_width(FAMILY, width, &[1])?;
     Ok(Arc::new(Mimc7Bn254::new()))
 }
 
 /// The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0)`.
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if !(2..=16).contains(&arity) {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
-            arity,
-            supported: (2..=16).collect(),
-        });
-    }
+    check_node_arity(FAMILY, arity)?;
     Ok(Arc::new(Mimc7NodeHasher::new(arity)))
 }
 

@@ -49,6 +49,7 @@
 //!   absorbed left to right, one per Feistel permutation (`A` permutations per node); for
 //!   `A = 2` this is exactly Tornado's `hashLeftRight` ([`MimcSpongeNodeHasher`]).
 
+use crate::error::{check_node_arity, check_width};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -349,25 +350,13 @@ pub fn supported_widths() -> Vec<usize> {
 
 /// The width-2 Feistel permutation with key 0.
 pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    if width != 2 {
-        return Err(HashError::UnsupportedWidth {
-            family: FAMILY,
-            width,
-            supported: supported_widths(),
-        });
-    }
+    check_width(FAMILY, width, &[2])?;
     Ok(Arc::new(MimcSpongeBn254::new()))
 }
 
 /// The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0, 1)`.
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if !(2..=16).contains(&arity) {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
-            arity,
-            supported: (2..=16).collect(),
-        });
-    }
+    check_node_arity(FAMILY, arity)?;
     Ok(Arc::new(MimcSpongeNodeHasher::new(arity)))
 }
 

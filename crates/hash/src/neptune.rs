@@ -56,6 +56,7 @@
 //!
 //! Known-answer vectors: `testdata/neptune.json` (see `crates/hash/tests/kat_neptune.rs`).
 
+use crate::error::check_node_arity;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup as _, Field as _, One as _, Zero as _};
@@ -92,13 +93,7 @@ pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
 /// An `arity`-to-1 Merkle node hasher: a [`SpongeNodeHasher`] over the t = 4
 /// permutation (rate 3), for `arity` in 2..=16.
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if !(2..=16).contains(&arity) {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
-            arity,
-            supported: (2..=16).collect(),
-        });
-    }
+    check_node_arity(FAMILY, arity)?;
     Ok(Arc::new(SpongeNodeHasher::new(permutation(4)?, arity)))
 }
 
@@ -177,11 +172,11 @@ impl NeptuneBn254 {
                     }),
                 }
             })),
-            _ => Err(HashError::UnsupportedWidth {
-                family: FAMILY,
+            _ => Err(HashError::unsupported_width(
+                FAMILY,
                 width,
-                supported: supported_widths(),
-            }),
+                supported_widths(),
+            )),
         }
     }
 

@@ -12,6 +12,15 @@
 //! (the `R_P` "partial" rounds in between), and multiplies the state by a
 //! `t × t` Cauchy MDS matrix.
 //!
+//! [`PoseidonBn254::permute_in_place`] evaluates the equivalent optimised form of
+//! the paper's Appendix B (as circomlib's `poseidon_constants_opt` /
+//! `poseidon_opt.js`): the partial-round constants are moved ahead of the partial
+//! rounds (one scalar per partial round remains) and the dense MDS of every
+//! partial round is replaced by a sparse matrix (`2(t - 1) + 1` multiplications
+//! instead of `t²`); the textbook form is kept as
+//! [`PoseidonBn254::permute_reference`] and a unit test checks both agree on
+//! random states for every width.
+//!
 //! # Parameters (circomlib)
 //!
 //! * `alpha = 5` (`gcd(5, r - 1) = 1`), `rounds_full = R_F = 8`;
@@ -60,6 +69,7 @@
 //! `src/poseidon_constants.json` (npm `circomlibjs@0.1.7`); iden3/circomlib
 //! `circuits/poseidon.circom`.
 
+use crate::error::check_node_arity;
 use std::sync::{Arc, OnceLock};
 
 use crate::grain::Grain;
@@ -102,11 +112,11 @@ fn check_width(width: usize) -> Result<(), HashError> {
     if (MIN_WIDTH..=MAX_WIDTH).contains(&width) {
         Ok(())
     } else {
-        Err(HashError::UnsupportedWidth {
-            family: FAMILY,
+        Err(HashError::unsupported_width(
+            FAMILY,
             width,
-            supported: supported_widths(),
-        })
+            supported_widths(),
+        ))
     }
 }
 
@@ -126,6 +136,159 @@ pub struct PoseidonBn254 {
     mds: Vec<Vec<Fr>>,
     /// The MDS matrix row-major, flat (hot loop).
     mds_flat: Vec<Fr>,
+    /// Precomputed data of the optimised permutation (see [`OptimizedRounds`]).
+    opt: OptimizedRounds,
+}
+
+/// The equivalent, cheaper form of the rounds used by
+/// [`PoseidonBn254::permute_in_place`] (Poseidon paper, eprint 2019/458,
+/// Appendix B; the same idea as circomlib's `poseidon_constants_opt`).
+///
+/// With `M = [[m00, m01ᵀ], [m10, M̂]]` (`M̂` the lower-right `(t-1)×(t-1)` block):
+///
+/// 1. *Constants*: in a partial round only cell 0 goes through the S-box, so
+///    the part of `M⁻¹ · c_{p+1}` on cells `1..t` can be added before the
+///    S-box of round `p`, and its cell-0 part right after that S-box. Going
+///    backwards over the partial rounds leaves one full vector `c'_0` before the
+///    first partial round and one scalar `k_p` per partial round (`k_last = 0`).
+/// 2. *Matrices*: `A = S · diag(1, B)` with `B = A₁₁` and the sparse
+///    `S = [[a00, a01ᵀ·B⁻¹], [a10, I]]`; `diag(1, B)` commutes with the
+///    cell-0 S-box, so it moves into the previous round (`A ← diag(1, B) · M`).
+///    Partial round `p` then uses `S_p = [[m00, ŵ_pᵀ], [v̂_p, I]]` with
+///    `ŵ_pᵀ = m01ᵀ · M̂^{-(R_P - p)}`, `v̂_p = M̂^{R_P - 1 - p} · m10` (`2t - 1`
+///    multiplications instead of `t²`), and the last full round before the
+///    partial rounds uses `M_pre = diag(1, M̂^{R_P}) · M` followed by adding
+///    `diag(1, M̂^{R_P}) · c'_0`.
+#[derive(Clone, Debug)]
+struct OptimizedRounds {
+    /// `M_pre`, row-major `t × t`.
+    mds_pre: Vec<Fr>,
+    /// `diag(1, M̂^{R_P}) · c'_0`, added after `M_pre`.
+    constants_pre: Vec<Fr>,
+    /// `k_p`, added to cell 0 after the S-box of partial round `p`.
+    constants_partial: Vec<Fr>,
+    /// Per partial round `2(t - 1)` entries: `ŵ_p`, then `v̂_p` (the shared
+    /// top-left entry is `m00`).
+    sparse: Vec<Fr>,
+    /// `M[0][0]`.
+    m00: Fr,
+}
+
+impl OptimizedRounds {
+    fn new(
+        t: usize,
+        rounds_full: usize,
+        rounds_partial: usize,
+        rc: &[Fr],
+        mds: &[Vec<Fr>],
+    ) -> Self {
+        let half = rounds_full / 2;
+        let n = t - 1;
+        let m_inv = invert(mds).expect("MDS matrix is invertible");
+        let m_hat: Vec<Vec<Fr>> = mds[1..].iter().map(|row| row[1..].to_vec()).collect();
+        let m_hat_inv = invert(&m_hat).expect("MDS submatrix is invertible");
+        // 1. Constants, backwards over the partial rounds.
+        let partial_rc = |p: usize| &rc[(half + p) * t..(half + p + 1) * t];
+        let mut constants_partial = vec![Fr::zero(); rounds_partial];
+        let mut carry: Vec<Fr> = partial_rc(rounds_partial - 1).to_vec();
+        for p in (0..rounds_partial - 1).rev() {
+            // Round p + 1 adds `carry` before its S-box: move M⁻¹·carry into round p.
+            let d = mat_vec(&m_inv, &carry);
+            constants_partial[p] = d[0];
+            carry = partial_rc(p).to_vec();
+            for (c, x) in carry[1..].iter_mut().zip(&d[1..]) {
+                *c += x;
+            }
+        }
+        // 2. Sparse matrices, backwards: ŵ_p = ŵ_{p+1} · M̂⁻¹ (row vector), v̂_p = M̂ · v̂_{p+1}.
+        let m01: Vec<Fr> = mds[0][1..].to_vec();
+        let m10: Vec<Fr> = mds[1..].iter().map(|row| row[0]).collect();
+        let mut sparse = vec![Fr::zero(); rounds_partial * 2 * n];
+        let mut w = vec_mat(&m01, &m_hat_inv);
+        let mut v = m10;
+        for p in (0..rounds_partial).rev() {
+            let dst = &mut sparse[p * 2 * n..(p + 1) * 2 * n];
+            dst[..n].copy_from_slice(&w);
+            dst[n..].copy_from_slice(&v);
+            w = vec_mat(&w, &m_hat_inv);
+            v = mat_vec(&m_hat, &v);
+        }
+        // diag(1, M̂^{R_P}).
+        let mut m_hat_pow = identity(n);
+        for _ in 0..rounds_partial {
+            m_hat_pow = mat_mul(&m_hat, &m_hat_pow);
+        }
+        let mut big = identity(t);
+        for (i, row) in m_hat_pow.iter().enumerate() {
+            big[i + 1][1..].copy_from_slice(row);
+        }
+        let mds_pre = mat_mul(&big, mds).into_iter().flatten().collect();
+        let constants_pre = mat_vec(&big, &carry);
+        Self {
+            mds_pre,
+            constants_pre,
+            constants_partial,
+            sparse,
+            m00: mds[0][0],
+        }
+    }
+}
+
+fn identity(n: usize) -> Vec<Vec<Fr>> {
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| if i == j { Fr::ONE } else { Fr::zero() })
+                .collect()
+        })
+        .collect()
+}
+
+fn mat_vec(m: &[Vec<Fr>], x: &[Fr]) -> Vec<Fr> {
+    m.iter()
+        .map(|row| row.iter().zip(x).map(|(a, b)| *a * b).sum())
+        .collect()
+}
+
+/// Row vector times matrix: `(xᵀ · M)ᵀ`.
+fn vec_mat(x: &[Fr], m: &[Vec<Fr>]) -> Vec<Fr> {
+    (0..m[0].len())
+        .map(|j| x.iter().zip(m).map(|(a, row)| *a * row[j]).sum())
+        .collect()
+}
+
+fn mat_mul(a: &[Vec<Fr>], b: &[Vec<Fr>]) -> Vec<Vec<Fr>> {
+    a.iter()
+        .map(|row| {
+            (0..b[0].len())
+                .map(|j| row.iter().zip(b).map(|(x, brow)| *x * brow[j]).sum())
+                .collect()
+        })
+        .collect()
+}
+
+/// Gauss–Jordan inverse of a square matrix (`None` if singular).
+fn invert(m: &[Vec<Fr>]) -> Option<Vec<Vec<Fr>>> {
+    let n = m.len();
+    let mut a: Vec<Vec<Fr>> = m.to_vec();
+    let mut inv = identity(n);
+    for col in 0..n {
+        let pivot = (col..n).find(|&r| !a[r][col].is_zero())?;
+        a.swap(col, pivot);
+        inv.swap(col, pivot);
+        let f = a[col][col].inverse()?;
+        a[col].iter_mut().for_each(|x| *x *= f);
+        inv[col].iter_mut().for_each(|x| *x *= f);
+        for r in 0..n {
+            if r != col && !a[r][col].is_zero() {
+                let g = a[r][col];
+                let (pa, pi) = (a[col].clone(), inv[col].clone());
+                a[r].iter_mut().zip(&pa).for_each(|(x, y)| *x -= g * y);
+                inv[r].iter_mut().zip(&pi).for_each(|(x, y)| *x -= g * y);
+            }
+        }
+    }
+    Some(inv)
 }
 
 static CACHE: [OnceLock<Arc<PoseidonBn254>>; MAX_WIDTH - MIN_WIDTH + 1] =
@@ -165,6 +328,7 @@ impl PoseidonBn254 {
             .collect();
         let mds = cauchy_mds(&mut grain, t);
         let mds_flat = mds.iter().flatten().copied().collect();
+        let opt = OptimizedRounds::new(t, rounds_full, rounds_partial, &round_constants, &mds);
         Self {
             width,
             rounds_full,
@@ -173,6 +337,7 @@ impl PoseidonBn254 {
             round_constants,
             mds,
             mds_flat,
+            opt,
         }
     }
 
@@ -245,9 +410,65 @@ impl PoseidonBn254 {
 
     /// The permutation, in place (no allocation).
     ///
+    /// Runs the equivalent optimised rounds of the Poseidon paper's Appendix B
+    /// (partial-round constants moved ahead, sparse matrices in the partial
+    /// rounds; see `OptimizedRounds` in the source); bit-identical to
+    /// [`permute_reference`](Self::permute_reference).
+    ///
     /// # Panics
     /// Panics if `state.len() != self.width()`.
     pub fn permute_in_place(&self, state: &mut [Fr]) {
+        let t = self.assert_width(state);
+        let mut tmp = [Fr::zero(); MAX_WIDTH];
+        let tmp = &mut tmp[..t];
+        let half = self.rounds_full / 2;
+        let opt = &self.opt;
+        let mut rc = self.round_constants.chunks_exact(t);
+        let add_sbox = |state: &mut [Fr], c: &[Fr]| {
+            for (s, c) in state.iter_mut().zip(c) {
+                *s = sbox(*s + c);
+            }
+        };
+        // First half of the full rounds; the last one uses M_pre and c'_0.
+        for _ in 0..half - 1 {
+            add_sbox(state, rc.next().expect("round constants"));
+            apply_matrix(&self.mds_flat, state, tmp);
+        }
+        add_sbox(state, rc.next().expect("round constants"));
+        apply_matrix(&opt.mds_pre, state, tmp);
+        for (s, c) in state.iter_mut().zip(&opt.constants_pre) {
+            *s += c;
+        }
+        // Partial rounds: S-box on cell 0, scalar constant, sparse matrix.
+        let n = t - 1;
+        for (k, sp) in opt
+            .constants_partial
+            .iter()
+            .zip(opt.sparse.chunks_exact(2 * n))
+        {
+            let (w, v) = sp.split_at(n);
+            let (s0, rest) = state.split_first_mut().expect("width >= 2");
+            let x0 = sbox(*s0) + k;
+            let mut acc = opt.m00 * x0;
+            for (s, w) in rest.iter().zip(w) {
+                acc += *s * w;
+            }
+            for (s, v) in rest.iter_mut().zip(v) {
+                *s += x0 * v;
+            }
+            *s0 = acc;
+        }
+        // Second half of the full rounds (original constants).
+        let mut rc = self.round_constants[(half + self.rounds_partial) * t..].chunks_exact(t);
+        for _ in 0..half {
+            add_sbox(state, rc.next().expect("round constants"));
+            apply_matrix(&self.mds_flat, state, tmp);
+        }
+    }
+
+    /// Panics unless `state` has `t` cells; returns `t`.
+    #[inline]
+    fn assert_width(&self, state: &[Fr]) -> usize {
         let t = self.width;
         assert_eq!(
             state.len(),
@@ -255,44 +476,46 @@ impl PoseidonBn254 {
             "poseidon permutation of width {t} given {} cells",
             state.len()
         );
+        t
+    }
+
+    /// The textbook permutation (every round: add constants, S-box, dense MDS),
+    /// exactly as circomlibjs `poseidon_reference.js`. Slower than
+    /// [`permute_in_place`](Self::permute_in_place), which must agree with it;
+    /// kept for tests and as executable documentation.
+    ///
+    /// # Panics
+    /// Panics if `state.len() != self.width()`.
+    pub fn permute_reference(&self, state: &mut [Fr]) {
+        let t = self.assert_width(state);
         let mut tmp = [Fr::zero(); MAX_WIDTH];
         let tmp = &mut tmp[..t];
-        let half = self.rounds_full / 2;
-        let mut rc = self.round_constants.chunks_exact(t);
-        let full_round = |state: &mut [Fr], tmp: &mut [Fr], c: &[Fr]| {
-            for (s, c) in state.iter_mut().zip(c) {
-                *s = sbox(*s + c);
-            }
-            self.apply_mds(state, tmp);
-        };
-        for _ in 0..half {
-            full_round(state, tmp, rc.next().expect("round constants"));
-        }
-        for _ in 0..self.rounds_partial {
-            let c = rc.next().expect("round constants");
+        for (round, c) in self.round_constants.chunks_exact(t).enumerate() {
             for (s, c) in state.iter_mut().zip(c) {
                 *s += c;
             }
-            state[0] = sbox(state[0]);
-            self.apply_mds(state, tmp);
-        }
-        for _ in 0..half {
-            full_round(state, tmp, rc.next().expect("round constants"));
-        }
-    }
-
-    #[inline]
-    fn apply_mds(&self, state: &mut [Fr], tmp: &mut [Fr]) {
-        let t = self.width;
-        for (out, row) in tmp.iter_mut().zip(self.mds_flat.chunks_exact(t)) {
-            let mut acc = Fr::zero();
-            for (m, s) in row.iter().zip(state.iter()) {
-                acc += *m * s;
+            if self.is_full_round(round) {
+                state.iter_mut().for_each(|s| *s = sbox(*s));
+            } else {
+                state[0] = sbox(state[0]);
             }
-            *out = acc;
+            apply_matrix(&self.mds_flat, state, tmp);
         }
-        state.copy_from_slice(tmp);
     }
+}
+
+/// `state ← M · state` for a row-major flat `t × t` matrix `m`.
+#[inline]
+fn apply_matrix(m: &[Fr], state: &mut [Fr], tmp: &mut [Fr]) {
+    let t = state.len();
+    for (out, row) in tmp.iter_mut().zip(m.chunks_exact(t)) {
+        let mut acc = Fr::zero();
+        for (m, s) in row.iter().zip(state.iter()) {
+            acc += *m * s;
+        }
+        *out = acc;
+    }
+    state.copy_from_slice(tmp);
 }
 
 /// `x^5`.
@@ -407,13 +630,7 @@ pub struct PoseidonNodeHasher {
 impl PoseidonNodeHasher {
     /// Node hasher of arity `arity` (`2..=16`, width `arity + 1`).
     pub fn new(arity: usize) -> Result<Self, HashError> {
-        if !(2..MAX_WIDTH).contains(&arity) {
-            return Err(HashError::UnsupportedArity {
-                family: FAMILY,
-                arity,
-                supported: (2..MAX_WIDTH).collect(),
-            });
-        }
+        check_node_arity(FAMILY, arity)?;
         Ok(Self {
             perm: PoseidonBn254::new(arity + 1)?,
         })
@@ -576,6 +793,28 @@ mod tests {
             let got = [c[0], c[*t], c[n - 1], m[0][0], m[0][t - 1], m[t - 1][t - 1]];
             for (k, (g, want)) in got.iter().zip(v).enumerate() {
                 assert_eq!(*g, fr_const(want), "t={t}, value #{k}");
+            }
+        }
+    }
+
+    /// The optimised rounds equal the textbook rounds on random states, every width.
+    #[test]
+    fn optimized_equals_reference() {
+        use ark_std::UniformRand;
+        let mut rng = ark_std::test_rng();
+        for t in MIN_WIDTH..=MAX_WIDTH {
+            let p = PoseidonBn254::new(t).unwrap();
+            for k in 0..8 {
+                let input: Vec<Fr> = if k == 0 {
+                    vec![Fr::zero(); t]
+                } else {
+                    (0..t).map(|_| Fr::rand(&mut rng)).collect()
+                };
+                let mut fast = input.clone();
+                p.permute_in_place(&mut fast);
+                let mut slow = input;
+                p.permute_reference(&mut slow);
+                assert_eq!(fast, slow, "t={t}, sample {k}");
             }
         }
     }

@@ -76,6 +76,7 @@
 //!     `[0, x_1, …, x_A, 0, …]`, output `state[0]`) over the smallest width
 //!     `≥ A + 1`: `5, 6, 7 → 8`, `9, 10, 11 → 12`, `13, 14, 15 → 16`.
 
+use crate::error::check_node_arity;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup, Field};
@@ -183,11 +184,7 @@ fn check(width: usize, alpha: u64) -> Result<usize, HashError> {
             supported: ALPHAS.to_vec(),
         });
     }
-    width_index(width).ok_or_else(|| HashError::UnsupportedWidth {
-        family: FAMILY,
-        width,
-        supported: WIDTHS.to_vec(),
-    })
+    width_index(width).ok_or_else(|| HashError::unsupported_width(FAMILY, width, WIDTHS.to_vec()))
 }
 
 /// The cached instance of the given width and S-box exponent.
@@ -632,13 +629,7 @@ pub fn sponge(width: usize, alpha: u64) -> Result<Sponge, HashError> {
 
 /// The Merkle node hasher of `arity` children (2..=16), see [`node_width`].
 pub fn node_hasher(arity: usize, alpha: u64) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if !(2..=16).contains(&arity) {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
-            arity,
-            supported: (2..=16).collect(),
-        });
-    }
+    check_node_arity(FAMILY, arity)?;
     check(DEFAULT_HASH_WIDTH, alpha)?;
     Ok(match node_width(arity) {
         (w, NodeMode::Compression) => Arc::new(Poseidon2Compression::new(w, alpha)?),

@@ -48,6 +48,8 @@
 //! (aszepieniec/stark-anatomy, `p = 407·2^119 + 1`), and from the project's
 //! shared reference file (another port of the same script).
 
+use crate::cache::cached_by_width;
+use crate::error::{check_width, NODE_ARITIES};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
@@ -103,11 +105,11 @@ pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
 /// permutation (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
     if arity < 2 {
-        return Err(HashError::UnsupportedArity {
-            family: FAMILY,
+        return Err(HashError::unsupported_arity(
+            FAMILY,
             arity,
-            supported: (2..=16).collect(),
-        });
+            NODE_ARITIES.collect(),
+        ));
     }
     let perm: Arc<dyn Permutation> = RescuePrimeBn254::get(NODE_WIDTH)?.clone();
     Ok(Arc::new(SpongeNodeHasher::new(perm, arity)))
@@ -138,6 +140,13 @@ impl FixedExponent {
             digits,
             limbs: limbs.to_vec(),
         }
+    }
+
+    /// Precomputes the digits of `exponent` (below 2^256; stored as 4 limbs).
+    pub fn from_biguint(exponent: &BigUint) -> Self {
+        let mut limbs = exponent.to_u64_digits();
+        limbs.resize(4, 0);
+        Self::new(&limbs)
     }
 
     /// The exponent's little-endian limbs.
@@ -191,28 +200,17 @@ impl RescuePrimeBn254 {
     /// Builds the instance of state width `width` (2 or 3) from scratch,
     /// following `rescue_prime_parameters(p, m, 1, 128)`.
     pub fn new(width: usize) -> Result<Self, HashError> {
-        if !WIDTHS.contains(&width) {
-            return Err(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width,
-                supported: supported_widths(),
-            });
-        }
+        check_width(FAMILY, width, &WIDTHS)?;
         let (alpha, alpha_inv) = alphas();
         let rounds = number_of_rounds(width, CAPACITY, SECURITY_LEVEL, alpha);
         let generator = smallest_primitive_element();
         let mds = mds_matrix(width, generator);
         let round_constants = round_constants(width, CAPACITY, SECURITY_LEVEL, rounds);
-        let limbs: Vec<u64> = {
-            let mut v = alpha_inv.to_u64_digits();
-            v.resize(4, 0);
-            v
-        };
         Ok(Self {
             width,
             rounds,
             alpha,
-            alpha_inv: FixedExponent::new(&limbs),
+            alpha_inv: FixedExponent::from_biguint(&alpha_inv),
             generator,
             mds: mds.into_iter().flatten().collect(),
             round_constants,
@@ -221,17 +219,10 @@ impl RescuePrimeBn254 {
 
     /// The cached shared instance of width `width`.
     pub fn get(width: usize) -> Result<&'static Arc<RescuePrimeBn254>, HashError> {
-        static CACHE: [OnceLock<Arc<RescuePrimeBn254>>; 2] = [OnceLock::new(), OnceLock::new()];
-        let idx = WIDTHS
-            .iter()
-            .position(|&w| w == width)
-            .ok_or(HashError::UnsupportedWidth {
-                family: FAMILY,
-                width,
-                supported: supported_widths(),
-            })?;
-        Ok(CACHE[idx]
-            .get_or_init(|| Arc::new(Self::new(width).expect("width checked against WIDTHS"))))
+        static CACHE: [OnceLock<Arc<RescuePrimeBn254>>; 2] = [const { OnceLock::new() }; 2];
+        cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
+            Self::new(w).expect("width checked against WIDTHS")
+        })
     }
 
     /// State width `m`.

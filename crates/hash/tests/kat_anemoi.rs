@@ -5,47 +5,23 @@
 //! `output` holds the squeezed words). `width` selects the instance (2: l = 1, 4: l = 2).
 //! Each case carries its source; see the JSON file.
 
-use serde_json::Value;
+#[macro_use]
+mod common;
+
+use common::{KatCase, KatFile};
 use zkbench_hash::anemoi::{self, AnemoiBn254};
-use zkbench_hash::{parse_fr, Fr, Permutation};
+use zkbench_hash::{Fr, Permutation};
 
-const KAT: &str = include_str!("../../../testdata/anemoi.json");
-
-struct Case {
-    name: String,
-    width: usize,
-    input: Vec<Fr>,
-    output: Vec<Fr>,
+fn load() -> KatFile {
+    kat_file!("anemoi", "anemoi")
 }
 
-fn cases(mode: &str) -> Vec<Case> {
-    let doc: Value = serde_json::from_str(KAT).expect("valid JSON");
-    assert_eq!(doc["family"], "anemoi");
-    let fr_list = |v: &Value| -> Vec<Fr> {
-        v.as_array()
-            .expect("array")
-            .iter()
-            .map(|s| parse_fr(s.as_str().expect("string")).expect("field element"))
-            .collect()
-    };
-    let out: Vec<Case> = doc["cases"]
-        .as_array()
-        .expect("cases")
-        .iter()
-        .filter(|c| c["mode"] == mode)
-        .map(|c| {
-            assert_eq!(c["alpha"], 5);
-            assert!(c["source"].as_str().is_some_and(|s| !s.is_empty()));
-            Case {
-                name: c["name"].as_str().expect("name").to_string(),
-                width: c["width"].as_u64().expect("width") as usize,
-                input: fr_list(&c["input"]),
-                output: fr_list(&c["output"]),
-            }
-        })
-        .collect();
-    assert!(!out.is_empty(), "no {mode} cases");
-    out
+/// Runs `check` on every case of `mode` after the checks common to all modes.
+fn run(mode: &str, min_cases: usize, check: impl Fn(&KatCase)) -> usize {
+    load().run(mode, min_cases, |c| {
+        assert_eq!(c.alpha(), 5);
+        check(c)
+    })
 }
 
 fn instance(width: usize) -> &'static AnemoiBn254 {
@@ -54,48 +30,48 @@ fn instance(width: usize) -> &'static AnemoiBn254 {
 
 #[test]
 fn kat_permutation() {
-    for c in cases("permutation") {
-        let perm = anemoi::permutation(c.width).expect("width");
-        assert_eq!(perm.permute(&c.input).unwrap(), c.output, "case {}", c.name);
-    }
+    run("permutation", 10, |c| {
+        let perm = anemoi::permutation(c.width()).expect("width");
+        assert_eq!(perm.permute(&c.input()).unwrap(), c.output());
+    });
 }
 
 #[test]
 fn kat_jive() {
-    for c in cases("jive") {
-        let l = c.width / 2;
-        let (x, y) = c.input.split_at(l);
-        assert_eq!(vec![anemoi::jive(x, y)], c.output, "case {}", c.name);
-        assert_eq!(
-            vec![instance(c.width).jive(x, y)],
-            c.output,
-            "case {}",
-            c.name
-        );
-    }
+    run("jive", 6, |c| {
+        let input = c.input();
+        let (x, y) = input.split_at(c.width() / 2);
+        assert_eq!(vec![anemoi::jive(x, y)], c.output(), "anemoi::jive");
+        assert_eq!(vec![instance(c.width()).jive(x, y)], c.output(), "instance");
+    });
 }
 
 #[test]
 fn kat_sponge_hash() {
-    for c in cases("sponge_hash") {
-        let got = instance(c.width).sponge_hash(&c.input);
-        assert_eq!(vec![got], c.output, "case {}", c.name);
-    }
+    run("sponge_hash", 2, |c| {
+        let got = instance(c.width()).sponge_hash(&c.input());
+        assert_eq!(vec![got], c.output());
+    });
 }
 
 #[test]
 fn kat_stream_cipher() {
-    for c in cases("stream_cipher") {
-        let inst = instance(c.width);
-        for n in 1..=c.output.len() {
+    run("stream_cipher", 1, |c| {
+        let inst = instance(c.width());
+        let output = c.output();
+        for n in 1..=output.len() {
             assert_eq!(
-                inst.stream_cipher(&c.input, n),
-                c.output[..n].to_vec(),
-                "case {} (first {n} words)",
-                c.name
+                inst.stream_cipher(&c.input(), n),
+                output[..n].to_vec(),
+                "first {n} words"
             );
         }
-    }
+    });
+}
+
+#[test]
+fn no_unknown_modes() {
+    load().assert_modes(&["permutation", "jive", "sponge_hash", "stream_cipher"]);
 }
 
 /// The Merkle node hashers for arity 2, 3, 4 are the Jive cases above.
@@ -115,11 +91,10 @@ fn node_hashers_are_jive() {
         anemoi::jive(&[f(1), f(2)], &[f(3), f(4)])
     );
     // noah test_jive through the ternary node hasher
-    let noah = cases("jive")
-        .into_iter()
-        .find(|c| c.name == "jive_l2_noah_test_jive")
-        .unwrap();
-    assert_eq!(h3.hash_node(&noah.input[..3]), noah.output[0]);
+    let file = load();
+    let noah = file.case("jive_l2_noah_test_jive");
+    assert_eq!(noah.mode, "jive");
+    assert_eq!(h3.hash_node(&noah.input()[..3]), noah.output()[0]);
     let p = AnemoiBn254::l2();
     assert_eq!(p.width(), 4);
 }

@@ -5,64 +5,42 @@
 //! the independent Python re-implementation `scripts/gen-testdata/gmimc_neptune.py`;
 //! `node` (sponge Merkle node) outputs come from that Python script only.
 
-use serde_json::Value;
+#[macro_use]
+mod common;
+
+use common::KatFile;
 use zkbench_hash::neptune::{self, NeptuneBn254};
-use zkbench_hash::{parse_fr, Fr};
 
-const DATA: &str = include_str!("../../../testdata/neptune.json");
-
-fn cases(mode: &str) -> Vec<Value> {
-    let v: Value = serde_json::from_str(DATA).expect("valid JSON");
-    assert_eq!(v["family"], "neptune");
-    let all: Vec<Value> = v["cases"].as_array().expect("cases").clone();
-    let picked: Vec<Value> = all.into_iter().filter(|c| c["mode"] == mode).collect();
-    assert!(!picked.is_empty(), "no {mode} cases");
-    picked
-}
-
-fn frs(v: &Value) -> Vec<Fr> {
-    v.as_array()
-        .expect("array")
-        .iter()
-        .map(|x| parse_fr(x.as_str().expect("string")).expect("field element"))
-        .collect()
+fn load() -> KatFile {
+    kat_file!("neptune", "neptune")
 }
 
 #[test]
 fn kat_neptune_permutation() {
-    for c in cases("permutation") {
-        let name = c["name"].as_str().unwrap();
-        let width = c["width"].as_u64().unwrap() as usize;
-        let p = neptune::permutation(width).unwrap();
-        let got = p.permute(&frs(&c["input"])).unwrap();
-        assert_eq!(got, frs(&c["output"]), "case {name}");
-    }
+    load().run("permutation", 5, |c| {
+        let p = neptune::permutation(c.width()).unwrap();
+        assert_eq!(p.permute(&c.input()).unwrap(), c.output());
+    });
 }
 
 #[test]
 fn kat_neptune_node() {
-    for c in cases("node") {
-        let name = c["name"].as_str().unwrap();
-        let arity = c["arity"].as_u64().unwrap() as usize;
-        let h = neptune::node_hasher(arity).unwrap();
-        assert_eq!(
-            h.hash_node(&frs(&c["input"])),
-            frs(&c["output"])[0],
-            "case {name}"
-        );
-    }
+    load().run("node", 5, |c| {
+        let h = neptune::node_hasher(c.arity()).unwrap();
+        assert_eq!(h.hash_node(&c.input()), c.output()[0]);
+    });
 }
 
 #[test]
 fn kat_neptune_zklib_compress2() {
     let p = NeptuneBn254::instance(4).unwrap();
-    for c in cases("zklib_compress2") {
-        let name = c["name"].as_str().unwrap();
-        let i = frs(&c["input"]);
-        assert_eq!(
-            p.zklib_compress2(i[0], i[1]),
-            frs(&c["output"])[0],
-            "case {name}"
-        );
-    }
+    load().run("zklib_compress2", 2, |c| {
+        let i = c.input();
+        assert_eq!(p.zklib_compress2(i[0], i[1]), c.output()[0]);
+    });
+}
+
+#[test]
+fn no_unknown_modes() {
+    load().assert_modes(&["permutation", "node", "zklib_compress2"]);
 }
