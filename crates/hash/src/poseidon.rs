@@ -38,10 +38,14 @@
 //!
 //! The script then runs three subspace-trail security checks
 //! (`algorithm_1/2/3`) and draws a fresh matrix if one fails. Those checks are
-//! not re-run here: for every circomlib width the first candidate passed (the
-//! test `constants_match_circomlibjs` compares the generated matrices and round
-//! constants with circomlibjs's `src/poseidon_constants.json`, which was
-//! produced by that script), so reproducing the first candidate is exact.
+//! not re-run here: for every circomlib width the first candidate is the matrix
+//! circomlib uses, so reproducing the first candidate is exact. Evidence: the unit
+//! test `constants_match_circomlibjs` compares round constants (first, `t`-th,
+//! last) and MDS entries (`M[0][0]`, `M[0][t-1]`, `M[t-1][t-1]`) for
+//! t = 2, 3, 4, 5, 9, 13, 16, 17 with circomlibjs's `src/poseidon_constants.json`
+//! (produced by that script), and `tests/kat_poseidon.rs` checks hash outputs
+//! for every t = 2..=17 against circomlibjs, which would fail for any other
+//! matrix or constant.
 //!
 //! # Hash, Merkle node
 //!
