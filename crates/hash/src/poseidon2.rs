@@ -58,9 +58,14 @@
 //! `x^7` is a permutation of `Fr` because `gcd(7, r − 1) = 1` (`gcd(3, r − 1) = 3`,
 //! so 5 is the smallest valid exponent and 7 the next).
 //!
+//! Only the zkOS *permutation* is reproduced (its round constants and diagonal
+//! are checked in full); zkOS hashes with the halo2 `ConstantLength` sponge
+//! (capacity word `L·2^64` at index 7, inputs at 0..7), not with this crate's
+//! [`Sponge`] or compression mode.
+//!
 //! # Hashing
 //!
-//! * [`FieldHasher`] (variable length): the crate's [`Sponge`] (capacity 1 at
+//! * [`FieldHasher`](crate::FieldHasher) (variable length): the crate's [`Sponge`] (capacity 1 at
 //!   index 0, rate `t − 1`, output `state[0]`) over the width-3 permutation unless
 //!   another width is chosen ([`sponge`]).
 //! * Merkle nodes of arity `A` ([`node_hasher`], mirrored by [`node_width`]):
@@ -87,7 +92,7 @@ pub const WIDTHS: [usize; 6] = [2, 3, 4, 8, 12, 16];
 /// S-box exponents with instances.
 pub const ALPHAS: [u64; 2] = [5, 7];
 
-/// Width of the permutation used by the default [`FieldHasher`] ([`sponge`]).
+/// Width of the permutation used by the default [`FieldHasher`](crate::FieldHasher) ([`sponge`]).
 pub const DEFAULT_HASH_WIDTH: usize = 3;
 
 /// Full rounds of every instance.
@@ -619,7 +624,7 @@ pub fn permutation(width: usize, alpha: u64) -> Result<Arc<dyn Permutation>, Has
     Ok(Arc::new(StaticPermutation(instance(width, alpha)?)))
 }
 
-/// The variable-length hash: [`Sponge`] over the permutation of `width`
+/// The variable-length hash ([`FieldHasher`](crate::FieldHasher)): [`Sponge`] over the permutation of `width`
 /// ([`DEFAULT_HASH_WIDTH`] is the default used by the CLI).
 pub fn sponge(width: usize, alpha: u64) -> Result<Sponge, HashError> {
     Ok(Sponge::new(permutation(width, alpha)?))
@@ -780,8 +785,7 @@ mod tests {
             assert_eq!(p7.alpha(), 7);
             assert_eq!(p7.external_round_constants().len(), 8);
             assert_eq!(p7.internal_round_constants().len(), p7.rounds_partial());
-            // Different Grain seed (R_P) => different constants, except that t = 2, 3, 4
-            // have R_P = 56 for alpha = 5 and 48 for alpha = 7: always different.
+            // Different Grain seed (R_P = 46/47/48 vs 56/57) => different constants.
             assert_ne!(
                 p7.external_round_constants()[0][0],
                 p5.external_round_constants()[0][0]
