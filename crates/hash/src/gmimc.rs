@@ -20,6 +20,8 @@
 //! `plain_implementations/src/gmimc/gmimc.rs` and template `Permutation_not_opt`
 //! of hanzeG/zklib_circom `circuits/gmimc.circom` (which seed 003 benchmarked).
 //! `x^5` is a permutation of `Fr` since `gcd(5, r - 1) = 1`.
+//! The round count is that of HorizenLabs' BN256 instance `GMIMC_BN_3_PARAMS =
+//! GmimcParams::new(3, 5, 226)` (`gmimc_instance_bn256.rs`), which zklib_circom also uses.
 //!
 //! # Constants
 //! Neither reference derives constants deterministically: both draw them from a

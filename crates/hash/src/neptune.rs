@@ -30,6 +30,8 @@
 //! `src/neptune/neptune.js`. One difference between those two: HorizenLabs stores
 //! `mu_i - 1` and computes `x_i (mu_i - 1) + Σ x`, whereas zklib_circom stores and uses
 //! `u_i` directly in `u_i x_i + Σ x`; this module follows zklib_circom (seed 003).
+//! The round numbers are HorizenLabs' BN256 instance `NEPTUNE_BN_PARAMS =
+//! NeptuneParams::new(4, 5, 6, 68)` (`neptune_instances.rs`), as in zklib_circom.
 //!
 //! # Constants
 //! Neither reference derives its constants deterministically (round constants,
