@@ -27,6 +27,16 @@
 //! ("second model"), plus `min(5, l + 1)`, at least 8; this gives 21 (`l = 1`) and 14
 //! (`l = 2`, as noah).
 //!
+//! **The `l = 1` instance** follows the *current* `anemoi.sage` (21 rounds, PHT-only linear
+//! layer), the same script version that reproduces noah's `l = 2` instance. Older
+//! versions of the script, and anemoi-rust's `*_2_1` instances generated from them, use
+//! 19 rounds (the pre-`kappa` round formula) and `[[1, g], [g, g²+1]]` applied to
+//! `(x, y)` without PHT; that is a different permutation. No public implementation of
+//! `l = 1` over BN254 `Fr` exists, so its vectors in `testdata/anemoi.json` come from
+//! `scripts/gen-testdata/anemoi/anemoi_port.py` (a Python port of the script, which also
+//! reproduces noah's vectors and, in the older variant, anemoi-rust's Fq `2_1` Jive
+//! vectors).
+//!
 //! # State layout
 //!
 //! A state of width `2l` is `x ‖ y`: `state[..l]` is the column vector `x`,
