@@ -25,6 +25,18 @@ fn arg(name: &str) -> Option<String> {
         .and_then(|i| args.get(i + 1).cloned())
 }
 
+/// CPU time (user + system) of this process, from `/proc/self/stat`
+/// (Linux; 10 ms ticks). Zero elsewhere.
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which is in parentheses).
+    let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+    // utime and stime are fields 14 and 15 of the full line, 12 and 13 after ')'.
+    Duration::from_millis((ticks(11) + ticks(12)) * 10)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -58,8 +70,8 @@ fn main() {
 
     println!("Groth16/BN254 {circuit} circuit, {leaves} leaves (TEST SETUP)");
     if prove {
-        println!("| family | alpha | arity | height | constraints | witness vars | setup | witness | prove | verify | pk bytes | proof bytes |");
-        println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+        println!("| family | alpha | arity | height | constraints | witness vars | setup | witness | prove | prove CPU | verify | pk bytes | proof bytes |");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     } else {
         println!("| family | alpha | arity | height | constraints | witness vars |");
         println!("|---|---|---|---|---|---|");
@@ -94,11 +106,13 @@ fn main() {
                 let t0 = Instant::now();
                 let keys = c.setup(1).expect("setup");
                 let setup = t0.elapsed();
-                let (mut tw, mut tp, mut tv) = (vec![], vec![], vec![]);
+                let (mut tw, mut tp, mut tv, mut tc) = (vec![], vec![], vec![], vec![]);
                 let mut proof_bytes = 0;
                 for _ in 0..reps {
                     let w = c.random_witness(&mut rng);
+                    let c0 = cpu_time();
                     let (proof, public, t) = c.prove(&keys, &w, &mut rng).expect("prove");
+                    tc.push(cpu_time() - c0);
                     let t1 = Instant::now();
                     assert!(verify(&keys.pvk, &public, &proof).expect("verify"));
                     tv.push(t1.elapsed());
@@ -107,12 +121,13 @@ fn main() {
                     proof_bytes = zkbench_groth16::api::proof_size(&proof);
                 }
                 println!(
-                    "| {f} | {alpha} | {arity} | {h} | {} | {} | {:.0?} | {:.1?} | {:.0?} | {:.1?} | {} | {} |",
+                    "| {f} | {alpha} | {arity} | {h} | {} | {} | {:.0?} | {:.1?} | {:.0?} | {:.0?} | {:.1?} | {} | {} |",
                     n.constraints,
                     n.witness_variables,
                     setup,
                     median(tw),
                     median(tp),
+                    median(tc),
                     median(tv),
                     keys.pk_size(),
                     proof_bytes
