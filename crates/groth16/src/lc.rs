@@ -220,10 +220,7 @@ impl Cs {
 
     /// The inverse of `x` as a witness, with `x * inv = 1` enforced (so `x ≠ 0`).
     pub fn inverse(&self, x: &LinVar) -> Result<LinVar, SynthesisError> {
-        let inv = self.witness(match x.value {
-            Some(v) => Some(v.inverse().unwrap_or_else(Fr::zero)),
-            None => None,
-        })?;
+        let inv = self.witness(x.value.map(|v| v.inverse().unwrap_or_else(Fr::zero)))?;
         self.enforce_product(x, &inv, &LinVar::constant(Fr::one()))?;
         Ok(inv)
     }

@@ -387,3 +387,37 @@ impl PublicInputs {
         }
     }
 }
+
+impl MerklePath {
+    /// Converts a path of the `zkbench-merkle` trees (same conventions:
+    /// siblings bottom-up in child order, base-A digits least significant
+    /// first). Checks that its arity and height match `shape` and that the
+    /// digits encode its leaf index.
+    pub fn from_merkle(
+        path: &zkbench_merkle::MerklePath,
+        shape: &TreeShape,
+    ) -> Result<Self, Groth16Error> {
+        if path.arity != shape.arity || path.height() != shape.height {
+            return Err(Groth16Error::Witness(format!(
+                "path of arity {} height {} does not fit a tree of arity {} height {}",
+                path.arity,
+                path.height(),
+                shape.arity,
+                shape.height
+            )));
+        }
+        if path.index_from_positions() != Some(path.leaf_index)
+            || path.positions.iter().any(|&d| d as usize >= shape.arity)
+        {
+            return Err(Groth16Error::Witness(
+                "path digits do not encode its leaf index".into(),
+            ));
+        }
+        let p = Self {
+            index: path.leaf_index,
+            siblings: path.siblings.clone(),
+        };
+        shape.check_siblings(&p.siblings)?;
+        Ok(p)
+    }
+}

@@ -67,15 +67,25 @@ fn snarkjs_verify(dir: &std::path::Path) -> (bool, String) {
     (out.status.success(), text)
 }
 
-fn write_dir(kind: CircuitKind, arity: usize, leaves: u64, name: &str) -> PathBuf {
+/// `family: None` uses the toy backend of `zkbench_groth16::testing`.
+fn write_dir(
+    family: Option<HashFamily>,
+    kind: CircuitKind,
+    arity: usize,
+    leaves: u64,
+    name: &str,
+) -> PathBuf {
     let cfg = SpendConfig {
-        family: HashFamily::Poseidon,
+        family: family.unwrap_or(HashFamily::Poseidon),
         alpha: None,
         arity,
         leaves,
         circuit: kind,
     };
-    let c = Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(arity))).unwrap();
+    let c = match family {
+        Some(_) => Circuit::new(&cfg).unwrap(),
+        None => Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(arity))).unwrap(),
+    };
     let keys = c.setup(11).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(12);
     let w = c.random_witness(&mut rng);
@@ -102,11 +112,24 @@ fn snarkjs_verifies_our_proofs() {
     if !ensure_snarkjs() {
         return;
     }
-    for (kind, arity, leaves, name) in [
-        (CircuitKind::Spend, 2, 256, "spend"),
-        (CircuitKind::BatchRoot, 4, 16, "batch"),
+    for (family, kind, arity, leaves, name) in [
+        (
+            Some(HashFamily::Poseidon),
+            CircuitKind::Spend,
+            2,
+            256,
+            "spend",
+        ),
+        (
+            Some(HashFamily::Poseidon2),
+            CircuitKind::BatchRoot,
+            4,
+            16,
+            "batch",
+        ),
+        (None, CircuitKind::Membership, 3, 100, "membership-toy"),
     ] {
-        let dir = write_dir(kind, arity, leaves, name);
+        let dir = write_dir(family, kind, arity, leaves, name);
         let (ok, out) = snarkjs_verify(&dir);
         println!("snarkjs groth16 verify ({name}): {}", out.trim());
         assert!(
