@@ -4,6 +4,7 @@
 mod cmd_bench;
 mod cmd_hash;
 mod cmd_merkle;
+mod cmd_prove;
 
 use std::process::ExitCode;
 
@@ -25,6 +26,10 @@ enum Command {
     /// Build n-ary Merkle trees, print roots and membership paths, verify paths.
     #[command(subcommand)]
     Merkle(cmd_merkle::MerkleCmd),
+    /// Prove a note spend, membership or batch root; writes snarkjs-compatible artifacts.
+    Prove(cmd_prove::ProveArgs),
+    /// Verify a proof directory written by `zkbench prove` (exit 1 if invalid).
+    Verify(cmd_prove::VerifyArgs),
     /// Native hash throughput table (the `hashes` suite).
     Hashes(cmd_bench::HashesArgs),
     /// Run a benchmark suite (default: `default`) and write results and a report.
@@ -50,6 +55,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Hash(a) => cmd_hash::run(a),
         Command::Merkle(c) => cmd_merkle::run(c),
+        Command::Prove(a) => cmd_prove::prove(a),
+        Command::Verify(a) => cmd_prove::verify(a),
         Command::Hashes(a) => cmd_bench::hashes(a),
         Command::Run(a) => cmd_bench::run(a),
         Command::List(a) => cmd_bench::list(a),

@@ -374,3 +374,93 @@ fn merkle_build_path_verify_round_trip() {
     std::fs::write(&file, "{\"not\": \"a path\"}").unwrap();
     assert!(error_of(&["merkle", "verify", f]).contains("not a path file"));
 }
+
+#[test]
+fn prove_then_verify_and_reject_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("proof");
+    let keys = dir.path().join("keys");
+    let o = zkbench()
+        .args([
+            "prove",
+            "--system",
+            "groth16",
+            "--hash",
+            "poseidon2",
+            "--arity",
+            "4",
+            "--leaves",
+            "2^8",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--keys")
+        .arg(&keys)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("TEST SETUP"),
+        "test setup must be labelled: {stderr}"
+    );
+    assert!(
+        stdout.contains("constraints") && stdout.contains("prove") && stdout.contains("128 bytes"),
+        "{stdout}"
+    );
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["test_setup"], true);
+    let o = zkbench()
+        .args(["verify", "--dir"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).starts_with("OK"));
+
+    // Second prove reuses the cached key.
+    let o = zkbench()
+        .args([
+            "prove",
+            "--hash",
+            "poseidon2",
+            "--arity",
+            "4",
+            "--leaves",
+            "2^8",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--keys")
+        .arg(&keys)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).contains("loaded from cache"));
+
+    // A changed public input is rejected with exit code 1.
+    let public = out.join("public.json");
+    let text = std::fs::read_to_string(&public).unwrap();
+    let mut v: Vec<String> = serde_json::from_str(&text).unwrap();
+    v[2] = "12345".into();
+    std::fs::write(&public, serde_json::to_string(&v).unwrap()).unwrap();
+    let o = zkbench()
+        .args(["verify", "--dir"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("INVALID"));
+    // Garbage in a proof file is a clean error, not a panic.
+    std::fs::write(out.join("proof.json"), "{\"pi_a\": [\"1\"]}").unwrap();
+    error_of(&["verify", "--dir", out.to_str().unwrap()]);
+
+    assert!(error_of(&["prove", "--system", "plonk"]).contains("unknown proof system"));
+    assert!(error_of(&["prove", "--circuit", "transfer"]).contains("spend"));
+    assert!(error_of(&["verify", "--dir", "/nonexistent/dir"]).contains("cannot verify"));
+}

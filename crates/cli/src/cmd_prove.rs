@@ -1,0 +1,195 @@
+//! `zkbench prove` and `zkbench verify`.
+
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Instant,
+};
+
+use anyhow::{bail, Context};
+use clap::Args;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkbench_bench::case::{format_leaves, parse_leaves};
+use zkbench_groth16::{
+    api::{self, Circuit, PhaseTimings},
+    artifacts::{self, Artifacts, TEST_SETUP_WARNING},
+    CircuitKind, SpendConfig,
+};
+use zkbench_hash::{field::fr_to_decimal, HashFamily};
+
+/// Arguments of `zkbench prove`.
+#[derive(Args, Debug)]
+pub struct ProveArgs {
+    /// Proof system: groth16.
+    #[arg(long, default_value = "groth16")]
+    pub system: String,
+    /// Hash family of the tree and the note.
+    #[arg(long, default_value = "poseidon2")]
+    pub hash: String,
+    /// S-box exponent (poseidon2: 5 or 7).
+    #[arg(long)]
+    pub alpha: Option<u64>,
+    /// Tree arity 2..=16.
+    #[arg(long, default_value_t = 4)]
+    pub arity: usize,
+    /// Tree capacity (spend, membership) or batch size (batch-root): decimal or 2^K.
+    #[arg(long, default_value = "2^36")]
+    pub leaves: String,
+    /// Circuit: spend, membership or batch-root.
+    #[arg(long, default_value = "spend")]
+    pub circuit: String,
+    /// Output directory for proof.json, public.json, verification_key.json, meta.json.
+    #[arg(long, default_value = "proof")]
+    pub out: PathBuf,
+    /// Seed of the TEST setup (toxic waste derivable from it) and of the random witness.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Proving-key cache directory (default: $XDG_CACHE_HOME/zkbench/keys or ~/.cache/zkbench/keys).
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+}
+
+/// Arguments of `zkbench verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Proof system: groth16.
+    #[arg(long, default_value = "groth16")]
+    pub system: String,
+    /// Directory written by `zkbench prove` (or snarkjs: proof.json, public.json, verification_key.json).
+    #[arg(long)]
+    pub dir: PathBuf,
+}
+
+fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
+    if let Some(p) = explicit {
+        return p.clone();
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".zkbench-cache"));
+    base.join("zkbench").join("keys")
+}
+
+fn check_system(system: &str) -> anyhow::Result<()> {
+    match system {
+        "groth16" => Ok(()),
+        "halo2-kzg" => {
+            bail!("the halo2-kzg backend is not part of this build yet; available: groth16")
+        }
+        other => bail!("unknown proof system {other:?}; available: groth16"),
+    }
+}
+
+fn ms(d: Option<std::time::Duration>) -> String {
+    d.map(|d| format!("{:.1} ms", d.as_secs_f64() * 1e3))
+        .unwrap_or_else(|| "-".into())
+}
+
+/// `zkbench prove`.
+pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
+    check_system(&a.system)?;
+    let family: HashFamily = a.hash.parse()?;
+    let circuit_kind: CircuitKind = a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let leaves = parse_leaves(&a.leaves).map_err(anyhow::Error::msg)?;
+    let cfg = SpendConfig {
+        family,
+        alpha: a.alpha,
+        arity: a.arity,
+        leaves,
+        circuit: circuit_kind,
+    };
+    let circuit = Circuit::new(&cfg)?;
+    let counts = circuit.num_constraints()?;
+    eprintln!("WARNING: {TEST_SETUP_WARNING}");
+    println!(
+        "groth16 · {} circuit · {}{} · arity {} · {} leaves · height {} · {} constraints · {} public inputs",
+        circuit_kind.name(),
+        family,
+        cfg.alpha.map(|x| format!(" (alpha {x})")).unwrap_or_default(),
+        a.arity,
+        format_leaves(leaves),
+        circuit.shape().height,
+        counts.constraints,
+        counts.public_inputs
+    );
+
+    let cache = key_cache_dir(a.keys.as_ref());
+    let t0 = Instant::now();
+    let (keys, cached) = circuit
+        .load_or_setup(&cache, a.seed)
+        .with_context(|| format!("key cache {}", cache.display()))?;
+    let setup = t0.elapsed();
+    let mut rng = ChaCha20Rng::seed_from_u64(a.seed ^ 0x5eed);
+    let witness = circuit.random_witness(&mut rng);
+    let (proof, public, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
+    timings.setup = Some(setup);
+    let t1 = Instant::now();
+    let ok = api::verify(&keys.pvk, &public, &proof)?;
+    timings.verify = Some(t1.elapsed());
+    if !ok {
+        bail!("internal error: the fresh proof does not verify");
+    }
+    let proof_bytes = api::proof_size(&proof);
+    let meta = artifacts::meta_json(
+        &cfg,
+        a.seed,
+        Some(&counts),
+        &timings,
+        proof_bytes,
+        Some(keys.pk_size()),
+        keys.vk_size(),
+    );
+    artifacts::write_artifacts(
+        &a.out,
+        &Artifacts {
+            proof,
+            public: public.clone(),
+            vk: keys.vk().clone(),
+            meta,
+        },
+    )?;
+    print_timings(&timings, cached, &cache, &keys);
+    println!("proof: {proof_bytes} bytes (compressed); public inputs:");
+    for (i, x) in public.0.iter().enumerate() {
+        println!("  [{i}] {}", fr_to_decimal(x));
+    }
+    println!(
+        "wrote {}/{{proof,public,verification_key,meta}}.json (snarkjs format) and *.bin",
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &api::Keys) {
+    println!(
+        "setup {} ({}, proving key {} bytes)\nwitness {} · prove {} · verify {}",
+        ms(t.setup),
+        if cached {
+            format!("loaded from cache {}", cache.display())
+        } else {
+            format!("TEST setup, cached in {}", cache.display())
+        },
+        keys.pk_size(),
+        ms(t.witness),
+        ms(t.prove),
+        ms(t.verify)
+    );
+}
+
+/// `zkbench verify`.
+pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
+    check_system(&a.system)?;
+    let t = Instant::now();
+    let ok = artifacts::verify_dir(&a.dir)
+        .with_context(|| format!("cannot verify {}", a.dir.display()))?;
+    let dt = t.elapsed().as_secs_f64() * 1e3;
+    if ok {
+        println!("OK: the proof in {} is valid ({dt:.1} ms)", a.dir.display());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("INVALID: the proof in {} does not verify", a.dir.display());
+        Ok(ExitCode::FAILURE)
+    }
+}
