@@ -31,7 +31,8 @@ pub enum Status {
 /// One measured phase of one case.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
-    /// `Case::id()`, the key used to match records across files.
+    /// `Case::id()`, the key used to match records across files (computed when absent).
+    #[serde(default)]
     pub case_id: String,
     /// The case's parameters.
     pub case: Case,

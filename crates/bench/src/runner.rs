@@ -351,3 +351,54 @@ pub fn run_case_here(case_json: &str, profile_json: &str) -> Result<(), String> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record line as an external runner (docs/external-runners.md) prints it.
+    #[test]
+    fn external_record_lines_are_completed() {
+        let env = Environment {
+            cpu_model: "x".into(),
+            ..Default::default()
+        };
+        let line = r#"{"case":{"kind":"proof","system":"gnark","hash":"poseidon2","arity":2,"leaves":4294967296,"circuit":"membership","threads":0},"phase":"prove","status":"ok","samples_s":[0.41,0.40,0.42],"threads":2,"metrics":{"constraints":6049}}"#;
+        let r = parse_record_line(line, &env).unwrap();
+        assert_eq!(
+            r.case_id,
+            "gnark/poseidon2/membership/arity2/2^32/threads-all"
+        );
+        assert_eq!(r.median(), Some(0.41));
+        assert_eq!(r.env.cpu_model, "x");
+        assert!(parse_record_line("{\"phase\": \"prove\"}", &env).is_err());
+        assert!(parse_record_line("[1,2]", &env).is_err());
+    }
+
+    #[test]
+    fn failing_and_hanging_commands_become_records() {
+        let env = Environment::default();
+        let profile = Profile {
+            case_timeout_seconds: 1.0,
+            ..Profile::quick()
+        };
+        let ext = |cmd: &[&str]| External {
+            name: "peer".into(),
+            command: cmd.iter().map(|s| s.to_string()).collect(),
+        };
+        let r = run_external(&ext(&["sh", "-c", "echo boom >&2; exit 3"]), &profile, &env);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].status, Status::Error);
+        assert!(
+            r[0].error.as_deref().unwrap().contains("boom"),
+            "{:?}",
+            r[0].error
+        );
+        let r = run_external(&ext(&["sleep", "5"]), &profile, &env);
+        assert_eq!(r[0].status, Status::Timeout);
+        let r = run_external(&ext(&["/nonexistent/program"]), &profile, &env);
+        assert_eq!(r[0].status, Status::Error);
+        let r = run_external(&ext(&[]), &profile, &env);
+        assert!(r[0].error.as_deref().unwrap().contains("empty command"));
+    }
+}
