@@ -1,20 +1,631 @@
-//! poseidon (placeholder: being implemented).
-#![allow(missing_docs, unused_variables)]
+//! Poseidon over the BN254 scalar field, compatible with iden3's circomlib /
+//! circomlibjs (`Poseidon(n)` templates, `buildPoseidon`), arnaucube/poseidon-rs
+//! and Lightprotocol/light-poseidon.
+//!
+//! # Construction
+//!
+//! The HADES design of Grassi, Khovratovich, Rechberger, Roy, Schofnegger,
+//! "Poseidon: A New Hash Function for Zero-Knowledge Proof Systems"
+//! (eprint 2019/458). A permutation of `Fr^t` runs `R_F + R_P` rounds; each
+//! round adds `t` round constants, applies the S-box `x^5` to every cell
+//! (the first `R_F / 2` and last `R_F / 2` "full" rounds) or to cell 0 only
+//! (the `R_P` "partial" rounds in between), and multiplies the state by a
+//! `t × t` Cauchy MDS matrix.
+//!
+//! # Parameters (circomlib)
+//!
+//! * `alpha = 5` (`gcd(5, r - 1) = 1`), `rounds_full = R_F = 8`;
+//! * `rounds_partial = R_P` for `t = 2..=17`:
+//!   `[56, 57, 56, 60, 60, 63, 64, 63, 60, 66, 60, 65, 70, 60, 64, 68]`
+//!   ([`ROUNDS_PARTIAL`]) — the output of hadeshash `calc_round_numbers.py`
+//!   (128-bit security, with its security margin) rounded up to a multiple of
+//!   `t`; [`crate::rounds`] reproduces the table.
+//!
+//! # Constants
+//!
+//! Generated at run time (once per width, cached in a [`OnceLock`]) exactly as
+//! hadeshash `code/generate_parameters_grain.sage 1 0 254 t 8 R_P
+//! 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001` does:
+//!
+//! 1. the Grain LFSR ([`Grain::bn254`]`(t, 8, R_P)`, i.e. field = 1, sbox = 0,
+//!    n = 254) yields `(R_F + R_P) · t` round constants, each by rejection
+//!    sampling 254-bit integers below r (`generate_constants`);
+//! 2. the *subsequent* Grain output yields the MDS matrix (`create_mds_p`):
+//!    `2t` draws of 254 bits each, reduced modulo r **without** rejection
+//!    (`F(grain_random_bits(n))`), split into `x_0..x_{t-1}`, `y_0..y_{t-1}`;
+//!    the draw is repeated if the `2t` values are not distinct or some
+//!    `x_i + y_j = 0`; then `M[i][j] = 1 / (x_i + y_j)`.
+//!
+//! The script then runs three subspace-trail security checks
+//! (`algorithm_1/2/3`) and draws a fresh matrix if one fails. Those checks are
+//! not re-run here: for every circomlib width the first candidate is the matrix
+//! circomlib uses, so reproducing the first candidate is exact. Evidence: the unit
+//! test `constants_match_circomlibjs` compares round constants (first, `t`-th,
+//! last) and MDS entries (`M[0][0]`, `M[0][t-1]`, `M[t-1][t-1]`) for
+//! t = 2, 3, 4, 5, 9, 13, 16, 17 with circomlibjs's `src/poseidon_constants.json`
+//! (produced by that script), and `tests/kat_poseidon.rs` checks hash outputs
+//! for every t = 2..=17 against circomlibjs, which would fail for any other
+//! matrix or constant.
+//!
+//! # Hash, Merkle node
+//!
+//! * [`hash`]`(x_1..x_n)` for `n = 1..=16` is circomlib `Poseidon(n)`:
+//!   `permutation_{t = n + 1}([0, x_1, ..., x_n])[0]` (no padding; the width
+//!   encodes the length).
+//! * An `A`-ary Merkle node (`A = 2..=16`) is `Poseidon(A)` of its children in
+//!   order: `perm_{t = A + 1}([0, c_1, ..., c_A])[0]` (one permutation per node),
+//!   as in circomlib-based trees (Semaphore, zk-kit `LeanIMT`, Tornado-Nova).
+//!
+//! Reference implementation: iden3/circomlibjs `src/poseidon_reference.js` and
+//! `src/poseidon_constants.json` (npm `circomlibjs@0.1.7`); iden3/circomlib
+//! `circuits/poseidon.circom`.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use crate::{HashError, NodeHasher, Permutation};
+use crate::grain::Grain;
+use crate::{params, FieldHasher, Fr, HashError, NodeHasher, Params, Permutation};
+use ark_ff::{Field, Zero};
 
+/// Family name used by the registry.
 pub const FAMILY: &str = "poseidon";
 
+/// Number of full rounds `R_F` (all widths).
+pub const ROUNDS_FULL: usize = 8;
+
+/// S-box exponent.
+pub const ALPHA: u64 = 5;
+
+/// Smallest supported state width.
+pub const MIN_WIDTH: usize = 2;
+
+/// Largest supported state width (circomlib `Poseidon(16)`).
+pub const MAX_WIDTH: usize = 17;
+
+/// Number of partial rounds `R_P` for `t = 2..=17` (index `t - 2`), circomlib's
+/// `N_ROUNDS_P`.
+pub const ROUNDS_PARTIAL: [usize; 16] = [
+    56, 57, 56, 60, 60, 63, 64, 63, 60, 66, 60, 65, 70, 60, 64, 68,
+];
+
+/// Widths `2..=17` for which a circomlib instance exists.
 pub fn supported_widths() -> Vec<usize> {
-    vec![]
+    (MIN_WIDTH..=MAX_WIDTH).collect()
 }
 
+/// Number of partial rounds for state width `width`.
+pub fn rounds_partial(width: usize) -> Result<usize, HashError> {
+    check_width(width)?;
+    Ok(ROUNDS_PARTIAL[width - MIN_WIDTH])
+}
+
+fn check_width(width: usize) -> Result<(), HashError> {
+    if (MIN_WIDTH..=MAX_WIDTH).contains(&width) {
+        Ok(())
+    } else {
+        Err(HashError::UnsupportedWidth {
+            family: FAMILY,
+            width,
+            supported: supported_widths(),
+        })
+    }
+}
+
+/// A circomlib-compatible Poseidon instance of one width, with its constants.
+///
+/// The round constants and the MDS matrix are exposed so that circuit gadgets
+/// (R1CS, PLONKish) can use exactly the same instance.
+#[derive(Clone, Debug)]
+pub struct PoseidonBn254 {
+    width: usize,
+    rounds_full: usize,
+    rounds_partial: usize,
+    alpha: u64,
+    /// `(R_F + R_P) · t` constants, round-major: round `r` uses `[r·t, (r+1)·t)`.
+    round_constants: Vec<Fr>,
+    /// Rows of the MDS matrix.
+    mds: Vec<Vec<Fr>>,
+    /// The MDS matrix row-major, flat (hot loop).
+    mds_flat: Vec<Fr>,
+}
+
+static CACHE: [OnceLock<Arc<PoseidonBn254>>; MAX_WIDTH - MIN_WIDTH + 1] =
+    [const { OnceLock::new() }; MAX_WIDTH - MIN_WIDTH + 1];
+
+impl PoseidonBn254 {
+    /// The cached instance of width `width` (`2..=17`); constants are generated
+    /// on first use.
+    pub fn new(width: usize) -> Result<&'static Self, HashError> {
+        Ok(Self::cached(width)?.as_ref())
+    }
+
+    /// The cached instance of width `width` as a shared pointer.
+    pub fn shared(width: usize) -> Result<Arc<Self>, HashError> {
+        Ok(Arc::clone(Self::cached(width)?))
+    }
+
+    fn cached(width: usize) -> Result<&'static Arc<Self>, HashError> {
+        check_width(width)?;
+        Ok(CACHE[width - MIN_WIDTH].get_or_init(|| Arc::new(Self::generate_uncached(width))))
+    }
+
+    /// Generates the instance of width `width` from the Grain LFSR, without
+    /// touching the cache (see the module docs for the procedure).
+    pub fn generate(width: usize) -> Result<Self, HashError> {
+        check_width(width)?;
+        Ok(Self::generate_uncached(width))
+    }
+
+    fn generate_uncached(width: usize) -> Self {
+        let t = width;
+        let rounds_full = ROUNDS_FULL;
+        let rounds_partial = ROUNDS_PARTIAL[t - MIN_WIDTH];
+        let mut grain = Grain::bn254(t, rounds_full, rounds_partial);
+        let round_constants: Vec<Fr> = (0..(rounds_full + rounds_partial) * t)
+            .map(|_| grain.next_field_element())
+            .collect();
+        let mds = cauchy_mds(&mut grain, t);
+        let mds_flat = mds.iter().flatten().copied().collect();
+        Self {
+            width,
+            rounds_full,
+            rounds_partial,
+            alpha: ALPHA,
+            round_constants,
+            mds,
+            mds_flat,
+        }
+    }
+
+    /// State width `t`.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of full rounds `R_F` (half before, half after the partial rounds).
+    pub fn rounds_full(&self) -> usize {
+        self.rounds_full
+    }
+
+    /// Number of partial rounds `R_P`.
+    pub fn rounds_partial(&self) -> usize {
+        self.rounds_partial
+    }
+
+    /// S-box exponent `alpha` (5).
+    pub fn alpha(&self) -> u64 {
+        self.alpha
+    }
+
+    /// All `(R_F + R_P) · t` round constants, round-major.
+    pub fn round_constants(&self) -> &[Fr] {
+        &self.round_constants
+    }
+
+    /// The `t` constants added at the start of round `round`
+    /// (`0 <= round < R_F + R_P`).
+    ///
+    /// # Panics
+    /// Panics if `round` is out of range.
+    pub fn round_constants_of(&self, round: usize) -> &[Fr] {
+        &self.round_constants[round * self.width..(round + 1) * self.width]
+    }
+
+    /// The MDS matrix as rows: the linear layer is `state ← M · state`,
+    /// i.e. `new[i] = Σ_j M[i][j] · state[j]`.
+    pub fn mds(&self) -> &[Vec<Fr>] {
+        &self.mds
+    }
+
+    /// Whether round `round` is a full round.
+    pub fn is_full_round(&self, round: usize) -> bool {
+        let half = self.rounds_full / 2;
+        round < half || round >= half + self.rounds_partial
+    }
+
+    /// circomlib `Poseidon(t - 1)` with this instance: `perm([0, inputs...])[0]`.
+    ///
+    /// Errors unless `inputs.len() == t - 1`.
+    pub fn hash_inputs(&self, inputs: &[Fr]) -> Result<Fr, HashError> {
+        if inputs.len() + 1 != self.width {
+            return Err(HashError::InputLength {
+                what: format!("poseidon hash of width {}", self.width),
+                got: inputs.len(),
+                expected: format!("exactly {}", self.width - 1),
+            });
+        }
+        Ok(self.hash_unchecked(inputs))
+    }
+
+    fn hash_unchecked(&self, inputs: &[Fr]) -> Fr {
+        let mut state = [Fr::zero(); MAX_WIDTH];
+        state[1..self.width].copy_from_slice(inputs);
+        self.permute_in_place(&mut state[..self.width]);
+        state[0]
+    }
+
+    /// The permutation, in place (no allocation).
+    ///
+    /// # Panics
+    /// Panics if `state.len() != self.width()`.
+    pub fn permute_in_place(&self, state: &mut [Fr]) {
+        let t = self.width;
+        assert_eq!(
+            state.len(),
+            t,
+            "poseidon permutation of width {t} given {} cells",
+            state.len()
+        );
+        let mut tmp = [Fr::zero(); MAX_WIDTH];
+        let tmp = &mut tmp[..t];
+        let half = self.rounds_full / 2;
+        let mut rc = self.round_constants.chunks_exact(t);
+        let full_round = |state: &mut [Fr], tmp: &mut [Fr], c: &[Fr]| {
+            for (s, c) in state.iter_mut().zip(c) {
+                *s = sbox(*s + c);
+            }
+            self.apply_mds(state, tmp);
+        };
+        for _ in 0..half {
+            full_round(state, tmp, rc.next().expect("round constants"));
+        }
+        for _ in 0..self.rounds_partial {
+            let c = rc.next().expect("round constants");
+            for (s, c) in state.iter_mut().zip(c) {
+                *s += c;
+            }
+            state[0] = sbox(state[0]);
+            self.apply_mds(state, tmp);
+        }
+        for _ in 0..half {
+            full_round(state, tmp, rc.next().expect("round constants"));
+        }
+    }
+
+    #[inline]
+    fn apply_mds(&self, state: &mut [Fr], tmp: &mut [Fr]) {
+        let t = self.width;
+        for (out, row) in tmp.iter_mut().zip(self.mds_flat.chunks_exact(t)) {
+            let mut acc = Fr::zero();
+            for (m, s) in row.iter().zip(state.iter()) {
+                acc += *m * s;
+            }
+            *out = acc;
+        }
+        state.copy_from_slice(tmp);
+    }
+}
+
+/// `x^5`.
+#[inline(always)]
+fn sbox(x: Fr) -> Fr {
+    let x2 = x.square();
+    x2.square() * x
+}
+
+/// Draws the Cauchy matrix as hadeshash `create_mds_p` does (see module docs).
+fn cauchy_mds(grain: &mut Grain, t: usize) -> Vec<Vec<Fr>> {
+    loop {
+        let vals: Vec<Fr> = (0..2 * t)
+            .map(|_| grain.next_field_element_mod_r())
+            .collect();
+        let distinct = (0..vals.len()).all(|i| (i + 1..vals.len()).all(|j| vals[i] != vals[j]));
+        if !distinct {
+            continue;
+        }
+        let (xs, ys) = vals.split_at(t);
+        let rows: Option<Vec<Vec<Fr>>> = xs
+            .iter()
+            .map(|x| ys.iter().map(|y| (*x + y).inverse()).collect())
+            .collect();
+        if let Some(rows) = rows {
+            return rows;
+        }
+    }
+}
+
+impl Permutation for PoseidonBn254 {
+    fn family(&self) -> &'static str {
+        FAMILY
+    }
+
+    fn width(&self) -> usize {
+        self.width
+    }
+
+    fn params(&self) -> Params {
+        params! {
+            "family" => FAMILY,
+            "variant" => "circomlib",
+            "field" => "bn254-fr",
+            "width" => self.width,
+            "alpha" => self.alpha,
+            "rounds_full" => self.rounds_full,
+            "rounds_partial" => self.rounds_partial,
+            "mds" => "cauchy 1/(x_i+y_j), x,y from Grain (mod r), first candidate",
+            "round_constants" => format!(
+                "Grain LFSR (field=1, sbox=0, n=254, t={}, R_F={}, R_P={}), rejection sampling",
+                self.width, self.rounds_full, self.rounds_partial
+            ),
+            "reference" => "hadeshash generate_parameters_grain.sage; circomlibjs poseidon_constants.json",
+        }
+    }
+
+    fn permute_mut(&self, state: &mut [Fr]) {
+        self.permute_in_place(state);
+    }
+}
+
+/// The circomlib Poseidon permutation of width `width` (`2..=17`).
 pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    Err(HashError::UnsupportedWidth { family: FAMILY, width, supported: vec![] })
+    Ok(PoseidonBn254::shared(width)?)
 }
 
+/// circomlib `Poseidon(n)` / circomlibjs `poseidon(inputs)` for `n = 1..=16`
+/// inputs: `perm_{t = n + 1}([0, inputs...])[0]`.
+pub fn hash(inputs: &[Fr]) -> Result<Fr, HashError> {
+    if inputs.is_empty() || inputs.len() > MAX_WIDTH - 1 {
+        return Err(HashError::InputLength {
+            what: "poseidon hash".into(),
+            got: inputs.len(),
+            expected: format!("1 to {}", MAX_WIDTH - 1),
+        });
+    }
+    Ok(PoseidonBn254::new(inputs.len() + 1)?.hash_unchecked(inputs))
+}
+
+/// [`FieldHasher`] for [`hash`] (width chosen by the number of inputs).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PoseidonHasher;
+
+impl FieldHasher for PoseidonHasher {
+    fn family(&self) -> &'static str {
+        FAMILY
+    }
+
+    fn params(&self) -> Params {
+        params! {
+            "family" => FAMILY,
+            "variant" => "circomlib",
+            "alpha" => ALPHA,
+            "rounds_full" => ROUNDS_FULL,
+            "rounds_partial" => ROUNDS_PARTIAL.to_vec(),
+            "mode" => "circomlib Poseidon(n): perm_{t=n+1}([0, x_1..x_n])[0], n = 1..16",
+        }
+    }
+
+    fn hash(&self, inputs: &[Fr]) -> Result<Fr, HashError> {
+        hash(inputs)
+    }
+}
+
+/// Merkle node hasher: circomlib `Poseidon(A)` of the `A` children.
+#[derive(Clone, Debug)]
+pub struct PoseidonNodeHasher {
+    perm: &'static PoseidonBn254,
+}
+
+impl PoseidonNodeHasher {
+    /// Node hasher of arity `arity` (`2..=16`, width `arity + 1`).
+    pub fn new(arity: usize) -> Result<Self, HashError> {
+        if !(2..MAX_WIDTH).contains(&arity) {
+            return Err(HashError::UnsupportedArity {
+                family: FAMILY,
+                arity,
+                supported: (2..MAX_WIDTH).collect(),
+            });
+        }
+        Ok(Self {
+            perm: PoseidonBn254::new(arity + 1)?,
+        })
+    }
+
+    /// The underlying permutation instance (width `arity + 1`).
+    pub fn instance(&self) -> &'static PoseidonBn254 {
+        self.perm
+    }
+}
+
+impl NodeHasher for PoseidonNodeHasher {
+    fn family(&self) -> &'static str {
+        FAMILY
+    }
+
+    fn arity(&self) -> usize {
+        self.perm.width - 1
+    }
+
+    fn params(&self) -> Params {
+        let mut p = self.perm.params();
+        p.extend(params! {
+            "arity" => self.arity(),
+            "node" => "circomlib Poseidon(A): perm_{t=A+1}([0, c_1..c_A])[0]",
+            "permutations_per_node" => 1,
+        });
+        p
+    }
+
+    fn hash_node(&self, children: &[Fr]) -> Fr {
+        assert_eq!(
+            children.len(),
+            self.arity(),
+            "node hasher called with wrong child count"
+        );
+        self.perm.hash_unchecked(children)
+    }
+}
+
+/// Merkle node hasher of arity `arity` (`2..=16`): circomlib `Poseidon(arity)`.
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    Err(HashError::UnsupportedArity { family: FAMILY, arity, supported: vec![] })
+    Ok(Arc::new(PoseidonNodeHasher::new(arity)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::fr_const;
+
+    /// Values copied from iden3/circomlibjs `src/poseidon_constants.json`
+    /// (npm circomlibjs@0.1.7): for each width, `C[t-2][0]`, `C[t-2][t]`,
+    /// `C[t-2][last]`, `M[t-2][0][0]`, `M[t-2][0][t-1]`, `M[t-2][t-1][t-1]`.
+    const REFERENCE: &[(usize, usize, [&str; 6])] = &[
+        (
+            2,
+            128,
+            [
+                "0x09c46e9ec68e9bd4fe1faaba294cba38a71aa177534cdd1b6c7dc0dbd0abd7a7",
+                "0x1e28a1d935698ad1142e51182bb54cf4a00ea5aabd6268bd317ea977cc154a30",
+                "0x269e4b5b7a2eb21afd567970a717ceec5bd4184571c254fdc06e03a7ff8378f0",
+                "0x066f6f85d6f68a85ec10345351a23a3aaf07f38af8c952a7bceca70bd2af7ad5",
+                "0x2b9d4b4110c9ae997782e1509b1d0fdb20a7c02bbd8bea7305462b9f8125b1e8",
+                "0x1274e649a32ed355a31a6ed69724e1adade857e86eb5c3a121bcd147943203c8",
+            ],
+        ),
+        (
+            3,
+            195,
+            [
+                "0x0ee9a592ba9a9518d05986d656f40c2114c4993c11bb29938d21d47304cd8e6e",
+                "0x2f27be690fdaee46c3ce28f7532b13c856c35342c84bda6e20966310fadc01d0",
+                "0x1da55cc900f0d21f4a3e694391918a1b3c23b2ac773c6b3ef88e2e4228325161",
+                "0x109b7f411ba0e4c9b2b70caf5c36a7b194be7c11ad24378bfedb68592ba8118b",
+                "0x2b90bba00fca0589f617e7dcbfe82e0df706ab640ceb247b791a93b74e36736d",
+                "0x19a3fc0a56702bf417ba7fee3802593fa644470307043f7773279cd71d25d5e0",
+            ],
+        ),
+        (
+            4,
+            256,
+            [
+                "0x19b849f69450b06848da1d39bd5e4a4302bb86744edc26238b0878e269ed23e5",
+                "0x2e49c43c4569dd9c5fd35ac45fca33f10b15c590692f8beefe18f4896ac94902",
+                "0x163ec73251f85443687222487dda9a65467d90b22f0b38664686077c6a4486d5",
+                "0x236d13393ef85cc48a351dd786dd7a1de5e39942296127fd87947223ae5108ad",
+                "0x1d359d245f286c12d50d663bae733f978af08cdbd63017c57b3a75646ff382c1",
+                "0x00c15fc3a1d5733dd835eae0823e377f8ba4a8b627627cc2bb661c25d20fb52a",
+            ],
+        ),
+        (
+            5,
+            340,
+            [
+                "0x0eb544fee2815dda7f53e29ccac98ed7d889bb4ebd47c3864f3c2bd81a6da891",
+                "0x2eb4f99c69f966ebf8a42192de7ff61621c7bb47b93750c2b9ea08d18446c122",
+                "0x29eb1de42a3ad381b23b4131426897a32709b29d53bb946dfd15784d1f63e572",
+                "0x251e7fdf99591080080b0af133b9e4369f22e57ace3cd7f64fc6fdbcf38d7da1",
+                "0x0aaa35e2c84baf117dea3e336cd96a39792b3813954fe9bf3ed5b90f2f69c977",
+                "0x14074bb14c982c81c9ad171e4f35fe49b39c4a7a72dbb6d9c98d803bfed65e64",
+            ],
+        ),
+        (
+            9,
+            639,
+            [
+                "0x2088ce9534577bf38be7bc457f2756d558d66e0c07b9cc001a580bd42cda0e77",
+                "0x2b15176925df33a45c9e99a7c4f26ad946b1075de58c7064c0ff92c431d31dd5",
+                "0x0ef2861f4ec9ba5fec74ba22c0b7af9d458c3cd8f90c825c1f36110ca2ee9076",
+                "0x0190f922d97c8a7dcf0a142a3be27749d1c64bc22f1c556aaa24925d158cac56",
+                "0x10726dcff87299c8532159976607633f1bc2ad24453c1bab26b726b82d756ebb",
+                "0x1f47c67a4325672f17b8bd1ddbd80e4e9e6c62419a9c204cc7e8821892431aae",
+            ],
+        ),
+        (
+            13,
+            949,
+            [
+                "0x1373c771cdf15121a224f330d84b6688ef9fe0038a3bc26a28e3196578a0000d",
+                "0x17a732ad13f1b6a1aff42664c390b9017c418210273c7d048bf300aa7be9c65e",
+                "0x0dcc426dc88bdec8c2848f2d88a200571b8a012cd0870fc6ea0b981494f58278",
+                "0x0d064dee824928d39f2a8be7d2fa583223c33995784d228839adde2559592592",
+                "0x04b46526207edc70a0d23c8438bc49a365635552dee240661a2cdeef966f20f6",
+                "0x19f11771049b5be81b43ca81e3611f4108a4b9dc30cd122441f74319c3adcde9",
+            ],
+        ),
+        (
+            16,
+            1152,
+            [
+                "0x11e27da7b7ef964948a332974d07cceea778bc33aedbcd09de222fa22ad0b101",
+                "0x2a938c2540d63615763ec3ba10c1a26001b9f4bf1418d1092a6b02dda5195db3",
+                "0x2f8a8ee41d90aac2a91c1cc70772ed6f98340052516b3a54bd8df388870c5b24",
+                "0x2b6fd7bc3a3b595c206c43daac752b765a12255c37ab51ae183933737a8b8099",
+                "0x2af324ec4f9e7786dcf00439c75a294bff753e3292bbf62e66471fa730f19c79",
+                "0x208b7c8c1ff8422d4a1bd13a02a94681ce217d925f40d2875f73def14de7a220",
+            ],
+        ),
+        (
+            17,
+            1292,
+            [
+                "0x2fb583762b37592c6c5a95eb1d06694b6c6f9dc4f1ad4862dd8f5e67cb7a3f5c",
+                "0x2741e1a7bc6ba2cb162858c4e8454dba0d0e12dcd956d127bed071739ba5ef86",
+                "0x2a437b970ff32645bd5303f9474b5743427333c6663d17f44d918e9f2ca005d4",
+                "0x196b76cefdcc7f6a54c71d40114a0bb82694c936f1573ac7ac1ea3fcce1fe938",
+                "0x1aaefc2e9925fcd453996fda804063fdab276b37c5f51dfdfef9255b4ec10cc0",
+                "0x1d3ee85f078fbeecda2473efc2bedd1ba7ec6f4795faaeae3b0de48d3080c625",
+            ],
+        ),
+    ];
+
+    #[test]
+    fn constants_match_circomlibjs() {
+        for (t, n, v) in REFERENCE {
+            let p = PoseidonBn254::new(*t).unwrap();
+            let c = p.round_constants();
+            assert_eq!(c.len(), *n, "t={t}: number of round constants");
+            let m = p.mds();
+            let got = [c[0], c[*t], c[n - 1], m[0][0], m[0][t - 1], m[t - 1][t - 1]];
+            for (k, (g, want)) in got.iter().zip(v).enumerate() {
+                assert_eq!(*g, fr_const(want), "t={t}, value #{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn widths_and_errors() {
+        assert_eq!(supported_widths(), (2..=17).collect::<Vec<_>>());
+        assert!(matches!(
+            PoseidonBn254::new(1),
+            Err(HashError::UnsupportedWidth { .. })
+        ));
+        assert!(matches!(
+            PoseidonBn254::new(18),
+            Err(HashError::UnsupportedWidth { .. })
+        ));
+        assert!(matches!(hash(&[]), Err(HashError::InputLength { .. })));
+        assert!(matches!(
+            hash(&[Fr::zero(); 17]),
+            Err(HashError::InputLength { .. })
+        ));
+        assert!(matches!(
+            node_hasher(1),
+            Err(HashError::UnsupportedArity { .. })
+        ));
+        assert!(matches!(
+            node_hasher(17),
+            Err(HashError::UnsupportedArity { .. })
+        ));
+        let p = PoseidonBn254::new(3).unwrap();
+        assert!(p.permute(&[Fr::zero(); 2]).is_err());
+        assert!(p.hash_inputs(&[Fr::zero(); 3]).is_err());
+        assert_eq!(p.rounds_partial(), 57);
+        assert!(p.is_full_round(3) && !p.is_full_round(4) && p.is_full_round(61));
+    }
+
+    #[test]
+    fn hash_node_and_permutation_agree() {
+        let inputs: Vec<Fr> = (1..=4u64).map(Fr::from).collect();
+        let h = hash(&inputs).unwrap();
+        assert_eq!(node_hasher(4).unwrap().hash_node(&inputs), h);
+        assert_eq!(PoseidonHasher.hash(&inputs).unwrap(), h);
+        let mut state = vec![Fr::zero()];
+        state.extend(&inputs);
+        assert_eq!(permutation(5).unwrap().permute(&state).unwrap()[0], h);
+        // circomlibjs test/poseidon.js: poseidon([1, 2, 3, 4])
+        assert_eq!(
+            h,
+            fr_const(
+                "18821383157269793795438455681495246036402687001665670618754263018637548127333"
+            )
+        );
+    }
 }
