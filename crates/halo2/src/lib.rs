@@ -17,6 +17,7 @@
 //! parameters in halo2's format for anything that matters.
 #![deny(missing_docs)]
 
+pub mod api;
 pub mod chip;
 pub mod circuit;
 pub mod error;
