@@ -62,7 +62,7 @@ pub const FORMAT_VERSION: u32 = 1;
 /// chip layout.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Halo2Config {
-    /// Hash family (only `poseidon2` has a chip so far).
+    /// Hash family (`poseidon2` or `poseidon`).
     pub family: HashFamily,
     /// S-box exponent (`None`: the family's default, 5 for Poseidon2).
     pub alpha: Option<u64>,
@@ -111,9 +111,9 @@ impl Halo2Config {
 
     /// The circuit parameters (shape of the constraint system).
     pub fn circuit_params(&self) -> Result<CircuitParams, Halo2Error> {
-        if self.family != HashFamily::Poseidon2 {
+        if !matches!(self.family, HashFamily::Poseidon2 | HashFamily::Poseidon) {
             return Err(Halo2Error::Config(format!(
-                "the halo2 backend has a chip for poseidon2 only, not {}",
+                "the halo2 backend has chips for poseidon2 and poseidon only, not {}",
                 self.family.name()
             )));
         }
@@ -122,6 +122,7 @@ impl Halo2Config {
         }
         let shape = self.shape()?;
         Ok(CircuitParams {
+            family: self.family,
             alpha: self.resolved_alpha()?,
             arity: self.arity,
             height: shape.height,
@@ -133,13 +134,14 @@ impl Halo2Config {
     /// A file-name-safe key of every parameter and the SRS, used by the key cache.
     pub fn cache_key(&self, srs: &Srs) -> Result<String, Halo2Error> {
         Ok(format!(
-            "halo2-kzg-bn254-{}-a{}-ar{}-l{}-{}-p{}-{}-v{}",
+            "halo2-kzg-bn254-{}-a{}-ar{}-l{}-{}-p{}-d{}-{}-v{}",
             self.family.name(),
             self.resolved_alpha()?,
             self.arity,
             self.leaves,
             self.circuit.name(),
             self.layout.partial_per_row,
+            self.layout.degree,
             srs.label(),
             FORMAT_VERSION
         ))

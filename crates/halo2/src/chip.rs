@@ -124,11 +124,27 @@ impl HashSpec {
 pub struct ChipLayout {
     /// Partial rounds per row `p` (≥ 1); `p − 1` S-box helper columns.
     pub partial_per_row: usize,
+    /// Constraint-system degree to pin (0: the gates' own degree, α + 1).
+    /// A value up to 9 keeps the 8n extended domain and lets halo2's
+    /// selector compression merge selectors into fewer fixed columns, at the
+    /// price of more quotient pieces.
+    #[serde(default)]
+    pub degree: usize,
+}
+
+impl ChipLayout {
+    /// `p` partial rounds per row, the gates' own degree.
+    pub fn new(partial_per_row: usize) -> Self {
+        Self {
+            partial_per_row,
+            degree: 0,
+        }
+    }
 }
 
 impl Default for ChipLayout {
     fn default() -> Self {
-        Self { partial_per_row: 4 }
+        Self::new(4)
     }
 }
 
@@ -522,7 +538,11 @@ impl Poseidon2Config {
                     Lane::Const(c) => Lin::constant(t, *c),
                 })
                 .collect();
-            let y = mat_lin(&params.mat_external, &input);
+            let y = if params.initial_linear {
+                mat_lin(&params.mat_external, &input)
+            } else {
+                input
+            };
             let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
             let pre = mat_lin(&me_inv, &next_lin);
             (0..t)
@@ -627,7 +647,9 @@ fn trace(spec: &HashSpec, p: usize, x: Vec<Fr>) -> Trace {
     let mut state = vec![x.clone()];
     let mut helpers = vec![vec![]];
     let mut s = x.clone();
-    params.apply_external(&mut s);
+    if params.initial_linear {
+        params.apply_external(&mut s);
+    }
     params.full_round(0, &mut s);
     state.push(s.clone());
     helpers.push(vec![]);

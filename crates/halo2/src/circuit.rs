@@ -30,6 +30,7 @@ use halo2_axiom::{
 };
 use std::sync::Arc;
 use zkbench_hash::poseidon2::{node_width, NodeMode};
+use zkbench_hash::HashFamily;
 
 use crate::chip::{ChipLayout, HashSpec, Lane, Poseidon2Config, Poseidon2Instructions};
 use crate::params::{fr_from_ark, Poseidon2Params};
@@ -40,7 +41,9 @@ use crate::Halo2Error;
 /// parameters in halo2's sense).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct CircuitParams {
-    /// S-box exponent of Poseidon2 (5 or 7).
+    /// Hash family: `poseidon2` or `poseidon` (circomlib).
+    pub family: HashFamily,
+    /// S-box exponent (Poseidon2: 5 or 7; Poseidon: 5).
     pub alpha: u64,
     /// Tree arity.
     pub arity: usize,
@@ -56,6 +59,7 @@ impl Default for CircuitParams {
     /// zkOS' shape: α = 7, arity 7, height 13 (spend).
     fn default() -> Self {
         Self {
+            family: HashFamily::Poseidon2,
             alpha: 7,
             arity: 7,
             height: 13,
@@ -81,6 +85,54 @@ impl CircuitParams {
     /// The hash specs of the circuit: spend `[nullifier, pair, level]`,
     /// membership `[level]`, batch root `[node]`.
     pub fn specs(&self) -> Result<Vec<HashSpec>, Halo2Error> {
+        match self.family {
+            HashFamily::Poseidon2 => self.poseidon2_specs(),
+            HashFamily::Poseidon => self.poseidon_specs(),
+            f => Err(Halo2Error::Config(format!(
+                "the halo2 backend has chips for poseidon2 and poseidon, not {}",
+                f.name()
+            ))),
+        }
+    }
+
+    /// circomlib Poseidon: every hash is `perm_{n+1}([0, inputs…])[0]`.
+    fn poseidon_specs(&self) -> Result<Vec<HashSpec>, Halo2Error> {
+        if self.alpha != 5 {
+            return Err(Halo2Error::Config("poseidon has alpha 5 only".into()));
+        }
+        let sponge = |params: &Arc<Poseidon2Params>, lanes: Vec<Lane>, membership| HashSpec {
+            params: params.clone(),
+            lanes,
+            feed_forward: false,
+            membership,
+        };
+        let node = Arc::new(Poseidon2Params::poseidon_native(self.arity + 1)?);
+        let mut level_lanes = vec![Lane::Const(Fr::ZERO)];
+        level_lanes.extend(std::iter::repeat_n(Lane::Cell, self.arity));
+        Ok(match self.kind {
+            CircuitKind::Spend => {
+                let pair = Arc::new(Poseidon2Params::poseidon_native(3)?);
+                let d = fr_from_ark(&domain_nullifier());
+                vec![
+                    sponge(
+                        &pair,
+                        vec![Lane::Const(Fr::ZERO), Lane::Cell, Lane::Const(d)],
+                        false,
+                    ),
+                    sponge(
+                        &pair,
+                        vec![Lane::Const(Fr::ZERO), Lane::Cell, Lane::Cell],
+                        false,
+                    ),
+                    sponge(&node, level_lanes, true),
+                ]
+            }
+            CircuitKind::Membership => vec![sponge(&node, level_lanes, true)],
+            CircuitKind::BatchRoot => vec![sponge(&node, level_lanes, false)],
+        })
+    }
+
+    fn poseidon2_specs(&self) -> Result<Vec<HashSpec>, Halo2Error> {
         let (w, mode) = node_width(self.arity);
         let node = Arc::new(Poseidon2Params::native(w, self.alpha)?);
         let level = |membership: bool| match mode {
@@ -202,6 +254,14 @@ impl Circuit<Fr> for StatementCircuit {
         meta.enable_equality(instance);
         meta.enable_equality(chip.columns.extra[0]);
         meta.enable_equality(chip.columns.state[0]);
+        // Spend: the pair hash's cell lanes are (n, s).
+        let (n_col, s_col) = if spend {
+            let lanes = chip.spec(SPEC_PAIR).cell_lanes();
+            (lanes[0], lanes[1])
+        } else {
+            (0, 1)
+        };
+        meta.enable_equality(chip.columns.state[n_col]);
         if params.kind == CircuitKind::BatchRoot {
             for c in &chip.columns.state {
                 meta.enable_equality(*c);
@@ -213,7 +273,7 @@ impl Circuit<Fr> for StatementCircuit {
             let cols = chip.columns.clone();
             meta.create_gate("secret differs from the nullifier domain", |vc| {
                 let q = vc.query_selector(q);
-                let s = vc.query_advice(cols.state[1], Rotation::cur());
+                let s = vc.query_advice(cols.state[s_col], Rotation::cur());
                 let inv = vc.query_advice(cols.extra[1], Rotation::cur());
                 vec![q * ((s - Expression::Constant(d)) * inv - Expression::Constant(Fr::ONE))]
             });
@@ -228,7 +288,7 @@ impl Circuit<Fr> for StatementCircuit {
             .flat_map(|g| g.polynomials().iter().map(|p| p.degree()))
             .max()
             .unwrap_or(1);
-        meta.set_minimum_degree(gate_degree.max(3));
+        meta.set_minimum_degree(gate_degree.max(3).max(params.layout.degree));
         StatementConfig {
             chip,
             instance,

@@ -54,8 +54,14 @@ pub struct Poseidon2Params {
     pub round_constants: Vec<Vec<Fr>>,
     /// `d` in `M_I = J + diag(d)`.
     pub mat_internal_diag_m_1: Vec<Fr>,
-    /// The external matrix `M_E` (row-major, `t × t`).
+    /// The external matrix `M_E` (row-major, `t × t`): the full-round layer.
     pub mat_external: Vec<Vec<Fr>>,
+    /// The partial-round matrix (row-major): `M_I` for Poseidon2, the MDS
+    /// matrix for Poseidon.
+    pub mat_partial: Vec<Vec<Fr>>,
+    /// Whether the permutation starts with `x ← M_E·x` (Poseidon2: yes;
+    /// Poseidon: no).
+    pub initial_linear: bool,
 }
 
 impl Poseidon2Params {
@@ -87,6 +93,19 @@ impl Poseidon2Params {
             )));
         }
         let mat_external = external_matrix(width)?;
+        let mat_partial = (0..width)
+            .map(|i| {
+                (0..width)
+                    .map(|j| {
+                        if i == j {
+                            Fr::ONE + mat_internal_diag_m_1[i]
+                        } else {
+                            Fr::ONE
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
         Ok(Self {
             width,
             alpha,
@@ -95,6 +114,8 @@ impl Poseidon2Params {
             round_constants,
             mat_internal_diag_m_1,
             mat_external,
+            mat_partial,
+            initial_linear: true,
         })
     }
 
@@ -145,6 +166,53 @@ impl Poseidon2Params {
         Ok(p)
     }
 
+    /// circomlib Poseidon of width `t` (`zkbench_hash::poseidon`), in the
+    /// equivalent form this chip runs: no initial linear layer, the MDS matrix
+    /// in full and partial rounds, and **one** constant per partial round.
+    ///
+    /// The rewrite: a partial round `x ← M·S₀(x + c)` equals
+    /// `x ← M·S₀(x + (c₀, 0…)) + M·(0, c₁…)`, and the added vector is folded
+    /// into the next round's constants; after the last partial round it lands
+    /// in the first full round's constants. The permutation is unchanged
+    /// (tested against the native one).
+    pub fn poseidon_native(width: usize) -> Result<Self, Halo2Error> {
+        let inst = zkbench_hash::poseidon::PoseidonBn254::new(width)?;
+        let t = width;
+        let rf = inst.rounds_full();
+        let rp = inst.rounds_partial();
+        let half = rf / 2;
+        let mds: Vec<Vec<Fr>> = inst
+            .mds()
+            .iter()
+            .map(|r| r.iter().map(fr_from_ark).collect())
+            .collect();
+        let mut rc: Vec<Vec<Fr>> = (0..rf + rp)
+            .map(|r| inst.round_constants_of(r).iter().map(fr_from_ark).collect())
+            .collect();
+        for r in half..half + rp {
+            let mut rest = rc[r].clone();
+            rest[0] = Fr::ZERO;
+            let d = mat_vec(&mds, &rest);
+            for i in 1..t {
+                rc[r][i] = Fr::ZERO;
+            }
+            for (c, di) in rc[r + 1].iter_mut().zip(&d) {
+                *c += di;
+            }
+        }
+        Ok(Self {
+            width: t,
+            alpha: inst.alpha(),
+            rounds_full: rf,
+            rounds_partial: rp,
+            round_constants: rc,
+            mat_internal_diag_m_1: vec![],
+            mat_external: mds.clone(),
+            mat_partial: mds,
+            initial_linear: false,
+        })
+    }
+
     /// A deterministic instance with pseudo-random constants (for tests and
     /// layout experiments only: **not** a standard Poseidon2 instance).
     pub fn pseudo_random(
@@ -167,21 +235,9 @@ impl Poseidon2Params {
         Self::new(width, alpha, rounds_full, rounds_partial, rc, diag)
     }
 
-    /// The internal matrix `M_I = J + diag(d)` (row-major).
+    /// The partial-round matrix (`M_I = J + diag(d)` for Poseidon2).
     pub fn mat_internal(&self) -> Vec<Vec<Fr>> {
-        (0..self.width)
-            .map(|i| {
-                (0..self.width)
-                    .map(|j| {
-                        if i == j {
-                            Fr::ONE + self.mat_internal_diag_m_1[i]
-                        } else {
-                            Fr::ONE
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        self.mat_partial.clone()
     }
 
     /// `x^α`.
@@ -195,12 +251,10 @@ impl Poseidon2Params {
         x.copy_from_slice(&y);
     }
 
-    /// `x ← M_I·x`.
+    /// `x ← M_I·x` (the partial-round matrix).
     pub fn apply_internal(&self, x: &mut [Fr]) {
-        let sum: Fr = x.iter().sum();
-        for (xi, d) in x.iter_mut().zip(&self.mat_internal_diag_m_1) {
-            *xi = *xi * d + sum;
-        }
+        let y = mat_vec(&self.mat_partial, x);
+        x.copy_from_slice(&y);
     }
 
     /// One full round with constants of round `r`.
@@ -220,7 +274,9 @@ impl Poseidon2Params {
     /// The permutation, in place.
     pub fn permute_mut(&self, x: &mut [Fr]) {
         assert_eq!(x.len(), self.width, "state width");
-        self.apply_external(x);
+        if self.initial_linear {
+            self.apply_external(x);
+        }
         let half = self.rounds_full / 2;
         for r in 0..half {
             self.full_round(r, x);
@@ -342,6 +398,22 @@ mod tests {
                 let y: Vec<Fr> = ya.iter().map(fr_from_ark).collect();
                 assert_eq!(p.permute(&x), y, "t={t} alpha={alpha}");
             }
+        }
+    }
+
+    #[test]
+    fn poseidon_equivalent_form_agrees_with_the_hash_library() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(8);
+        for t in 2..=17 {
+            let p = Poseidon2Params::poseidon_native(t).unwrap();
+            let x: Vec<Fr> = (0..t).map(|_| Fr::random(&mut rng)).collect();
+            let perm = zkbench_hash::HashFamily::Poseidon
+                .permutation(Some(t), None)
+                .unwrap();
+            let xa: Vec<_> = x.iter().map(fr_to_ark).collect();
+            let y: Vec<Fr> = perm.permute(&xa).unwrap().iter().map(fr_from_ark).collect();
+            assert_eq!(p.permute(&x), y, "t={t}");
         }
     }
 

@@ -27,8 +27,7 @@ fn run(params: &CircuitParams, witness: Witness, public: &[Fr]) -> Result<(), St
 fn check(params: CircuitParams, seed: u64) {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let shape = params.shape();
-    let native =
-        NativeHashes::for_family(HashFamily::Poseidon2, Some(params.alpha), params.arity).unwrap();
+    let native = NativeHashes::for_family(params.family, Some(params.alpha), params.arity).unwrap();
     let w = Witness::random(&mut rng, params.kind, &shape);
     let public = PublicInputs::compute(&native, &shape, &w).unwrap();
     let public: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
@@ -42,11 +41,12 @@ fn spend_alpha7_arity7_layouts() {
     for p in [1, 2, 4, 8] {
         check(
             CircuitParams {
+                family: HashFamily::Poseidon2,
                 alpha: 7,
                 arity: 7,
                 height: 2,
                 kind: CircuitKind::Spend,
-                layout: ChipLayout { partial_per_row: p },
+                layout: ChipLayout::new(p),
             },
             p as u64,
         );
@@ -59,11 +59,12 @@ fn spend_all_arities() {
         for arity in [2, 3, 4, 5, 8, 9, 12, 16] {
             check(
                 CircuitParams {
+                    family: HashFamily::Poseidon2,
                     alpha,
                     arity,
                     height: 1,
                     kind: CircuitKind::Spend,
-                    layout: ChipLayout { partial_per_row: 6 },
+                    layout: ChipLayout::new(6),
                 },
                 arity as u64,
             );
@@ -76,6 +77,7 @@ fn membership_and_batch() {
     for arity in [2, 7] {
         check(
             CircuitParams {
+                family: HashFamily::Poseidon2,
                 alpha: 7,
                 arity,
                 height: 2,
@@ -86,6 +88,7 @@ fn membership_and_batch() {
         );
         check(
             CircuitParams {
+                family: HashFamily::Poseidon2,
                 alpha: 7,
                 arity,
                 height: if arity == 2 { 3 } else { 1 },
@@ -95,4 +98,34 @@ fn membership_and_batch() {
             2,
         );
     }
+}
+
+#[test]
+fn poseidon_circomlib_all_kinds() {
+    for arity in [2, 4, 7, 16] {
+        for kind in [CircuitKind::Spend, CircuitKind::Membership] {
+            check(
+                CircuitParams {
+                    family: HashFamily::Poseidon,
+                    alpha: 5,
+                    arity,
+                    height: 2,
+                    kind,
+                    layout: ChipLayout::new(4),
+                },
+                arity as u64,
+            );
+        }
+    }
+    check(
+        CircuitParams {
+            family: HashFamily::Poseidon,
+            alpha: 5,
+            arity: 2,
+            height: 2,
+            kind: CircuitKind::BatchRoot,
+            layout: ChipLayout::new(4),
+        },
+        3,
+    );
 }

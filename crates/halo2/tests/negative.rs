@@ -11,13 +11,22 @@ use zkbench_halo2::{
 use zkbench_hash::{Fr, HashFamily};
 
 fn setup(arity: usize, kind: CircuitKind) -> (Halo2Circuit, Witness, PublicInputs) {
+    setup_family(HashFamily::Poseidon2, 7, arity, kind)
+}
+
+fn setup_family(
+    family: HashFamily,
+    alpha: u64,
+    arity: usize,
+    kind: CircuitKind,
+) -> (Halo2Circuit, Witness, PublicInputs) {
     let cfg = Halo2Config {
-        family: HashFamily::Poseidon2,
-        alpha: Some(7),
+        family,
+        alpha: Some(alpha),
         arity,
         leaves: (arity * arity * arity) as u64,
         circuit: kind,
-        layout: ChipLayout { partial_per_row: 4 },
+        layout: ChipLayout::new(4),
     };
     let c = Halo2Circuit::new(&cfg).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(42);
@@ -30,8 +39,14 @@ fn setup(arity: usize, kind: CircuitKind) -> (Halo2Circuit, Witness, PublicInput
 
 #[test]
 fn spend_rejects_wrong_sibling_position_root_nullifier_ext() {
-    for arity in [2, 7] {
-        let (c, w, public) = setup(arity, CircuitKind::Spend);
+    for (family, alpha, arity) in [
+        (HashFamily::Poseidon2, 7, 2),
+        (HashFamily::Poseidon2, 7, 7),
+        (HashFamily::Poseidon2, 5, 4),
+        (HashFamily::Poseidon, 5, 2),
+        (HashFamily::Poseidon, 5, 4),
+    ] {
+        let (c, w, public) = setup_family(family, alpha, arity, CircuitKind::Spend);
         let Witness::Spend(sw) = &w else {
             unreachable!()
         };
