@@ -3,7 +3,7 @@
 //! verify times and proof sizes under the UNSAFE test SRS.
 //!
 //! `cargo run --release -p zkbench-halo2 --example halo2_layouts -- [--stats-only] [--reps N] [--quick]
-//! [--degree D] [--configs alpha:arity:p,...]`
+//! [--degree D] [--family poseidon2|poseidon] [--configs alpha:arity:p,...]`
 
 use std::time::{Duration, Instant};
 
@@ -15,6 +15,19 @@ use zkbench_halo2::{
     statement::{CircuitKind, DEFAULT_LEAVES},
 };
 use zkbench_hash::HashFamily;
+
+/// User + system CPU time of this process (Linux `/proc/self/stat`, 100 Hz
+/// ticks); zero elsewhere.
+fn cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: u64 = [11, 12]
+        .iter()
+        .filter_map(|&i| f.get(i).and_then(|x| x.parse::<u64>().ok()))
+        .sum();
+    Duration::from_millis(ticks * 10)
+}
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -52,6 +65,14 @@ fn main() {
                 })
                 .collect()
         });
+    let family = match args
+        .iter()
+        .position(|a| a == "--family")
+        .and_then(|i| args.get(i + 1))
+    {
+        Some(f) => f.parse::<HashFamily>().expect("family"),
+        None => HashFamily::Poseidon2,
+    };
     let mut grid = vec![];
     if let Some(only) = only {
         grid = only;
@@ -76,12 +97,12 @@ fn main() {
         }
     }
     println!(
-        "| α | arity | height | p | k | rows | advice | fixed (compressed) | max deg | keygen | prove | verify | proof B |"
+        "| family | α | arity | height | p | k | rows | advice | fixed (compressed) | max deg | keygen | prove (wall) | prove (CPU) | verify | proof B |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (alpha, arity, p) in grid {
         let cfg = Halo2Config {
-            family: HashFamily::Poseidon2,
+            family,
             alpha: Some(alpha),
             arity,
             leaves: DEFAULT_LEAVES,
@@ -95,7 +116,8 @@ fn main() {
         let s = circuit.stats().expect("stats");
         if stats_only {
             println!(
-                "| {alpha} | {arity} | {} | {p} | {} | {} | {} | {} | {} | | | | |",
+                "| {} | {alpha} | {arity} | {} | {p} | {} | {} | {} | {} | {} | | | | | |",
+                family.name(),
                 circuit.shape().height,
                 s.k,
                 s.rows,
@@ -116,15 +138,19 @@ fn main() {
         let (out, _) = circuit.prove(&keys, &w, &mut rng).expect("prove");
         let mut prove = vec![];
         let mut verify = vec![];
+        let mut prove_cpu = Duration::ZERO;
         for _ in 0..reps {
+            let c0 = cpu_time();
             let (out, t) = circuit.prove(&keys, &w, &mut rng).expect("prove");
             prove.push(t.prove.unwrap() + t.witness.unwrap());
+            prove_cpu += cpu_time() - c0;
             let t0 = Instant::now();
             assert!(api::verify_for(&circuit, &keys, &out.public, &out.proof).unwrap());
             verify.push(t0.elapsed());
         }
         println!(
-            "| {alpha} | {arity} | {} | {p} | {} | {} | {} | {} ({}) | {} | {:.0} ms | {:.0} ms | {:.1} ms | {} |",
+            "| {} | {alpha} | {arity} | {} | {p} | {} | {} | {} | {} ({}) | {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} ms | {} |",
+            family.name(),
             circuit.shape().height,
             s.k,
             s.rows,
@@ -134,6 +160,7 @@ fn main() {
             s.max_degree,
             keygen.as_secs_f64() * 1e3,
             median(prove).as_secs_f64() * 1e3,
+            prove_cpu.as_secs_f64() * 1e3 / reps as f64,
             median(verify).as_secs_f64() * 1e3,
             out.proof.len()
         );

@@ -193,8 +193,18 @@ impl Srs {
             )),
             Srs::File(path) => {
                 let f = File::open(path).map_err(|e| Halo2Error::io(path, e))?;
-                let mut params = ParamsKZG::<Bn256>::read(&mut BufReader::new(f))
-                    .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
+                // halo2curves unwraps short reads inside point decoding: a
+                // truncated file panics there, which is turned into an error.
+                let mut params = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    ParamsKZG::<Bn256>::read(&mut BufReader::new(f))
+                }))
+                .map_err(|_| {
+                    Halo2Error::decode(
+                        path.display().to_string(),
+                        "truncated or corrupt params file",
+                    )
+                })?
+                .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
                 if params.k() < k {
                     return Err(Halo2Error::Config(format!(
                         "{}: SRS has k = {}, the circuit needs k = {k}",

@@ -119,7 +119,8 @@ impl HashSpec {
     }
 }
 
-/// Layout parameters of the chip.
+/// Layout parameters of the chip (default: 6 partial rounds per row, which puts
+/// the 2^36-leaf Poseidon2 α = 7 arity-7 spend at 241 rows, k = 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ChipLayout {
     /// Partial rounds per row `p` (≥ 1); `p − 1` S-box helper columns.
@@ -144,7 +145,7 @@ impl ChipLayout {
 
 impl Default for ChipLayout {
     fn default() -> Self {
-        Self::new(4)
+        Self::new(6)
     }
 }
 

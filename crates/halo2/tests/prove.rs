@@ -78,3 +78,43 @@ fn spend_2_36_prove_verify_tamper_artifacts() {
     // And the proof of the first keys verifies under the cached keys.
     assert!(api::verify_for(&c2, &keys2, &out.public, &out.proof).unwrap());
 }
+
+#[test]
+fn srs_from_params_file_and_poseidon_membership() {
+    use halo2_axiom::{
+        halo2curves::bn256::Bn256,
+        poly::{commitment::Params, kzg::commitment::ParamsKZG},
+    };
+    use zkbench_halo2::{chip::ChipLayout, statement::CircuitKind};
+    use zkbench_hash::HashFamily;
+
+    let cfg = Halo2Config {
+        family: HashFamily::Poseidon,
+        alpha: None,
+        arity: 2,
+        leaves: 4,
+        circuit: CircuitKind::Membership,
+        layout: ChipLayout::new(4),
+    };
+    let circuit = Halo2Circuit::new(&cfg).unwrap();
+    let k = circuit.stats().unwrap().k;
+    // A params file of a larger k, in halo2's format (downsized on load).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("params-k.srs");
+    let params = ParamsKZG::<Bn256>::setup(k + 1, ChaCha20Rng::seed_from_u64(99));
+    params
+        .write(&mut std::fs::File::create(&path).unwrap())
+        .unwrap();
+    let srs = Srs::File(path.clone());
+    assert!(!srs.is_test_setup());
+    let keys = circuit.keygen(&srs).unwrap();
+    assert_eq!(keys.params.k(), k);
+    let mut rng = ChaCha20Rng::seed_from_u64(4);
+    let w = circuit.random_witness(&mut rng);
+    let (out, _) = circuit.prove(&keys, &w, &mut rng).unwrap();
+    assert!(api::verify_for(&circuit, &keys, &out.public, &out.proof).unwrap());
+    // A truncated params file is a clean error.
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(circuit.keygen(&Srs::File(path)).is_err());
+}
