@@ -615,7 +615,7 @@ impl Poseidon2Config {
             let mut rest = &factors[m..];
             loop {
                 let acc = vc.query_advice(cols.extra[k], Rotation::cur());
-                if rest.len() <= m - 1 {
+                if rest.len() < m {
                     out.push(q.clone() * (acc * prod(rest)));
                     break;
                 }

@@ -193,8 +193,8 @@ impl Poseidon2Params {
             let mut rest = rc[r].clone();
             rest[0] = Fr::ZERO;
             let d = mat_vec(&mds, &rest);
-            for i in 1..t {
-                rc[r][i] = Fr::ZERO;
+            for c in rc[r].iter_mut().skip(1) {
+                *c = Fr::ZERO;
             }
             for (c, di) in rc[r + 1].iter_mut().zip(&d) {
                 *c += di;
