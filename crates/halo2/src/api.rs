@@ -25,7 +25,7 @@ use std::{
 use halo2_axiom::{
     dev::MockProver,
     halo2curves::bn256::{Bn256, Fr, G1Affine},
-    plonk::{create_proof, keygen_pk, keygen_vk, verify_proof, ProvingKey, VerifyingKey},
+    plonk::{create_proof, keygen_pk, keygen_vk_custom, verify_proof, ProvingKey, VerifyingKey},
     poly::{
         commitment::{Params, ParamsProver},
         kzg::{
@@ -374,7 +374,8 @@ impl Halo2Circuit {
         let k = self.stats()?.k;
         let params = srs.load(k)?;
         let c = self.circuit(None);
-        let vk = keygen_vk(&params, &c)?;
+        // Selector compression on (halo2-axiom's `keygen_vk` turns it off).
+        let vk = keygen_vk_custom(&params, &c, true)?;
         let pk = keygen_pk(&params, vk, &c)?;
         Ok(Keys {
             params,
