@@ -1,0 +1,680 @@
+//! Library API for the CLI and the benchmarks: configuration, SRS, key
+//! generation (cached on disk), proving and verification as separately timed
+//! phases, proof artifacts, row/column accounting.
+//!
+//! Proofs: halo2-axiom `create_proof` with KZG on BN254, SHPLONK multi-opening
+//! (`ProverSHPLONK` / `VerifierSHPLONK`) and a Blake2b transcript
+//! (`Challenge255`), verified with `SingleStrategy` (two pairings).
+//!
+//! **SRS.** [`Srs::TestSetup`] runs `ParamsKZG::setup(k, ChaCha20Rng(seed))`:
+//! the toxic waste τ is derivable from the seed, so **anyone can forge proofs
+//! under it** — it is labelled `UNSAFE-TEST-SRS` in [`Srs::label`], in the
+//! key-cache file names and in every artifact (`"test_setup": true`). For real
+//! use, [`Srs::File`] reads parameters in halo2's KZG params format
+//! (`ParamsKZG::read`, e.g. the files converted from the Perpetual Powers of
+//! Tau that the halo2 ecosystem publishes) and downsizes them to the
+//! circuit's `k`.
+
+use std::{
+    fs::File,
+    io::{BufReader, BufWriter, Read, Write},
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use halo2_axiom::{
+    dev::MockProver,
+    halo2curves::bn256::{Bn256, Fr, G1Affine},
+    plonk::{create_proof, keygen_pk, keygen_vk_custom, verify_proof, ProvingKey, VerifyingKey},
+    poly::{
+        commitment::{Params, ParamsProver},
+        kzg::{
+            commitment::{KZGCommitmentScheme, ParamsKZG},
+            multiopen::{ProverSHPLONK, VerifierSHPLONK},
+            strategy::SingleStrategy,
+        },
+    },
+    transcript::{
+        Blake2bRead, Blake2bWrite, Challenge255, TranscriptReadBuffer, TranscriptWriterBuffer,
+    },
+    SerdeFormat,
+};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkbench_hash::HashFamily;
+
+use crate::chip::ChipLayout;
+use crate::circuit::{circuit_stats, CircuitParams, CircuitStats, StatementCircuit};
+use crate::params::{fr_from_ark, fr_to_decimal};
+use crate::statement::{
+    CircuitKind, NativeHashes, PublicInputs, TreeShape, Witness, DEFAULT_LEAVES,
+};
+use crate::Halo2Error;
+
+/// Largest batch (number of leaves, hence public inputs) the batch-root
+/// circuit accepts (as the Groth16 backend).
+pub const MAX_BATCH_LEAVES: u128 = 1 << 12;
+
+/// Version of the key-cache and artifact formats.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// What to prove: hash family and exponent, tree arity and size, circuit,
+/// chip layout.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Halo2Config {
+    /// Hash family (`poseidon2` or `poseidon`).
+    pub family: HashFamily,
+    /// S-box exponent (`None`: the family's default, 5 for Poseidon2).
+    pub alpha: Option<u64>,
+    /// Tree arity (2..=16).
+    pub arity: usize,
+    /// Number of leaves (height `⌈log_A leaves⌉`; batch root: `A^height` leaves).
+    pub leaves: u64,
+    /// Which circuit.
+    pub circuit: CircuitKind,
+    /// Chip layout (partial rounds per row).
+    pub layout: ChipLayout,
+}
+
+impl Halo2Config {
+    /// The zkOS-comparable note spend: Poseidon2 α = 7, arity 7, 2^36 leaves.
+    pub fn zkos_like() -> Self {
+        Self {
+            family: HashFamily::Poseidon2,
+            alpha: Some(7),
+            arity: 7,
+            leaves: DEFAULT_LEAVES,
+            circuit: CircuitKind::Spend,
+            layout: ChipLayout::default(),
+        }
+    }
+
+    /// The tree shape; checks arity, leaves and batch size.
+    pub fn shape(&self) -> Result<TreeShape, Halo2Error> {
+        let shape = TreeShape::for_leaves(self.arity, self.leaves)?;
+        if self.circuit != CircuitKind::BatchRoot && shape.height == 0 {
+            return Err(Halo2Error::Config("a path needs at least 2 leaves".into()));
+        }
+        if self.circuit == CircuitKind::BatchRoot && shape.capacity() > MAX_BATCH_LEAVES {
+            return Err(Halo2Error::Config(format!(
+                "batch of {} leaves is too large (at most {MAX_BATCH_LEAVES})",
+                shape.capacity()
+            )));
+        }
+        Ok(shape)
+    }
+
+    /// The exponent in use.
+    pub fn resolved_alpha(&self) -> Result<u64, Halo2Error> {
+        Ok(self.family.resolve_alpha(self.alpha)?)
+    }
+
+    /// The circuit parameters (shape of the constraint system).
+    pub fn circuit_params(&self) -> Result<CircuitParams, Halo2Error> {
+        if !matches!(self.family, HashFamily::Poseidon2 | HashFamily::Poseidon) {
+            return Err(Halo2Error::Config(format!(
+                "the halo2 backend has chips for poseidon2 and poseidon only, not {}",
+                self.family.name()
+            )));
+        }
+        if self.layout.partial_per_row == 0 {
+            return Err(Halo2Error::Config("partial_per_row must be ≥ 1".into()));
+        }
+        let shape = self.shape()?;
+        Ok(CircuitParams {
+            family: self.family,
+            alpha: self.resolved_alpha()?,
+            arity: self.arity,
+            height: shape.height,
+            kind: self.circuit,
+            layout: self.layout,
+        })
+    }
+
+    /// A file-name-safe key of every parameter and the SRS, used by the key cache.
+    pub fn cache_key(&self, srs: &Srs) -> Result<String, Halo2Error> {
+        Ok(format!(
+            "halo2-kzg-bn254-{}-a{}-ar{}-l{}-{}-p{}-d{}-{}-v{}",
+            self.family.name(),
+            self.resolved_alpha()?,
+            self.arity,
+            self.leaves,
+            self.circuit.name(),
+            self.layout.partial_per_row,
+            self.layout.degree,
+            srs.label(),
+            FORMAT_VERSION
+        ))
+    }
+}
+
+/// Where the structured reference string comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Srs {
+    /// **UNSAFE** deterministic test SRS: `ParamsKZG::setup(k, ChaCha20Rng::seed_from_u64(seed))`.
+    /// τ is known to anyone who knows the seed.
+    TestSetup {
+        /// RNG seed.
+        seed: u64,
+    },
+    /// Parameters in halo2's KZG params format (`ParamsKZG::read`), of any
+    /// `k` at least the circuit's (downsized on load).
+    File(PathBuf),
+}
+
+impl Srs {
+    /// A label for file names and output: `UNSAFE-TEST-SRS-seed<seed>` or
+    /// `srs-<file stem>`.
+    pub fn label(&self) -> String {
+        match self {
+            Srs::TestSetup { seed } => format!("UNSAFE-TEST-SRS-seed{seed}"),
+            Srs::File(p) => format!(
+                "srs-{}",
+                p.file_stem()
+                    .map(|s| s
+                        .to_string_lossy()
+                        .replace(|c: char| !c.is_ascii_alphanumeric(), "_"))
+                    .unwrap_or_default()
+            ),
+        }
+    }
+
+    /// Whether this is the unsafe test setup.
+    pub fn is_test_setup(&self) -> bool {
+        matches!(self, Srs::TestSetup { .. })
+    }
+
+    /// The parameters for `2^k` rows.
+    pub fn load(&self, k: u32) -> Result<ParamsKZG<Bn256>, Halo2Error> {
+        match self {
+            Srs::TestSetup { seed } => Ok(ParamsKZG::<Bn256>::setup(
+                k,
+                ChaCha20Rng::seed_from_u64(*seed),
+            )),
+            Srs::File(path) => {
+                let f = File::open(path).map_err(|e| Halo2Error::io(path, e))?;
+                // halo2curves unwraps short reads inside point decoding: a
+                // truncated file panics there, which is turned into an error.
+                let mut params = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    ParamsKZG::<Bn256>::read(&mut BufReader::new(f))
+                }))
+                .map_err(|_| {
+                    Halo2Error::decode(
+                        path.display().to_string(),
+                        "truncated or corrupt params file",
+                    )
+                })?
+                .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
+                if params.k() < k {
+                    return Err(Halo2Error::Config(format!(
+                        "{}: SRS has k = {}, the circuit needs k = {k}",
+                        path.display(),
+                        params.k()
+                    )));
+                }
+                if params.k() > k {
+                    params.downsize(k);
+                }
+                Ok(params)
+            }
+        }
+    }
+}
+
+/// Wall-clock time of each phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PhaseTimings {
+    /// SRS + key generation (or loading from the cache).
+    pub setup: Option<Duration>,
+    /// Native witness generation (the public inputs and the path values).
+    pub witness: Option<Duration>,
+    /// `create_proof` (synthesis with values, commitments, quotient, openings).
+    pub prove: Option<Duration>,
+    /// Verification.
+    pub verify: Option<Duration>,
+}
+
+/// SRS and keys of one circuit.
+#[derive(Debug)]
+pub struct Keys {
+    /// KZG parameters, downsized to the circuit's `k`.
+    pub params: ParamsKZG<Bn256>,
+    /// Proving key (contains the verifying key).
+    pub pk: ProvingKey<G1Affine>,
+    /// `true` when the SRS is the unsafe test setup.
+    pub test_setup: bool,
+    /// [`Srs::label`] of the SRS.
+    pub srs_label: String,
+}
+
+impl Keys {
+    /// The verifying key.
+    pub fn vk(&self) -> &VerifyingKey<G1Affine> {
+        self.pk.get_vk()
+    }
+
+    /// Size of the serialised verifying key (halo2 `RawBytes` format).
+    pub fn vk_size(&self) -> usize {
+        let mut v = vec![];
+        self.vk()
+            .write(&mut v, SerdeFormat::RawBytes)
+            .map(|_| v.len())
+            .unwrap_or(0)
+    }
+}
+
+/// A proof and what it proves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofOutput {
+    /// Transcript bytes.
+    pub proof: Vec<u8>,
+    /// Public inputs, in circuit order.
+    pub public: PublicInputs,
+}
+
+/// A configured circuit.
+#[derive(Clone)]
+pub struct Halo2Circuit {
+    cfg: Halo2Config,
+    shape: TreeShape,
+    params: CircuitParams,
+    native: NativeHashes,
+}
+
+impl Halo2Circuit {
+    /// The circuit of `cfg`.
+    pub fn new(cfg: &Halo2Config) -> Result<Self, Halo2Error> {
+        let params = cfg.circuit_params()?;
+        let shape = cfg.shape()?;
+        let native = NativeHashes::for_family(cfg.family, cfg.alpha, cfg.arity)?;
+        params.specs()?;
+        Ok(Self {
+            cfg: cfg.clone(),
+            shape,
+            params,
+            native,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Halo2Config {
+        &self.cfg
+    }
+
+    /// The tree shape.
+    pub fn shape(&self) -> &TreeShape {
+        &self.shape
+    }
+
+    /// The circuit parameters.
+    pub fn circuit_params(&self) -> &CircuitParams {
+        &self.params
+    }
+
+    /// Rows, columns, degree, `k`.
+    pub fn stats(&self) -> Result<CircuitStats, Halo2Error> {
+        circuit_stats(&self.params)
+    }
+
+    /// Statistics completed with the fixed-column count after selector
+    /// compression (from the verifying key).
+    pub fn stats_with_keys(&self, keys: &Keys) -> Result<CircuitStats, Halo2Error> {
+        let mut s = self.stats()?;
+        s.fixed_columns_compressed = Some(keys.vk().cs().num_fixed_columns());
+        Ok(s)
+    }
+
+    /// A random witness for this circuit.
+    pub fn random_witness<R: rand::Rng>(&self, rng: &mut R) -> Witness {
+        Witness::random(rng, self.cfg.circuit, &self.shape)
+    }
+
+    /// Native computation of the public inputs of `witness`.
+    pub fn public_inputs(&self, witness: &Witness) -> Result<PublicInputs, Halo2Error> {
+        self.check_kind(witness)?;
+        PublicInputs::compute(&self.native, &self.shape, witness)
+    }
+
+    fn check_kind(&self, witness: &Witness) -> Result<(), Halo2Error> {
+        if witness.kind() != self.cfg.circuit {
+            return Err(Halo2Error::Witness(format!(
+                "a {} witness was given to the {} circuit",
+                witness.kind(),
+                self.cfg.circuit
+            )));
+        }
+        Ok(())
+    }
+
+    fn circuit(&self, witness: Option<Witness>) -> StatementCircuit {
+        StatementCircuit {
+            params: self.params.clone(),
+            witness,
+        }
+    }
+
+    /// Runs halo2's MockProver on `witness` against `public` (which need not
+    /// be the witness's own public inputs): `Ok(())` iff every constraint holds.
+    pub fn mock_check(&self, witness: &Witness, public: &PublicInputs) -> Result<(), Halo2Error> {
+        self.check_kind(witness)?;
+        let k = self.stats()?.k;
+        let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+        let prover = MockProver::run(k, &self.circuit(Some(witness.clone())), vec![instance])?;
+        prover.verify().map_err(|e| {
+            Halo2Error::Witness(format!(
+                "{} constraint failures, first: {}",
+                e.len(),
+                e.first().map(|f| format!("{f}")).unwrap_or_default()
+            ))
+        })
+    }
+
+    /// SRS loading and key generation.
+    pub fn keygen(&self, srs: &Srs) -> Result<Keys, Halo2Error> {
+        let k = self.stats()?.k;
+        let params = srs.load(k)?;
+        let c = self.circuit(None);
+        // Selector compression on (halo2-axiom's `keygen_vk` turns it off).
+        let vk = keygen_vk_custom(&params, &c, true)?;
+        let pk = keygen_pk(&params, vk, &c)?;
+        Ok(Keys {
+            params,
+            pk,
+            test_setup: srs.is_test_setup(),
+            srs_label: srs.label(),
+        })
+    }
+
+    /// Where [`Halo2Circuit::load_or_keygen`] keeps the proving key.
+    pub fn key_path(&self, dir: &Path, srs: &Srs) -> Result<PathBuf, Halo2Error> {
+        Ok(dir.join(format!("{}.pk", self.cfg.cache_key(srs)?)))
+    }
+
+    /// Keys from the cache directory `dir` (keyed by every parameter and the
+    /// SRS label), or fresh ones written there. Returns the keys and whether
+    /// they came from the cache.
+    pub fn load_or_keygen(&self, dir: &Path, srs: &Srs) -> Result<(Keys, bool), Halo2Error> {
+        let path = self.key_path(dir, srs)?;
+        let k = self.stats()?.k;
+        if path.exists() {
+            let params = srs.load(k)?;
+            let f = File::open(&path).map_err(|e| Halo2Error::io(&path, e))?;
+            let pk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                ProvingKey::<G1Affine>::read::<_, StatementCircuit>(
+                    &mut BufReader::new(f),
+                    SerdeFormat::RawBytes,
+                    self.params.clone(),
+                )
+            }))
+            .map_err(|_| Halo2Error::decode(path.display().to_string(), "corrupt proving key"))?
+            .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
+            return Ok((
+                Keys {
+                    params,
+                    pk,
+                    test_setup: srs.is_test_setup(),
+                    srs_label: srs.label(),
+                },
+                true,
+            ));
+        }
+        let keys = self.keygen(srs)?;
+        std::fs::create_dir_all(dir).map_err(|e| Halo2Error::io(dir, e))?;
+        let tmp = path.with_extension("pk.tmp");
+        let f = File::create(&tmp).map_err(|e| Halo2Error::io(&tmp, e))?;
+        let mut w = BufWriter::new(f);
+        keys.pk
+            .write(&mut w, SerdeFormat::RawBytes)
+            .and_then(|_| w.flush())
+            .map_err(|e| Halo2Error::io(&tmp, e))?;
+        drop(w);
+        std::fs::rename(&tmp, &path).map_err(|e| Halo2Error::io(&path, e))?;
+        Ok((keys, false))
+    }
+
+    /// Proves `witness`: native witness generation (timed as `witness`),
+    /// then `create_proof` (timed as `prove`).
+    pub fn prove<R: RngCore>(
+        &self,
+        keys: &Keys,
+        witness: &Witness,
+        rng: &mut R,
+    ) -> Result<(ProofOutput, PhaseTimings), Halo2Error> {
+        let t0 = Instant::now();
+        let public = self.public_inputs(witness)?;
+        let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+        let circuit = self.circuit(Some(witness.clone()));
+        let t1 = Instant::now();
+        let proof = prove_raw(keys, circuit, &instance, rng)?;
+        let t2 = Instant::now();
+        Ok((
+            ProofOutput { proof, public },
+            PhaseTimings {
+                witness: Some(t1 - t0),
+                prove: Some(t2 - t1),
+                ..Default::default()
+            },
+        ))
+    }
+}
+
+/// `create_proof` with SHPLONK and a Blake2b transcript.
+pub fn prove_raw<R: RngCore>(
+    keys: &Keys,
+    circuit: StatementCircuit,
+    instance: &[Fr],
+    rng: &mut R,
+) -> Result<Vec<u8>, Halo2Error> {
+    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
+    create_proof::<
+        KZGCommitmentScheme<Bn256>,
+        ProverSHPLONK<'_, Bn256>,
+        Challenge255<G1Affine>,
+        _,
+        Blake2bWrite<Vec<u8>, G1Affine, Challenge255<G1Affine>>,
+        _,
+    >(
+        &keys.params,
+        &keys.pk,
+        &[circuit],
+        &[&[instance]],
+        rng,
+        &mut transcript,
+    )?;
+    Ok(transcript.finalize())
+}
+
+/// Verifies `proof` for `public` under `vk`. A wrong number of public inputs
+/// is an error; an invalid or malformed proof is `Ok(false)`. Never panics on
+/// malformed proof bytes (a panic inside halo2 is caught and reported as
+/// `Ok(false)`).
+pub fn verify(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    public: &PublicInputs,
+    proof: &[u8],
+) -> Result<bool, Halo2Error> {
+    let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let strategy = SingleStrategy::new(params);
+        let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
+        verify_proof::<
+            KZGCommitmentScheme<Bn256>,
+            VerifierSHPLONK<'_, Bn256>,
+            Challenge255<G1Affine>,
+            Blake2bRead<&[u8], G1Affine, Challenge255<G1Affine>>,
+            SingleStrategy<'_, Bn256>,
+        >(
+            params.verifier_params(),
+            vk,
+            strategy,
+            &[&[&instance]],
+            &mut transcript,
+        )
+        .is_ok()
+    }));
+    Ok(res.unwrap_or(false))
+}
+
+/// Checks the public-input count, then [`verify`].
+pub fn verify_for(
+    circuit: &Halo2Circuit,
+    keys: &Keys,
+    public: &PublicInputs,
+    proof: &[u8],
+) -> Result<bool, Halo2Error> {
+    let expected = PublicInputs::count(circuit.cfg.circuit, &circuit.shape);
+    if public.0.len() != expected {
+        return Err(Halo2Error::Witness(format!(
+            "{} public inputs given, the circuit expects {expected}",
+            public.0.len()
+        )));
+    }
+    verify(&keys.params, keys.vk(), public, proof)
+}
+
+/// Everything a proof directory holds besides the proof bytes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ArtifactMeta {
+    /// `"halo2-kzg"`.
+    pub system: String,
+    /// Format version.
+    pub version: u32,
+    /// The configuration.
+    pub config: Halo2Config,
+    /// The SRS.
+    pub srs: Srs,
+    /// `true` for the unsafe test SRS.
+    pub test_setup: bool,
+    /// A warning in words when `test_setup`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+    /// Public inputs as decimal strings, in circuit order.
+    pub public_inputs: Vec<String>,
+    /// Proof size in bytes.
+    pub proof_size: usize,
+    /// Circuit statistics.
+    pub stats: CircuitStats,
+}
+
+/// Writes `proof.bin`, `public.json` (decimal public inputs), `meta.json`
+/// and `vk.bin` into `dir`.
+pub fn write_artifacts(
+    dir: &Path,
+    circuit: &Halo2Circuit,
+    keys: &Keys,
+    srs: &Srs,
+    out: &ProofOutput,
+) -> Result<(), Halo2Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Halo2Error::io(dir, e))?;
+    let public: Vec<String> = out
+        .public
+        .0
+        .iter()
+        .map(|x| fr_to_decimal(&fr_from_ark(x)))
+        .collect();
+    let meta = ArtifactMeta {
+        system: "halo2-kzg".into(),
+        version: FORMAT_VERSION,
+        config: circuit.cfg.clone(),
+        srs: srs.clone(),
+        test_setup: keys.test_setup,
+        warning: keys.test_setup.then(|| {
+            "UNSAFE TEST SRS: tau is derivable from the seed; proofs under it prove nothing".into()
+        }),
+        public_inputs: public.clone(),
+        proof_size: out.proof.len(),
+        stats: circuit.stats_with_keys(keys)?,
+    };
+    let write = |name: &str, bytes: &[u8]| -> Result<(), Halo2Error> {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).map_err(|e| Halo2Error::io(&p, e))
+    };
+    write("proof.bin", &out.proof)?;
+    write(
+        "public.json",
+        serde_json::to_string_pretty(&public)
+            .expect("json")
+            .as_bytes(),
+    )?;
+    write(
+        "meta.json",
+        serde_json::to_string_pretty(&meta)
+            .expect("json")
+            .as_bytes(),
+    )?;
+    let mut vk = vec![];
+    keys.vk()
+        .write(&mut vk, SerdeFormat::RawBytes)
+        .map_err(|e| Halo2Error::io(dir.join("vk.bin"), e))?;
+    write("vk.bin", &vk)?;
+    Ok(())
+}
+
+/// Reads `meta.json`, `public.json` and `proof.bin` from `dir`.
+pub fn read_artifacts(dir: &Path) -> Result<(ArtifactMeta, ProofOutput), Halo2Error> {
+    let read = |name: &str| -> Result<Vec<u8>, Halo2Error> {
+        let p = dir.join(name);
+        let mut v = vec![];
+        File::open(&p)
+            .and_then(|mut f| f.read_to_end(&mut v))
+            .map_err(|e| Halo2Error::io(&p, e))?;
+        Ok(v)
+    };
+    let meta: ArtifactMeta = serde_json::from_slice(&read("meta.json")?).map_err(|e| {
+        Halo2Error::decode(dir.join("meta.json").display().to_string(), e.to_string())
+    })?;
+    let public: Vec<String> = serde_json::from_slice(&read("public.json")?).map_err(|e| {
+        Halo2Error::decode(dir.join("public.json").display().to_string(), e.to_string())
+    })?;
+    let public = public
+        .iter()
+        .map(|s| zkbench_hash::field::parse_fr(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            Halo2Error::decode(dir.join("public.json").display().to_string(), e.to_string())
+        })?;
+    let proof = read("proof.bin")?;
+    Ok((
+        meta,
+        ProofOutput {
+            proof,
+            public: PublicInputs(public),
+        },
+    ))
+}
+
+/// Re-checks a proof directory: rebuilds the circuit from `meta.json`, loads
+/// or generates its keys (cache `key_dir`) under the recorded SRS, verifies.
+pub fn verify_dir(dir: &Path, key_dir: &Path) -> Result<(bool, ArtifactMeta), Halo2Error> {
+    let (meta, out) = read_artifacts(dir)?;
+    let circuit = Halo2Circuit::new(&meta.config)?;
+    let (keys, _) = circuit.load_or_keygen(key_dir, &meta.srs)?;
+    let ok = verify_for(&circuit, &keys, &out.public, &out.proof)?;
+    Ok((ok, meta))
+}
+
+/// One full run: keys (cached in `key_dir`), a random witness from `seed`,
+/// proof, verification; with timings.
+pub fn run_once(
+    cfg: &Halo2Config,
+    srs: &Srs,
+    key_dir: Option<&Path>,
+    seed: u64,
+) -> Result<(Halo2Circuit, Keys, ProofOutput, PhaseTimings, bool), Halo2Error> {
+    let circuit = Halo2Circuit::new(cfg)?;
+    let t0 = Instant::now();
+    let keys = match key_dir {
+        Some(d) => circuit.load_or_keygen(d, srs)?.0,
+        None => circuit.keygen(srs)?,
+    };
+    let setup = t0.elapsed();
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let witness = circuit.random_witness(&mut rng);
+    let (out, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
+    let t1 = Instant::now();
+    let ok = verify_for(&circuit, &keys, &out.public, &out.proof)?;
+    timings.verify = Some(t1.elapsed());
+    timings.setup = Some(setup);
+    Ok((circuit, keys, out, timings, ok))
+}

@@ -1,0 +1,846 @@
+//! The Poseidon2 chip: one hash (permutation plus its input/output convention)
+//! per block of rows, written against [`Poseidon2Instructions`] so that
+//! another layout can be swapped in.
+//!
+//! # Layout (see the crate docs for the reasoning)
+//! Columns: `t_max` *state* columns, `n_extra` *extra* columns (`e0` holds the
+//! running node — the hash input "current node" and the hash output — and the
+//! feed-forward copy; `e1…` hold partial-round S-box outputs and the
+//! membership partial products), and `max(t_max, p)` fixed round-constant
+//! columns. A hash of width `t` with `p` partial rounds per row uses
+//! `T = R_F + ⌈R_P / p⌉` rows after its input row:
+//!
+//! * input row: the input lanes in state columns, the current node in `e0`;
+//!   gate *first* = initial `M_E` + first full round, written as
+//!   `M_E⁻¹·next = (M_E·in + c)^α` (one S-box per constraint); constant input
+//!   lanes (sponge capacity, zero padding, a domain tag) are constants in the
+//!   gate, not cells; gate *member* checks `Π (lane_i − e0) = 0` over the
+//!   child lanes (chunked with partial products in `e1…` so that every
+//!   constraint has degree ≤ α + 1);
+//! * full-round rows: `M_E⁻¹·next = (cur + c)^α`;
+//! * partial rows: `p` partial rounds; the S-box outputs of the first `p − 1`
+//!   go into `e1…` (`e_j = (lin_j + c_j)^α`, `lin_j` a linear form of the row),
+//!   the last as `(M_I⁻¹·next)_0 = (lin_p + c_p)^α`, and the other lanes
+//!   linearly (`(M_I⁻¹·next)_i = lin_i`); a remainder chunk gate handles
+//!   `R_P mod p`;
+//! * last full round: only lane 0 is computed and written into `e0` of the next
+//!   row (`+ e0` of the current row for the compression feed-forward
+//!   `perm(x)[0] + x[0]`, with `x[0]` copied there). The next row's state
+//!   columns are therefore free: the next hash's input row is the same row
+//!   (its current node is this output), so a Merkle level costs exactly `T`
+//!   rows, with no row for the membership check.
+//!
+//! Every gate has degree α + 1 (8 for α = 7, 6 for α = 5), so the quotient
+//! lives on the 8n extended domain either way.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use halo2_axiom::{
+    circuit::{Cell, Region, Value},
+    halo2curves::{bn256::Fr, ff::Field},
+    plonk::{Advice, Column, ConstraintSystem, Error, Expression, Fixed, Selector},
+    poly::Rotation,
+};
+
+use crate::params::{mat_inverse, Poseidon2Params};
+
+/// How one input lane of a hash is fed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// A witness cell (a child, a note component).
+    Cell,
+    /// A constant (sponge capacity 0, zero padding, a domain tag): no cell
+    /// is constrained, the constant is part of the gate.
+    Const(Fr),
+}
+
+/// A hash computed by the chip: a Poseidon2 instance, how its input lanes are
+/// fed, and its output convention.
+#[derive(Clone, Debug)]
+pub struct HashSpec {
+    /// The permutation.
+    pub params: Arc<Poseidon2Params>,
+    /// One entry per state lane.
+    pub lanes: Vec<Lane>,
+    /// Compression mode: output `perm(x)[0] + x[0]` (lane 0 must be a cell);
+    /// otherwise sponge mode, output `perm(x)[0]`.
+    pub feed_forward: bool,
+    /// Check on the input row that the current node (`e0`) is one of the
+    /// cell lanes (Merkle levels).
+    pub membership: bool,
+}
+
+impl HashSpec {
+    /// Indices of the cell lanes.
+    pub fn cell_lanes(&self) -> Vec<usize> {
+        (0..self.lanes.len())
+            .filter(|&i| self.lanes[i] == Lane::Cell)
+            .collect()
+    }
+
+    /// Native output for the values of the cell lanes.
+    pub fn hash(&self, cells: &[Fr]) -> Fr {
+        let x = self.full_input(cells);
+        let y = self.params.permute(&x);
+        if self.feed_forward {
+            y[0] + x[0]
+        } else {
+            y[0]
+        }
+    }
+
+    fn full_input(&self, cells: &[Fr]) -> Vec<Fr> {
+        let mut it = cells.iter();
+        let x: Vec<Fr> = self
+            .lanes
+            .iter()
+            .map(|l| match l {
+                Lane::Cell => *it.next().expect("one value per cell lane"),
+                Lane::Const(c) => *c,
+            })
+            .collect();
+        assert!(it.next().is_none(), "one value per cell lane");
+        x
+    }
+
+    /// Number of extra columns its membership check needs (`e0` included).
+    fn member_extras(&self) -> usize {
+        if !self.membership {
+            return 1;
+        }
+        let a = self.cell_lanes().len();
+        let m = self.params.alpha as usize;
+        if a <= m {
+            1
+        } else {
+            1 + (a - m).div_ceil(m - 1)
+        }
+    }
+}
+
+/// Layout parameters of the chip (default: 6 partial rounds per row, which puts
+/// the 2^36-leaf Poseidon2 α = 7 arity-7 spend at 241 rows, k = 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct ChipLayout {
+    /// Partial rounds per row `p` (≥ 1); `p − 1` S-box helper columns.
+    pub partial_per_row: usize,
+    /// Constraint-system degree to pin (0: the gates' own degree, α + 1).
+    /// A value up to 9 keeps the 8n extended domain and lets halo2's
+    /// selector compression merge selectors into fewer fixed columns, at the
+    /// price of more quotient pieces.
+    #[serde(default)]
+    pub degree: usize,
+}
+
+impl ChipLayout {
+    /// `p` partial rounds per row, the gates' own degree.
+    pub fn new(partial_per_row: usize) -> Self {
+        Self {
+            partial_per_row,
+            degree: 0,
+        }
+    }
+}
+
+impl Default for ChipLayout {
+    fn default() -> Self {
+        Self::new(6)
+    }
+}
+
+/// A cell and its value.
+#[derive(Clone, Copy, Debug)]
+pub struct Wire {
+    /// The cell.
+    pub cell: Cell,
+    /// Its value (unknown during key generation).
+    pub value: Value<Fr>,
+}
+
+/// What [`Poseidon2Instructions::assign_hash`] laid out.
+#[derive(Clone, Debug)]
+pub struct HashCells {
+    /// The cell lanes of the input row, in lane order.
+    pub inputs: Vec<Wire>,
+    /// The output (`e0` of row `offset + rows`).
+    pub output: Wire,
+    /// Rows used after the input row (the output row is the next hash's input row).
+    pub rows: usize,
+}
+
+/// The chip's instruction set.
+pub trait Poseidon2Instructions {
+    /// Rows a hash of spec `spec` takes after its input row.
+    fn hash_rows(&self, spec: usize) -> usize;
+
+    /// Lays out one hash of spec `spec` with its input row at `offset`:
+    /// assigns the input lanes (values of the cell lanes in `inputs`), every
+    /// intermediate row and the output in `e0` of row `offset + rows`. The
+    /// caller assigns `e0` of the input row (the current node) when the spec
+    /// checks membership, and does not reuse the state cells of rows
+    /// `offset..offset + rows`.
+    fn assign_hash(
+        &self,
+        region: &mut Region<'_, Fr>,
+        offset: usize,
+        spec: usize,
+        inputs: Value<Vec<Fr>>,
+    ) -> Result<HashCells, Error>;
+}
+
+/// Column set shared by all hashes.
+#[derive(Clone, Debug)]
+pub struct Poseidon2Columns {
+    /// State columns (`t_max`).
+    pub state: Vec<Column<Advice>>,
+    /// Extra columns (`e0`, helpers).
+    pub extra: Vec<Column<Advice>>,
+    /// Round-constant columns.
+    pub rc: Vec<Column<Fixed>>,
+}
+
+#[derive(Clone, Debug)]
+struct WidthGates {
+    params: Arc<Poseidon2Params>,
+    q_full: Selector,
+    /// `(rounds in the chunk, selector)`: `p` and, if nonzero, `R_P mod p`.
+    q_partial: Vec<(usize, Selector)>,
+}
+
+#[derive(Clone, Debug)]
+struct SpecGates {
+    spec: HashSpec,
+    q_first: Selector,
+    q_last: Selector,
+    q_member: Option<Selector>,
+}
+
+/// The chip's configuration: columns, selectors, specs.
+#[derive(Clone, Debug)]
+pub struct Poseidon2Config {
+    /// Columns.
+    pub columns: Poseidon2Columns,
+    /// Layout.
+    pub layout: ChipLayout,
+    widths: BTreeMap<usize, WidthGates>,
+    specs: Vec<SpecGates>,
+}
+
+/// Linear form over a list of variables plus a constant.
+#[derive(Clone, Debug)]
+struct Lin {
+    coeffs: Vec<Fr>,
+    constant: Fr,
+}
+
+impl Lin {
+    fn zero(n: usize) -> Self {
+        Self {
+            coeffs: vec![Fr::ZERO; n],
+            constant: Fr::ZERO,
+        }
+    }
+    fn var(n: usize, i: usize) -> Self {
+        let mut l = Self::zero(n);
+        l.coeffs[i] = Fr::ONE;
+        l
+    }
+    fn constant(n: usize, c: Fr) -> Self {
+        let mut l = Self::zero(n);
+        l.constant = c;
+        l
+    }
+    fn add(&self, o: &Lin) -> Lin {
+        Lin {
+            coeffs: self
+                .coeffs
+                .iter()
+                .zip(&o.coeffs)
+                .map(|(a, b)| *a + b)
+                .collect(),
+            constant: self.constant + o.constant,
+        }
+    }
+    fn scale(&self, s: Fr) -> Lin {
+        Lin {
+            coeffs: self.coeffs.iter().map(|a| *a * s).collect(),
+            constant: self.constant * s,
+        }
+    }
+    fn expr(&self, vars: &[Expression<Fr>]) -> Expression<Fr> {
+        let mut e: Option<Expression<Fr>> = None;
+        for (c, v) in self.coeffs.iter().zip(vars) {
+            if bool::from(c.is_zero()) {
+                continue;
+            }
+            let term = if *c == Fr::ONE {
+                v.clone()
+            } else {
+                v.clone() * Expression::Constant(*c)
+            };
+            e = Some(match e {
+                None => term,
+                Some(e) => e + term,
+            });
+        }
+        let k = Expression::Constant(self.constant);
+        match e {
+            None => k,
+            Some(e) if bool::from(self.constant.is_zero()) => e,
+            Some(e) => e + k,
+        }
+    }
+}
+
+fn mat_lin(m: &[Vec<Fr>], x: &[Lin]) -> Vec<Lin> {
+    let n = x[0].coeffs.len();
+    m.iter()
+        .map(|row| {
+            row.iter()
+                .zip(x)
+                .fold(Lin::zero(n), |acc, (a, l)| acc.add(&l.scale(*a)))
+        })
+        .collect()
+}
+
+fn pow_expr(x: Expression<Fr>, alpha: u64) -> Expression<Fr> {
+    // Square-and-multiply; the prover's evaluator shares the repeated subtrees.
+    let mut result: Option<Expression<Fr>> = None;
+    let mut base = x;
+    let mut e = alpha;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = Some(match result {
+                None => base.clone(),
+                Some(r) => r * base.clone(),
+            });
+        }
+        e >>= 1;
+        if e > 0 {
+            base = base.clone() * base;
+        }
+    }
+    result.expect("alpha ≥ 1")
+}
+
+fn invert(m: &[Vec<Fr>]) -> Vec<Vec<Fr>> {
+    mat_inverse(m).expect("Poseidon2 matrices are invertible")
+}
+
+impl Poseidon2Config {
+    /// Columns needed for `specs` under `layout`: `(state, extra, rc)`.
+    pub fn column_counts(specs: &[HashSpec], layout: &ChipLayout) -> (usize, usize, usize) {
+        let t_max = specs.iter().map(|s| s.params.width).max().unwrap_or(1);
+        let p = layout.partial_per_row.max(1);
+        let extra = specs
+            .iter()
+            .map(HashSpec::member_extras)
+            .max()
+            .unwrap_or(1)
+            .max(p.saturating_sub(1))
+            .max(1);
+        (t_max, extra, t_max.max(p))
+    }
+
+    /// Allocates columns for `specs` (plus `min_extra` extra columns at least)
+    /// and configures the chip.
+    pub fn configure(
+        meta: &mut ConstraintSystem<Fr>,
+        specs: Vec<HashSpec>,
+        layout: ChipLayout,
+        min_extra: usize,
+    ) -> Self {
+        let (t, e, f) = Self::column_counts(&specs, &layout);
+        let columns = Poseidon2Columns {
+            state: (0..t).map(|_| meta.advice_column()).collect(),
+            extra: (0..e.max(min_extra))
+                .map(|_| meta.advice_column())
+                .collect(),
+            rc: (0..f).map(|_| meta.fixed_column()).collect(),
+        };
+        Self::configure_with_columns(meta, columns, specs, layout)
+    }
+
+    /// Configures the chip on given columns.
+    pub fn configure_with_columns(
+        meta: &mut ConstraintSystem<Fr>,
+        columns: Poseidon2Columns,
+        specs: Vec<HashSpec>,
+        layout: ChipLayout,
+    ) -> Self {
+        let p = layout.partial_per_row.max(1);
+        let mut widths = BTreeMap::new();
+        for s in &specs {
+            let t = s.params.width;
+            if let Some(w) = widths.get(&t) {
+                let w: &WidthGates = w;
+                assert_eq!(
+                    w.params, s.params,
+                    "two specs of width {t} with different instances"
+                );
+                continue;
+            }
+            let params = s.params.clone();
+            let q_full = meta.selector();
+            Self::full_gate(meta, &columns, &params, q_full);
+            let mut q_partial = vec![];
+            for r in [p.min(params.rounds_partial), params.rounds_partial % p] {
+                if r == 0 || q_partial.iter().any(|(x, _)| *x == r) {
+                    continue;
+                }
+                let q = meta.selector();
+                Self::partial_gate(meta, &columns, &params, r, q);
+                q_partial.push((r, q));
+            }
+            widths.insert(
+                t,
+                WidthGates {
+                    params,
+                    q_full,
+                    q_partial,
+                },
+            );
+        }
+        let specs = specs
+            .into_iter()
+            .map(|spec| {
+                let q_first = meta.selector();
+                Self::first_gate(meta, &columns, &spec, q_first);
+                let q_last = meta.selector();
+                Self::last_gate(meta, &columns, &spec, q_last);
+                let q_member = spec.membership.then(|| {
+                    let q = meta.selector();
+                    Self::member_gate(meta, &columns, &spec, q);
+                    q
+                });
+                SpecGates {
+                    spec,
+                    q_first,
+                    q_last,
+                    q_member,
+                }
+            })
+            .collect();
+        Self {
+            columns,
+            layout,
+            widths,
+            specs,
+        }
+    }
+
+    /// The spec with index `i`.
+    pub fn spec(&self, i: usize) -> &HashSpec {
+        &self.specs[i].spec
+    }
+
+    fn full_gate(
+        meta: &mut ConstraintSystem<Fr>,
+        cols: &Poseidon2Columns,
+        params: &Poseidon2Params,
+        q: Selector,
+    ) {
+        let t = params.width;
+        let me_inv = invert(&params.mat_external);
+        meta.create_gate("poseidon2 full round", |vc| {
+            let q = vc.query_selector(q);
+            let cur: Vec<_> = (0..t)
+                .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
+                .collect();
+            let next: Vec<_> = (0..t)
+                .map(|i| vc.query_advice(cols.state[i], Rotation::next()))
+                .collect();
+            let rc: Vec<_> = (0..t)
+                .map(|i| vc.query_fixed(cols.rc[i], Rotation::cur()))
+                .collect();
+            let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
+            let pre = mat_lin(&me_inv, &next_lin);
+            (0..t)
+                .map(|i| {
+                    q.clone()
+                        * (pre[i].expr(&next)
+                            - pow_expr(cur[i].clone() + rc[i].clone(), params.alpha))
+                })
+                .collect::<Vec<_>>()
+        });
+    }
+
+    fn partial_gate(
+        meta: &mut ConstraintSystem<Fr>,
+        cols: &Poseidon2Columns,
+        params: &Poseidon2Params,
+        r: usize,
+        q: Selector,
+    ) {
+        let t = params.width;
+        let mi = params.mat_internal();
+        let mi_inv = invert(&mi);
+        meta.create_gate("poseidon2 partial rounds", |vc| {
+            let q = vc.query_selector(q);
+            // Variables: state (t), helpers (r - 1), round constants (r).
+            let mut vars: Vec<Expression<Fr>> = (0..t)
+                .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
+                .collect();
+            vars.extend((1..r).map(|j| vc.query_advice(cols.extra[j - 1], Rotation::cur())));
+            vars.extend((0..r).map(|j| vc.query_fixed(cols.rc[j], Rotation::cur())));
+            let n = vars.len();
+            let next: Vec<_> = (0..t)
+                .map(|i| vc.query_advice(cols.state[i], Rotation::next()))
+                .collect();
+            let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
+            let pre = mat_lin(&mi_inv, &next_lin);
+            let mut x: Vec<Lin> = (0..t).map(|i| Lin::var(n, i)).collect();
+            let mut out = vec![];
+            for j in 0..r {
+                let u = x[0].add(&Lin::var(n, t + (r - 1) + j));
+                let sb = pow_expr(u.expr(&vars), params.alpha);
+                if j + 1 < r {
+                    out.push(q.clone() * (vars[t + j].clone() - sb));
+                    x[0] = Lin::var(n, t + j);
+                    x = mat_lin(&mi, &x);
+                } else {
+                    out.push(q.clone() * (pre[0].expr(&next) - sb));
+                    for i in 1..t {
+                        out.push(q.clone() * (pre[i].expr(&next) - x[i].expr(&vars)));
+                    }
+                }
+            }
+            out
+        });
+    }
+
+    fn first_gate(
+        meta: &mut ConstraintSystem<Fr>,
+        cols: &Poseidon2Columns,
+        spec: &HashSpec,
+        q: Selector,
+    ) {
+        let params = &spec.params;
+        let t = params.width;
+        let me_inv = invert(&params.mat_external);
+        meta.create_gate("poseidon2 first round", |vc| {
+            let q = vc.query_selector(q);
+            let vars: Vec<Expression<Fr>> = (0..t)
+                .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
+                .collect();
+            let next: Vec<_> = (0..t)
+                .map(|i| vc.query_advice(cols.state[i], Rotation::next()))
+                .collect();
+            let rc: Vec<_> = (0..t)
+                .map(|i| vc.query_fixed(cols.rc[i], Rotation::cur()))
+                .collect();
+            let input: Vec<Lin> = spec
+                .lanes
+                .iter()
+                .enumerate()
+                .map(|(i, l)| match l {
+                    Lane::Cell => Lin::var(t, i),
+                    Lane::Const(c) => Lin::constant(t, *c),
+                })
+                .collect();
+            let y = if params.initial_linear {
+                mat_lin(&params.mat_external, &input)
+            } else {
+                input
+            };
+            let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
+            let pre = mat_lin(&me_inv, &next_lin);
+            (0..t)
+                .map(|i| {
+                    q.clone()
+                        * (pre[i].expr(&next)
+                            - pow_expr(y[i].expr(&vars) + rc[i].clone(), params.alpha))
+                })
+                .collect::<Vec<_>>()
+        });
+    }
+
+    fn last_gate(
+        meta: &mut ConstraintSystem<Fr>,
+        cols: &Poseidon2Columns,
+        spec: &HashSpec,
+        q: Selector,
+    ) {
+        let params = &spec.params;
+        let t = params.width;
+        meta.create_gate("poseidon2 last round (lane 0)", |vc| {
+            let q = vc.query_selector(q);
+            let out = vc.query_advice(cols.extra[0], Rotation::next());
+            let mut acc = Expression::Constant(Fr::ZERO);
+            for j in 0..t {
+                let s = vc.query_advice(cols.state[j], Rotation::cur());
+                let c = vc.query_fixed(cols.rc[j], Rotation::cur());
+                acc = acc
+                    + pow_expr(s + c, params.alpha)
+                        * Expression::Constant(params.mat_external[0][j]);
+            }
+            if spec.feed_forward {
+                acc = acc + vc.query_advice(cols.extra[0], Rotation::cur());
+            }
+            vec![q * (out - acc)]
+        });
+    }
+
+    fn member_gate(
+        meta: &mut ConstraintSystem<Fr>,
+        cols: &Poseidon2Columns,
+        spec: &HashSpec,
+        q: Selector,
+    ) {
+        let lanes = spec.cell_lanes();
+        let m = spec.params.alpha as usize;
+        meta.create_gate("membership product", |vc| {
+            let q = vc.query_selector(q);
+            let cur = vc.query_advice(cols.extra[0], Rotation::cur());
+            let factors: Vec<Expression<Fr>> = lanes
+                .iter()
+                .map(|&i| vc.query_advice(cols.state[i], Rotation::cur()) - cur.clone())
+                .collect();
+            let prod = |fs: &[Expression<Fr>]| {
+                fs.iter()
+                    .cloned()
+                    .reduce(|a, b| a * b)
+                    .expect("non-empty chunk")
+            };
+            let mut out = vec![];
+            if factors.len() <= m {
+                out.push(q.clone() * prod(&factors));
+                return out;
+            }
+            let mut k = 1;
+            out.push(
+                q.clone() * (vc.query_advice(cols.extra[1], Rotation::cur()) - prod(&factors[..m])),
+            );
+            let mut rest = &factors[m..];
+            loop {
+                let acc = vc.query_advice(cols.extra[k], Rotation::cur());
+                if rest.len() < m {
+                    out.push(q.clone() * (acc * prod(rest)));
+                    break;
+                }
+                let nxt = vc.query_advice(cols.extra[k + 1], Rotation::cur());
+                out.push(q.clone() * (nxt - acc * prod(&rest[..m - 1])));
+                rest = &rest[m - 1..];
+                k += 1;
+            }
+            out
+        });
+    }
+
+    fn p(&self) -> usize {
+        self.layout.partial_per_row.max(1)
+    }
+}
+
+/// Row-by-row values of one hash (witness generation).
+struct Trace {
+    /// State at rows `0..T` (row 0 = input).
+    state: Vec<Vec<Fr>>,
+    /// Helper values per row (partial rows).
+    helpers: Vec<Vec<Fr>>,
+    output: Fr,
+}
+
+fn trace(spec: &HashSpec, p: usize, x: Vec<Fr>) -> Trace {
+    let params = &spec.params;
+    let half = params.rounds_full / 2;
+    let mut state = vec![x.clone()];
+    let mut helpers = vec![vec![]];
+    let mut s = x.clone();
+    if params.initial_linear {
+        params.apply_external(&mut s);
+    }
+    params.full_round(0, &mut s);
+    state.push(s.clone());
+    helpers.push(vec![]);
+    for r in 1..half {
+        params.full_round(r, &mut s);
+        state.push(s.clone());
+        helpers.push(vec![]);
+    }
+    let mut r = half;
+    let end = half + params.rounds_partial;
+    while r < end {
+        let chunk = p.min(end - r);
+        let mut h = vec![];
+        for j in 0..chunk {
+            s[0] = params.sbox(s[0] + params.round_constants[r + j][0]);
+            if j + 1 < chunk {
+                h.push(s[0]);
+            }
+            params.apply_internal(&mut s);
+        }
+        let last = helpers.len() - 1;
+        helpers[last] = h;
+        state.push(s.clone());
+        helpers.push(vec![]);
+        r += chunk;
+    }
+    for r in end..params.rounds_full + params.rounds_partial - 1 {
+        params.full_round(r, &mut s);
+        state.push(s.clone());
+        helpers.push(vec![]);
+    }
+    params.full_round(params.rounds_full + params.rounds_partial - 1, &mut s);
+    let output = if spec.feed_forward { s[0] + x[0] } else { s[0] };
+    Trace {
+        state,
+        helpers,
+        output,
+    }
+}
+
+impl Poseidon2Instructions for Poseidon2Config {
+    fn hash_rows(&self, spec: usize) -> usize {
+        let params = &self.specs[spec].spec.params;
+        params.rounds_full + params.rounds_partial.div_ceil(self.p())
+    }
+
+    fn assign_hash(
+        &self,
+        region: &mut Region<'_, Fr>,
+        offset: usize,
+        spec_idx: usize,
+        inputs: Value<Vec<Fr>>,
+    ) -> Result<HashCells, Error> {
+        let sg = &self.specs[spec_idx];
+        let spec = &sg.spec;
+        let params = &spec.params;
+        let t = params.width;
+        let p = self.p();
+        let wg = &self.widths[&t];
+        let rows = self.hash_rows(spec_idx);
+        let cols = &self.columns;
+        let half = params.rounds_full / 2;
+
+        let full_in = inputs.map(|v| spec.full_input(&v));
+        let tr = full_in.map(|x| trace(spec, p, x));
+
+        // Selectors and round constants.
+        sg.q_first.enable(region, offset)?;
+        if let Some(q) = sg.q_member {
+            q.enable(region, offset)?;
+        }
+        let mut row = offset;
+        for r in 0..half {
+            if r > 0 {
+                wg.q_full.enable(region, row)?;
+            }
+            for i in 0..t {
+                region.assign_fixed(cols.rc[i], row, params.round_constants[r][i]);
+            }
+            row += 1;
+        }
+        let mut r = half;
+        let end = half + params.rounds_partial;
+        while r < end {
+            let chunk = p.min(end - r);
+            let q = wg
+                .q_partial
+                .iter()
+                .find(|(n, _)| *n == chunk)
+                .expect("partial gate for chunk")
+                .1;
+            q.enable(region, row)?;
+            for j in 0..chunk {
+                region.assign_fixed(cols.rc[j], row, params.round_constants[r + j][0]);
+            }
+            r += chunk;
+            row += 1;
+        }
+        for r in end..params.rounds_full + params.rounds_partial {
+            if r + 1 == params.rounds_full + params.rounds_partial {
+                sg.q_last.enable(region, row)?;
+            } else {
+                wg.q_full.enable(region, row)?;
+            }
+            for i in 0..t {
+                region.assign_fixed(cols.rc[i], row, params.round_constants[r][i]);
+            }
+            row += 1;
+        }
+        debug_assert_eq!(row, offset + rows);
+
+        // Advice.
+        let mut input_cells = vec![];
+        for k in 0..rows {
+            for i in 0..t {
+                let v = tr.as_ref().map(|tr| tr.state[k][i]);
+                let cell = region.assign_advice(cols.state[i], offset + k, v).cell();
+                if k == 0 && spec.lanes[i] == Lane::Cell {
+                    input_cells.push(Wire { cell, value: v });
+                }
+            }
+        }
+        // Helper cells: on partial rows (rows half..half + chunks).
+        let chunks = params.rounds_partial.div_ceil(p);
+        for c in 0..chunks {
+            let k = half + c;
+            let chunk = p.min(params.rounds_partial - c * p);
+            for j in 0..chunk.saturating_sub(1) {
+                let v = tr.as_ref().map(|tr| tr.helpers[k][j]);
+                region.assign_advice(cols.extra[j], offset + k, v);
+            }
+        }
+        // Feed-forward copy of x[0] into e0 of the last-round row.
+        if spec.feed_forward {
+            let x0 = &input_cells[0];
+            let ff = region
+                .assign_advice(cols.extra[0], offset + rows - 1, x0.value)
+                .cell();
+            region.constrain_equal(x0.cell, ff);
+        }
+        let out_v = tr.as_ref().map(|tr| tr.output);
+        let out = region
+            .assign_advice(cols.extra[0], offset + rows, out_v)
+            .cell();
+        Ok(HashCells {
+            inputs: input_cells,
+            output: Wire {
+                cell: out,
+                value: out_v,
+            },
+            rows,
+        })
+    }
+}
+
+impl Poseidon2Config {
+    /// Assigns the membership partial products on an input row (call after
+    /// the hash's inputs and current node are known).
+    pub fn assign_member_helpers(
+        &self,
+        region: &mut Region<'_, Fr>,
+        offset: usize,
+        spec_idx: usize,
+        children: Value<Vec<Fr>>,
+        cur: Value<Fr>,
+    ) {
+        let spec = &self.specs[spec_idx].spec;
+        if !spec.membership {
+            return;
+        }
+        let m = spec.params.alpha as usize;
+        let a = spec.cell_lanes().len();
+        if a <= m {
+            return;
+        }
+        let factors = children
+            .zip(cur)
+            .map(|(c, x)| c.iter().map(|ci| *ci - x).collect::<Vec<_>>());
+        let mut used = m;
+        let mut k = 1;
+        let mut acc = factors.as_ref().map(|f| f[..m].iter().product::<Fr>());
+        region.assign_advice(self.columns.extra[1], offset, acc);
+        while a - used > m - 1 {
+            let lo = used;
+            acc = acc
+                .zip(factors.as_ref())
+                .map(|(acc, f)| acc * f[lo..lo + m - 1].iter().product::<Fr>());
+            k += 1;
+            region.assign_advice(self.columns.extra[k], offset, acc);
+            used += m - 1;
+        }
+    }
+}

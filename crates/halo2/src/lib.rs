@@ -1,0 +1,60 @@
+//! # zkbench-halo2
+//!
+//! Note-spend, membership-only and batch-root proofs on Halo2 (halo2-axiom:
+//! BN254, KZG, SHPLONK multi-opening, Blake2b transcript) with a Poseidon2
+//! chip built for few rows.
+//!
+//! * [`params`]: Poseidon2 instances from the native library, in halo2's field;
+//! * [`chip`]: the Poseidon2 chip ([`chip::Poseidon2Instructions`]);
+//! * [`statement`]: the statements (mirrored from the Groth16 backend);
+//! * [`circuit`]: the statement circuits and their layout;
+//! * [`api`]: configuration, SRS, keys, prove/verify with timed phases,
+//!   artifacts, row/column accounting.
+//!
+//! # Layout (what was chosen and why)
+//!
+//! One hash is a block of `T = R_F + ⌈R_P / p⌉` rows (details in [`chip`]):
+//! one row per full round, `p` partial rounds per row (`p − 1` S-box helper
+//! columns), the initial linear layer folded into the first round's gate,
+//! and the output written into the *next* row, which is also the next hash's
+//! input row. A Merkle level therefore costs exactly `T` rows: the
+//! membership check `Π (child_i − cur) = 0` sits on the input row (no extra
+//! row, no extra column up to arity α), and the path's current node never
+//! needs a copy constraint. Only three columns take part in the permutation
+//! argument (state 0, `e0`, the instance column), so there is one grand
+//! product polynomial.
+//!
+//! Every gate is written with one S-box per constraint: full rounds as
+//! `M_E⁻¹·next = (cur + c)^α`, partial rows as linear forms of the row's cells
+//! (no expression blow-up), so all gates have degree α + 1 — 8 for α = 7,
+//! whose 8n extended domain is the same as α = 5's degree 6. α = 7 has fewer
+//! partial rounds (Poseidon2 t = 8: 48 vs 57), so it wins on rows at equal
+//! cost per row.
+//!
+//! Spend, 2^36 leaves, Poseidon2 α = 7, arity 7 (height 13, zkOS' shape):
+//! `p = 2` gives 479 rows at k = 9 with 10 advice columns (zkOS: 518 rows,
+//! k = 10, 9 advice); `p = 4` gives 301 rows (k = 9, 11 advice); `p ≥ 6`
+//! fits k = 8 (241 rows with 13 advice; 211 with 15). Run the
+//! `halo2_layouts` example for the whole table with timings.
+//!
+//! **halo2-axiom quirk.** `ConstraintSystem::degree()` in halo2-axiom is
+//! capped by the `MAX_DEGREE` environment variable (default 5); with
+//! degree-8 gates that would silently give a too-small extended domain. The
+//! circuits pin their true degree with `set_minimum_degree`, which takes
+//! precedence, so no environment variable is needed.
+//!
+//! **Test SRS.** [`api::Srs::TestSetup`] draws τ from a seeded ChaCha20 RNG:
+//! anyone who knows the seed can forge proofs. It is labelled `UNSAFE` in
+//! code, output and files; use [`api::Srs::File`] with a real ceremony's
+//! parameters in halo2's format for anything that matters.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod chip;
+pub mod circuit;
+pub mod error;
+pub mod params;
+pub mod statement;
+
+pub use error::Halo2Error;
+pub use halo2_axiom;

@@ -1,0 +1,131 @@
+//! MockProver tests: native vs chip for every circuit kind, α and layouts.
+
+use halo2_axiom::{dev::MockProver, halo2curves::bn256::Fr};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkbench_halo2::{
+    chip::ChipLayout,
+    circuit::{circuit_stats, CircuitParams, StatementCircuit},
+    params::fr_from_ark,
+    statement::{CircuitKind, NativeHashes, PublicInputs, Witness},
+};
+use zkbench_hash::HashFamily;
+
+fn run(params: &CircuitParams, witness: Witness, public: &[Fr]) -> Result<(), String> {
+    let stats = circuit_stats(params).map_err(|e| e.to_string())?;
+    let circuit = StatementCircuit {
+        params: params.clone(),
+        witness: Some(witness),
+    };
+    let prover =
+        MockProver::run(stats.k, &circuit, vec![public.to_vec()]).map_err(|e| format!("{e:?}"))?;
+    prover
+        .verify()
+        .map_err(|e| format!("{} failures, first: {:?}", e.len(), e.first()))
+}
+
+fn check(params: CircuitParams, seed: u64) {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let shape = params.shape();
+    let native = NativeHashes::for_family(params.family, Some(params.alpha), params.arity).unwrap();
+    let w = Witness::random(&mut rng, params.kind, &shape);
+    let public = PublicInputs::compute(&native, &shape, &w).unwrap();
+    let public: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+    let stats = circuit_stats(&params).unwrap();
+    println!("{params:?}: {stats}");
+    run(&params, w, &public).unwrap_or_else(|e| panic!("{params:?}: {e}"));
+}
+
+#[test]
+fn spend_alpha7_arity7_layouts() {
+    for p in [1, 2, 4, 8] {
+        check(
+            CircuitParams {
+                family: HashFamily::Poseidon2,
+                alpha: 7,
+                arity: 7,
+                height: 2,
+                kind: CircuitKind::Spend,
+                layout: ChipLayout::new(p),
+            },
+            p as u64,
+        );
+    }
+}
+
+#[test]
+fn spend_all_arities() {
+    for alpha in [5, 7] {
+        for arity in [2, 3, 4, 5, 8, 9, 12, 16] {
+            check(
+                CircuitParams {
+                    family: HashFamily::Poseidon2,
+                    alpha,
+                    arity,
+                    height: 1,
+                    kind: CircuitKind::Spend,
+                    layout: ChipLayout::new(6),
+                },
+                arity as u64,
+            );
+        }
+    }
+}
+
+#[test]
+fn membership_and_batch() {
+    for arity in [2, 7] {
+        check(
+            CircuitParams {
+                family: HashFamily::Poseidon2,
+                alpha: 7,
+                arity,
+                height: 2,
+                kind: CircuitKind::Membership,
+                layout: ChipLayout::default(),
+            },
+            1,
+        );
+        check(
+            CircuitParams {
+                family: HashFamily::Poseidon2,
+                alpha: 7,
+                arity,
+                height: if arity == 2 { 3 } else { 1 },
+                kind: CircuitKind::BatchRoot,
+                layout: ChipLayout::default(),
+            },
+            2,
+        );
+    }
+}
+
+#[test]
+fn poseidon_circomlib_all_kinds() {
+    for arity in [2, 4, 7, 16] {
+        for kind in [CircuitKind::Spend, CircuitKind::Membership] {
+            check(
+                CircuitParams {
+                    family: HashFamily::Poseidon,
+                    alpha: 5,
+                    arity,
+                    height: 2,
+                    kind,
+                    layout: ChipLayout::new(4),
+                },
+                arity as u64,
+            );
+        }
+    }
+    check(
+        CircuitParams {
+            family: HashFamily::Poseidon,
+            alpha: 5,
+            arity: 2,
+            height: 2,
+            kind: CircuitKind::BatchRoot,
+            layout: ChipLayout::new(4),
+        },
+        3,
+    );
+}
