@@ -26,7 +26,11 @@ pub trait Backend: Send + Sync {
 
 /// All backends compiled into this build.
 pub fn all() -> Vec<Box<dyn Backend>> {
-    vec![Box::new(NativeHash), Box::new(crate::proof::Groth16Backend)]
+    vec![
+        Box::new(NativeHash),
+        Box::new(crate::proof::Groth16Backend),
+        Box::new(crate::proof::Halo2KzgBackend),
+    ]
 }
 
 /// The backend for a case, if any.

@@ -234,3 +234,159 @@ impl Backend for Groth16Backend {
         }
     }
 }
+
+/// Halo2 (halo2-axiom) with KZG on BN254, SHPLONK; Poseidon2/Poseidon chips.
+pub struct Halo2KzgBackend;
+
+/// Seed of the deterministic **unsafe test SRS** used by benchmarks.
+pub const BENCH_SRS_SEED: u64 = 0x6861_6c6f_32;
+
+/// The Halo2 configuration of a case (default chip layout).
+pub fn halo2_config(case: &Case) -> Result<zkbench_halo2::api::Halo2Config, String> {
+    let g = groth16_config(case)?;
+    let circuit = match g.circuit {
+        CircuitKind::Spend => zkbench_halo2::statement::CircuitKind::Spend,
+        CircuitKind::Membership => zkbench_halo2::statement::CircuitKind::Membership,
+        CircuitKind::BatchRoot => zkbench_halo2::statement::CircuitKind::BatchRoot,
+    };
+    Ok(zkbench_halo2::api::Halo2Config {
+        family: g.family,
+        alpha: g.alpha,
+        arity: g.arity,
+        leaves: g.leaves,
+        circuit,
+        layout: Default::default(),
+    })
+}
+
+impl Halo2KzgBackend {
+    fn measure(
+        &self,
+        case: &Case,
+        profile: &Profile,
+        env: &Environment,
+    ) -> Result<Vec<Record>, (String, Vec<Record>)> {
+        use zkbench_halo2::api::{self as h2, Halo2Circuit, Srs};
+        let mut out = Vec::new();
+        macro_rules! tri {
+            ($e:expr, $what:expr) => {
+                match $e {
+                    Ok(v) => v,
+                    Err(e) => return Err((format!("{}: {e}", $what), out)),
+                }
+            };
+        }
+        let cfg = tri!(halo2_config(case), "configuration");
+        let circuit = tri!(Halo2Circuit::new(&cfg), "circuit");
+        let stats = tri!(circuit.stats(), "circuit statistics");
+        let common = |r: &mut Record| {
+            r.metrics.insert("k".into(), stats.k as f64);
+            r.metrics.insert("rows".into(), stats.rows as f64);
+            r.metrics
+                .insert("advice_columns".into(), stats.advice_columns as f64);
+            r.metrics
+                .insert("fixed_columns".into(), stats.fixed_columns as f64);
+            r.metrics
+                .insert("max_degree".into(), stats.max_degree as f64);
+            r.metrics
+                .insert("public_inputs".into(), stats.public_inputs as f64);
+            r.metrics
+                .insert("height".into(), circuit.shape().height as f64);
+        };
+        let srs = Srs::TestSetup {
+            seed: BENCH_SRS_SEED,
+        };
+        let (keys, s) = tri!(
+            measure::once(|| circuit.keygen(&srs)),
+            "SRS + key generation"
+        );
+        let mut r = record(case, "setup", s, env);
+        common(&mut r);
+        r.metrics.insert("vk_bytes".into(), keys.vk_size() as f64);
+        out.push(r);
+
+        let dir: PathBuf =
+            std::env::temp_dir().join(format!("zkbench-h2keys-{}", std::process::id()));
+        let mut rng = ChaCha20Rng::seed_from_u64(2);
+        let witness = circuit.random_witness(&mut rng);
+        // Populate the on-disk cache, then time a cold proof that loads it.
+        tri!(circuit.load_or_keygen(&dir, &srs), "writing the key cache");
+        let cold = measure::once(|| -> Result<_, zkbench_halo2::Halo2Error> {
+            let (k, _) = circuit.load_or_keygen(&dir, &srs)?;
+            circuit.prove(&k, &witness, &mut rng)
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        let (_, s) = tri!(cold, "cold prove");
+        let mut r = record(case, "prove_cold", s, env);
+        common(&mut r);
+        out.push(r);
+
+        let mut public = None;
+        let s = tri!(
+            measure::sample(profile, || {
+                public = Some(circuit.public_inputs(&witness)?);
+                Ok::<_, zkbench_halo2::Halo2Error>(())
+            }),
+            "witness"
+        );
+        let mut r = record(case, "witness", s, env);
+        common(&mut r);
+        out.push(r);
+
+        let mut proof = None;
+        let s = tri!(
+            measure::sample(profile, || {
+                proof = Some(circuit.prove(&keys, &witness, &mut rng)?.0);
+                Ok::<_, zkbench_halo2::Halo2Error>(())
+            }),
+            "prove"
+        );
+        let proof = proof.expect("sampled at least once");
+        let mut r = record(case, "prove", s, env);
+        common(&mut r);
+        r.metrics
+            .insert("proof_bytes".into(), proof.proof.len() as f64);
+        out.push(r);
+
+        let s = tri!(
+            measure::sample(profile, || {
+                match h2::verify_for(&circuit, &keys, &proof.public, &proof.proof) {
+                    Ok(true) => Ok(()),
+                    Ok(false) => Err("the proof did not verify".to_string()),
+                    Err(e) => Err(e.to_string()),
+                }
+            }),
+            "verify"
+        );
+        let mut r = record(case, "verify", s, env);
+        common(&mut r);
+        r.metrics
+            .insert("proof_bytes".into(), proof.proof.len() as f64);
+        out.push(r);
+        Ok(out)
+    }
+}
+
+impl Backend for Halo2KzgBackend {
+    fn name(&self) -> &'static str {
+        "halo2-kzg"
+    }
+
+    fn description(&self) -> &'static str {
+        "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Poseidon2 and Poseidon chips; UNSAFE test SRS"
+    }
+
+    fn handles(&self, case: &Case) -> bool {
+        case.kind == CaseKind::Proof && case.system == "halo2-kzg"
+    }
+
+    fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
+        match self.measure(case, profile, env) {
+            Ok(r) => r,
+            Err((reason, mut done)) => {
+                done.push(Record::failed(case, "all", Status::Error, reason, env));
+                done
+            }
+        }
+    }
+}

@@ -48,6 +48,9 @@ pub struct ProveArgs {
     /// Proving-key cache directory (default: $XDG_CACHE_HOME/zkbench/keys or ~/.cache/zkbench/keys).
     #[arg(long)]
     pub keys: Option<PathBuf>,
+    /// halo2-kzg: KZG parameters file in halo2's params format (default: an UNSAFE test SRS from --seed).
+    #[arg(long)]
+    pub srs: Option<PathBuf>,
 }
 
 /// Arguments of `zkbench verify`.
@@ -59,6 +62,9 @@ pub struct VerifyArgs {
     /// Directory written by `zkbench prove` (or snarkjs: proof.json, public.json, verification_key.json).
     #[arg(long)]
     pub dir: PathBuf,
+    /// halo2-kzg: key cache directory used to load the verifying key (default as for `prove`).
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
 }
 
 fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
@@ -74,11 +80,8 @@ fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
 
 fn check_system(system: &str) -> anyhow::Result<()> {
     match system {
-        "groth16" => Ok(()),
-        "halo2-kzg" => {
-            bail!("the halo2-kzg backend is not part of this build yet; available: groth16")
-        }
-        other => bail!("unknown proof system {other:?}; available: groth16"),
+        "groth16" | "halo2-kzg" => Ok(()),
+        other => bail!("unknown proof system {other:?}; available: groth16, halo2-kzg"),
     }
 }
 
@@ -90,6 +93,12 @@ fn ms(d: Option<std::time::Duration>) -> String {
 /// `zkbench prove`.
 pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     check_system(&a.system)?;
+    if a.system == "halo2-kzg" {
+        return prove_halo2(a);
+    }
+    if a.srs.is_some() {
+        bail!("--srs applies to halo2-kzg only (Groth16 has a circuit-specific setup)");
+    }
     let family: HashFamily = a.hash.parse()?;
     let circuit_kind: CircuitKind = a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let leaves = parse_leaves(&a.leaves).map_err(anyhow::Error::msg)?;
@@ -178,9 +187,89 @@ fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &api::Keys)
     );
 }
 
+/// `zkbench prove --system halo2-kzg`.
+fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
+    use zkbench_halo2::api::{self as h2, Halo2Circuit, Halo2Config, Srs};
+    let family: HashFamily = a.hash.parse()?;
+    let circuit_kind: zkbench_halo2::statement::CircuitKind =
+        a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let leaves = parse_leaves(&a.leaves).map_err(anyhow::Error::msg)?;
+    let cfg = Halo2Config {
+        family,
+        alpha: a.alpha,
+        arity: a.arity,
+        leaves,
+        circuit: circuit_kind,
+        layout: Default::default(),
+    };
+    let circuit = Halo2Circuit::new(&cfg)?;
+    let srs = match &a.srs {
+        Some(p) => Srs::File(p.clone()),
+        None => Srs::TestSetup { seed: a.seed },
+    };
+    if srs.is_test_setup() {
+        eprintln!("WARNING: UNSAFE TEST SRS ({}): tau is derivable from the seed; anyone can forge proofs. For testing and benchmarking only; pass --srs FILE for real use.", srs.label());
+    }
+    println!("halo2-kzg · {}", circuit.stats()?);
+    let cache = key_cache_dir(a.keys.as_ref());
+    let t0 = Instant::now();
+    let (keys, cached) = circuit
+        .load_or_keygen(&cache, &srs)
+        .with_context(|| format!("key cache {}", cache.display()))?;
+    let setup = t0.elapsed();
+    let mut rng = ChaCha20Rng::seed_from_u64(a.seed ^ 0x5eed);
+    let witness = circuit.random_witness(&mut rng);
+    let (out, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
+    let t1 = Instant::now();
+    if !h2::verify_for(&circuit, &keys, &out.public, &out.proof)? {
+        bail!("internal error: the fresh proof does not verify");
+    }
+    timings.verify = Some(t1.elapsed());
+    timings.setup = Some(setup);
+    h2::write_artifacts(&a.out, &circuit, &keys, &srs, &out)?;
+    println!(
+        "setup {} ({}) · witness {} · prove {} · verify {}",
+        ms(timings.setup),
+        if cached {
+            format!("keys loaded from cache {}", cache.display())
+        } else {
+            format!("keygen, cached in {}", cache.display())
+        },
+        ms(timings.witness),
+        ms(timings.prove),
+        ms(timings.verify)
+    );
+    println!("proof: {} bytes; public inputs:", out.proof.len());
+    for (i, x) in out.public.0.iter().enumerate() {
+        println!("  [{i}] {}", fr_to_decimal(x));
+    }
+    println!(
+        "wrote {}/{{proof.bin,public.json,meta.json}}",
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `zkbench verify`.
 pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
     check_system(&a.system)?;
+    if a.system == "halo2-kzg" {
+        let t = Instant::now();
+        let cache = key_cache_dir(a.keys.as_ref());
+        let (ok, _) = zkbench_halo2::api::verify_dir(&a.dir, &cache)
+            .with_context(|| format!("cannot verify {}", a.dir.display()))?;
+        let dt = t.elapsed().as_secs_f64() * 1e3;
+        return Ok(if ok {
+            println!(
+                "OK: the proof in {} is valid ({dt:.1} ms, keys included)",
+                a.dir.display()
+            );
+            ExitCode::SUCCESS
+        } else {
+            println!("INVALID: the proof in {} does not verify", a.dir.display());
+            ExitCode::FAILURE
+        });
+    }
     let t = Instant::now();
     let ok = artifacts::verify_dir(&a.dir)
         .with_context(|| format!("cannot verify {}", a.dir.display()))?;

@@ -461,6 +461,75 @@ fn prove_then_verify_and_reject_tampering() {
     error_of(&["verify", "--dir", out.to_str().unwrap()]);
 
     assert!(error_of(&["prove", "--system", "plonk"]).contains("unknown proof system"));
+    assert!(error_of(&["prove", "--srs", "x.params"]).contains("halo2-kzg only"));
     assert!(error_of(&["prove", "--circuit", "transfer"]).contains("spend"));
     assert!(error_of(&["verify", "--dir", "/nonexistent/dir"]).contains("cannot verify"));
+}
+
+#[test]
+fn halo2_prove_then_verify_and_reject_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("proof");
+    let keys = dir.path().join("keys");
+    let o = zkbench()
+        .args([
+            "prove",
+            "--system",
+            "halo2-kzg",
+            "--hash",
+            "poseidon2",
+            "--alpha",
+            "7",
+            "--arity",
+            "4",
+            "--leaves",
+            "2^8",
+            "--out",
+        ])
+        .arg(&out)
+        .arg("--keys")
+        .arg(&keys)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("UNSAFE TEST SRS"), "{stderr}");
+    assert!(
+        stdout.contains("k=") && stdout.contains("rows="),
+        "{stdout}"
+    );
+    let verify = |expect: Option<i32>| {
+        let o = zkbench()
+            .args(["verify", "--system", "halo2-kzg", "--dir"])
+            .arg(&out)
+            .arg("--keys")
+            .arg(&keys)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            expect,
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    };
+    verify(Some(0));
+    let p = out.join("proof.bin");
+    let mut bytes = std::fs::read(&p).unwrap();
+    bytes[100] ^= 0x40;
+    std::fs::write(&p, &bytes).unwrap();
+    verify(Some(1));
+    assert!(error_of(&[
+        "prove",
+        "--system",
+        "halo2-kzg",
+        "--hash",
+        "mimc-sponge",
+        "--leaves",
+        "2^8"
+    ])
+    .contains("poseidon2 and poseidon only"));
 }
