@@ -78,7 +78,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
     }
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
-        out += "### Proofs (median wall time)\n\n| case | constraints | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
         for id in &proof_ids {
             let get = |p: &str| {
                 phase_median(&recs, id, p)
@@ -103,9 +103,11 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                 } else {
                     ""
                 },
-                metric("constraints")
-                    .map(fmt_count)
-                    .unwrap_or_else(|| "-".into()),
+                match (metric("constraints"), metric("k"), metric("rows")) {
+                    (Some(c), _, _) => fmt_count(c),
+                    (None, Some(k), Some(rows)) => format!("k={k:.0}, {rows:.0} rows"),
+                    _ => "-".into(),
+                },
                 get("setup"),
                 get("witness"),
                 get("prove_cold"),
