@@ -207,7 +207,7 @@ fn line_chart(
     };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (680, 420)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let mut b = ChartBuilder::on(&root);
         b.caption(title, ("sans-serif", 20))
@@ -221,7 +221,13 @@ fn line_chart(
                     .configure_mesh()
                     .x_desc(x_label)
                     .y_desc(y_label)
-                    .x_label_formatter(&|x| format!("{}", x.round() as i64))
+                    .x_label_formatter(&|x| {
+                        if (x - x.round()).abs() < 1e-6 {
+                            format!("{}", x.round() as i64)
+                        } else {
+                            String::new()
+                        }
+                    })
                     .y_label_formatter(&|y| format_axis(*y, y_label))
                     .x_labels(12)
                     .y_labels(8)
@@ -296,7 +302,7 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
     let height = (90 + 26 * n) as u32;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (720, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (680, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
