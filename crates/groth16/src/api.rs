@@ -9,7 +9,7 @@
 
 use std::{
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, OnceLock},
     time::{Duration, Instant},
 };
 
@@ -30,6 +30,7 @@ use ark_ff::UniformRand;
 use crate::backend::HashBackend;
 use crate::circuits::StatementCircuit;
 use crate::keys;
+use crate::prover::{self, ProverTables};
 use crate::statement::{CircuitKind, PublicInputs, TreeShape, Witness, DEFAULT_LEAVES};
 use crate::Groth16Error;
 
@@ -139,9 +140,37 @@ pub struct Keys {
     /// Always `true` for keys from [`Circuit::setup`]: the toxic waste is
     /// derivable from the seed.
     pub test_setup: bool,
+    /// Fixed-base MSM tables of `pk` for [`prover`].
+    tables: OnceLock<Arc<ProverTables>>,
 }
 
 impl Keys {
+    /// Keys from their parts, without prover tables (build them with
+    /// [`Keys::prover_tables`] before proving repeatedly).
+    pub fn new(
+        pk: ProvingKey<Bn254>,
+        pvk: PreparedVerifyingKey<Bn254>,
+        matrices: Arc<ConstraintMatrices<Fr>>,
+        test_setup: bool,
+    ) -> Self {
+        Keys {
+            pk,
+            pvk,
+            matrices,
+            test_setup,
+            tables: OnceLock::new(),
+        }
+    }
+
+    /// The fixed-base MSM tables of the proving key (see [`prover`]), built
+    /// on the first call (about 256 doublings per proving-key point: several
+    /// times one proof; [`Circuit::setup`] does it as part of key
+    /// preparation).
+    pub fn prover_tables(&self) -> &Arc<ProverTables> {
+        self.tables
+            .get_or_init(|| Arc::new(ProverTables::new(&self.pk)))
+    }
+
     /// The verifying key.
     pub fn vk(&self) -> &VerifyingKey<Bn254> {
         &self.pk.vk
@@ -277,7 +306,18 @@ impl Circuit {
     /// **Test setup**: circuit-specific Groth16 key generation with a
     /// ChaCha20 RNG seeded by `seed`. The toxic waste is known to anyone who
     /// knows the seed; never use these keys to protect value.
+    ///
+    /// Also prepares the keys for repeated proving: builds the fixed-base
+    /// tables of [`prover`] ([`Keys::prover_tables`]), which costs several
+    /// proofs' worth of time and makes every later proof faster.
     pub fn setup(&self, seed: u64) -> Result<Keys, Groth16Error> {
+        let keys = self.setup_keys(seed)?;
+        keys.prover_tables();
+        Ok(keys)
+    }
+
+    /// [`Circuit::setup`] without the prover tables.
+    fn setup_keys(&self, seed: u64) -> Result<Keys, Groth16Error> {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let matrices = self.matrices()?;
         let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(
@@ -285,17 +325,14 @@ impl Circuit {
             &mut rng,
         )?;
         let pvk = prepare_verifying_key(&pk.vk);
-        Ok(Keys {
-            pk,
-            pvk,
-            matrices: Arc::new(matrices),
-            test_setup: true,
-        })
+        Ok(Keys::new(pk, pvk, Arc::new(matrices), true))
     }
 
     /// Keys from the cache directory `dir` (keyed by every parameter and the
     /// seed), or a fresh [`Circuit::setup`] written there. Returns the keys
-    /// and whether they came from the cache.
+    /// and whether they came from the cache. The keys have no prover tables
+    /// (meant for one proof, as in the CLI); call [`Keys::prover_tables`]
+    /// before proving repeatedly.
     pub fn load_or_setup(&self, dir: &Path, seed: u64) -> Result<(Keys, bool), Groth16Error> {
         let path = self.key_path(dir, seed)?;
         if path.exists() {
@@ -308,17 +345,11 @@ impl Circuit {
                 ));
             }
             let pvk = prepare_verifying_key(&pk.vk);
-            return Ok((
-                Keys {
-                    pk,
-                    pvk,
-                    matrices: Arc::new(matrices),
-                    test_setup: true,
-                },
-                true,
-            ));
+            // no prover tables: a one-shot proof from a cached key is faster
+            // without them (see `Circuit::prove_assignment`)
+            return Ok((Keys::new(pk, pvk, Arc::new(matrices), true), true));
         }
-        let keys = self.setup(seed)?;
+        let keys = self.setup_keys(seed)?;
         std::fs::create_dir_all(dir).map_err(|e| Groth16Error::io(dir, e))?;
         keys::write_proving_key(&path, &keys.pk, keys.test_setup)?;
         Ok((keys, false))
@@ -355,24 +386,43 @@ impl Circuit {
 
     /// Proves from a witness assignment (the Groth16 prover proper: QAP
     /// witness map, then the MSMs), with fresh zero-knowledge randomness.
+    /// Uses [`prover::create_proof`] when the keys have their prover tables
+    /// (keys from [`Circuit::setup`], or after [`Keys::prover_tables`]), else
+    /// ark-groth16's prover ([`Circuit::prove_assignment_arkworks`]); both
+    /// give the same proof for the same `rng` state.
     pub fn prove_assignment<R: RngCore>(
         &self,
         keys: &Keys,
         assignment: &Assignment,
         rng: &mut R,
     ) -> Result<Proof<Bn254>, Groth16Error> {
+        let Some(tables) = keys.tables.get() else {
+            return self.prove_assignment_arkworks(keys, assignment, rng);
+        };
+        check_assignment(keys, assignment)?;
+        let r = Fr::rand(rng);
+        let s = Fr::rand(rng);
+        Ok(prover::create_proof(
+            &keys.pk,
+            tables,
+            &keys.matrices,
+            &assignment.full,
+            r,
+            s,
+        )?)
+    }
+
+    /// [`Circuit::prove_assignment`] with ark-groth16's own prover
+    /// (`create_proof_with_reduction_and_matrices`); for comparison. With the
+    /// same `rng` state both produce the same proof.
+    pub fn prove_assignment_arkworks<R: RngCore>(
+        &self,
+        keys: &Keys,
+        assignment: &Assignment,
+        rng: &mut R,
+    ) -> Result<Proof<Bn254>, Groth16Error> {
+        check_assignment(keys, assignment)?;
         let m = &keys.matrices;
-        if assignment.full.len() != m.num_instance_variables + m.num_witness_variables
-            || assignment.num_instance != m.num_instance_variables
-        {
-            return Err(Groth16Error::Witness(format!(
-                "assignment has {} variables ({} instance), the keys expect {} ({} instance)",
-                assignment.full.len(),
-                assignment.num_instance,
-                m.num_instance_variables + m.num_witness_variables,
-                m.num_instance_variables
-            )));
-        }
         let r = Fr::rand(rng);
         let s = Fr::rand(rng);
         Ok(Groth16::<Bn254>::create_proof_with_reduction_and_matrices(
@@ -406,6 +456,22 @@ impl Circuit {
         };
         Ok((proof, assignment.public_inputs(), timings))
     }
+}
+
+fn check_assignment(keys: &Keys, assignment: &Assignment) -> Result<(), Groth16Error> {
+    let m = &keys.matrices;
+    if assignment.full.len() != m.num_instance_variables + m.num_witness_variables
+        || assignment.num_instance != m.num_instance_variables
+    {
+        return Err(Groth16Error::Witness(format!(
+            "assignment has {} variables ({} instance), the keys expect {} ({} instance)",
+            assignment.full.len(),
+            assignment.num_instance,
+            m.num_instance_variables + m.num_witness_variables,
+            m.num_instance_variables
+        )));
+    }
+    Ok(())
 }
 
 /// Verifies `proof` for `public` under `pvk`. A wrong number of public inputs

@@ -11,6 +11,8 @@
 //! * [`circuits`]: the circuits (membership product for positions);
 //! * [`api`]: [`SpendConfig`], [`Circuit`] with separately timed phases
 //!   (setup, witness, prove, verify), key cache;
+//! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
+//!   (ark-groth16's proofs, with fixed-base MSM tables);
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,
 //!   `verification_key.json`; [`artifacts`]: writing and reading a proof
 //!   directory.
@@ -27,6 +29,7 @@ pub mod error;
 pub mod gadgets;
 pub mod keys;
 pub mod lc;
+pub mod prover;
 pub mod snarkjs;
 pub mod statement;
 pub mod testing;
