@@ -13,10 +13,14 @@ fn permutations(c: &mut Criterion) {
         group.throughput(Throughput::Elements(1));
         for &alpha in fam.alphas() {
             for width in fam.widths(Some(alpha)).unwrap_or_default() {
-                let Ok(perm) = fam.permutation(Some(width), Some(alpha)) else { continue };
+                let Ok(perm) = fam.permutation(Some(width), Some(alpha)) else {
+                    continue;
+                };
                 let mut state: Vec<Fr> = (0..width as u64).map(Fr::from).collect();
                 let id = BenchmarkId::new(format!("alpha{alpha}"), format!("t{width}"));
-                group.bench_function(id, |b| b.iter(|| perm.permute_mut(std::hint::black_box(&mut state))));
+                group.bench_function(id, |b| {
+                    b.iter(|| perm.permute_mut(std::hint::black_box(&mut state)))
+                });
             }
         }
         group.finish();
@@ -27,7 +31,9 @@ fn node_hashes(c: &mut Criterion) {
     let mut group = c.benchmark_group("merkle-node");
     for fam in HashFamily::ALL {
         for arity in [2usize, 4, 8, 16] {
-            let Ok(h) = fam.node_hasher(arity, None) else { continue };
+            let Ok(h) = fam.node_hasher(arity, None) else {
+                continue;
+            };
             let children: Vec<Fr> = (0..arity as u64).map(Fr::from).collect();
             group.throughput(Throughput::Elements(1));
             group.bench_function(BenchmarkId::new(fam.name(), format!("arity{arity}")), |b| {

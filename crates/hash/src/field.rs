@@ -101,7 +101,10 @@ mod tests {
         let r = modulus().to_string();
         for bad in ["", "0x", "-1", "12a", "0xfg", "1.5", r.as_str()] {
             let e = parse_fr(bad).unwrap_err();
-            assert!(matches!(e, HashError::InvalidFieldElement { .. }), "{bad}: {e}");
+            assert!(
+                matches!(e, HashError::InvalidFieldElement { .. }),
+                "{bad}: {e}"
+            );
         }
     }
 

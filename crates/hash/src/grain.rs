@@ -27,10 +27,20 @@ impl Grain {
     ///
     /// `field`: 1 for a prime field; `sbox`: 0 for `x^alpha`, 1 for `x^-1`;
     /// `n`: field size in bits; `t`: state width; `rounds_full`, `rounds_partial`: round numbers.
-    pub fn new(field: u64, sbox: u64, n: u64, t: u64, rounds_full: u64, rounds_partial: u64) -> Self {
+    pub fn new(
+        field: u64,
+        sbox: u64,
+        n: u64,
+        t: u64,
+        rounds_full: u64,
+        rounds_partial: u64,
+    ) -> Self {
         let mut init = Vec::with_capacity(80);
         let mut push = |v: u64, width: u32| {
-            assert!(v < (1u64 << width), "Grain parameter {v} does not fit in {width} bits");
+            assert!(
+                v < (1u64 << width),
+                "Grain parameter {v} does not fit in {width} bits"
+            );
             for i in (0..width).rev() {
                 init.push((v >> i) & 1 == 1);
             }
@@ -52,7 +62,14 @@ impl Grain {
 
     /// The instance used for BN254 (`field = 1`, `n = 254`) with an `x^alpha` S-box.
     pub fn bn254(t: usize, rounds_full: usize, rounds_partial: usize) -> Self {
-        Self::new(1, 0, 254, t as u64, rounds_full as u64, rounds_partial as u64)
+        Self::new(
+            1,
+            0,
+            254,
+            t as u64,
+            rounds_full as u64,
+            rounds_partial as u64,
+        )
     }
 
     fn at(&self, i: usize) -> bool {

@@ -9,7 +9,9 @@ use crate::{
 };
 
 /// A hash family of this crate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum HashFamily {
     /// circomlib Poseidon.
@@ -111,10 +113,18 @@ impl HashFamily {
         let widths = self.widths(Some(a))?;
         let w = match width {
             Some(w) => w,
-            None => widths.iter().copied().find(|&w| w >= 3).unwrap_or(widths[0]),
+            None => widths
+                .iter()
+                .copied()
+                .find(|&w| w >= 3)
+                .unwrap_or(widths[0]),
         };
         if !widths.contains(&w) {
-            return Err(HashError::UnsupportedWidth { family: self.name(), width: w, supported: widths });
+            return Err(HashError::UnsupportedWidth {
+                family: self.name(),
+                width: w,
+                supported: widths,
+            });
         }
         match self {
             HashFamily::Poseidon => poseidon::permutation(w),
@@ -130,7 +140,11 @@ impl HashFamily {
     }
 
     /// The Merkle node hasher of the given arity (2..=16) and exponent.
-    pub fn node_hasher(self, arity: usize, alpha: Option<u64>) -> Result<Arc<dyn NodeHasher>, HashError> {
+    pub fn node_hasher(
+        self,
+        arity: usize,
+        alpha: Option<u64>,
+    ) -> Result<Arc<dyn NodeHasher>, HashError> {
         let a = self.resolve_alpha(alpha)?;
         if !(2..=16).contains(&arity) {
             return Err(HashError::UnsupportedArity {
@@ -170,10 +184,17 @@ impl FromStr for HashFamily {
             "mimc-7" => "mimc7",
             other => other,
         };
-        HashFamily::ALL.into_iter().find(|f| f.name() == alias).ok_or_else(|| HashError::UnknownFamily {
-            given: s.to_string(),
-            known: HashFamily::ALL.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
-        })
+        HashFamily::ALL
+            .into_iter()
+            .find(|f| f.name() == alias)
+            .ok_or_else(|| HashError::UnknownFamily {
+                given: s.to_string(),
+                known: HashFamily::ALL
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
     }
 }
 
@@ -186,6 +207,9 @@ mod tests {
         for f in HashFamily::ALL {
             assert_eq!(f.name().parse::<HashFamily>().unwrap(), f);
         }
-        assert!(matches!("sha256".parse::<HashFamily>(), Err(HashError::UnknownFamily { .. })));
+        assert!(matches!(
+            "sha256".parse::<HashFamily>(),
+            Err(HashError::UnknownFamily { .. })
+        ));
     }
 }

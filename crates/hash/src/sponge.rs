@@ -24,7 +24,10 @@ pub struct Sponge {
 impl Sponge {
     /// A sponge over `perm` with initial capacity value 0.
     pub fn new(perm: Arc<dyn Permutation>) -> Self {
-        Self { perm, iv: Fr::from(0u64) }
+        Self {
+            perm,
+            iv: Fr::from(0u64),
+        }
     }
 
     /// The permutation used.
@@ -95,7 +98,10 @@ impl SpongeNodeHasher {
     /// Node hasher of the given arity over `perm`.
     pub fn new(perm: Arc<dyn Permutation>, arity: usize) -> Self {
         assert!(arity >= 2, "Merkle arity must be at least 2");
-        Self { sponge: Sponge::new(perm), arity }
+        Self {
+            sponge: Sponge::new(perm),
+            arity,
+        }
     }
 }
 
@@ -118,7 +124,11 @@ impl NodeHasher for SpongeNodeHasher {
     }
 
     fn hash_node(&self, children: &[Fr]) -> Fr {
-        assert_eq!(children.len(), self.arity, "node hasher called with wrong child count");
+        assert_eq!(
+            children.len(),
+            self.arity,
+            "node hasher called with wrong child count"
+        );
         self.sponge.absorb_all(children)
     }
 }
