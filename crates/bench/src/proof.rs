@@ -211,6 +211,22 @@ impl Groth16Backend {
     }
 }
 
+/// The records of a measurement; on failure, the phases measured so far plus
+/// one error record carrying the reason.
+fn records_or_failure(
+    case: &Case,
+    env: &Environment,
+    result: Result<Vec<Record>, (String, Vec<Record>)>,
+) -> Vec<Record> {
+    match result {
+        Ok(r) => r,
+        Err((reason, mut done)) => {
+            done.push(Record::failed(case, "all", Status::Error, reason, env));
+            done
+        }
+    }
+}
+
 impl Backend for Groth16Backend {
     fn name(&self) -> &'static str {
         "groth16"
@@ -225,13 +241,7 @@ impl Backend for Groth16Backend {
     }
 
     fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
-        match self.measure(case, profile, env) {
-            Ok(r) => r,
-            Err((reason, mut done)) => {
-                done.push(Record::failed(case, "all", Status::Error, reason, env));
-                done
-            }
-        }
+        records_or_failure(case, env, self.measure(case, profile, env))
     }
 }
 
@@ -381,12 +391,6 @@ impl Backend for Halo2KzgBackend {
     }
 
     fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
-        match self.measure(case, profile, env) {
-            Ok(r) => r,
-            Err((reason, mut done)) => {
-                done.push(Record::failed(case, "all", Status::Error, reason, env));
-                done
-            }
-        }
+        records_or_failure(case, env, self.measure(case, profile, env))
     }
 }
