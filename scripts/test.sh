@@ -5,12 +5,19 @@
 # runs every Rust test and the wasm32 build check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# CI builds from a cold cache: incremental artefacts would only fill its disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 echo "== setup"
 bash scripts/setup.sh
 
 echo "== cargo test (workspace)"
 cargo test --workspace --locked
+
+echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,000 malformed proofs"
+# the binary `cargo test` just built for the CLI tests (test profile, opt-level 2; a dev-profile
+# `cargo run` would be unoptimised and far slower)
+"${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --arity 2 --fuzz 100000
 
 echo "== wasm32 build (zkbench-hash, zkbench-merkle without threads)"
 cargo build --locked --target wasm32-unknown-unknown -p zkbench-hash --no-default-features --features std

@@ -1,102 +1,42 @@
-//! Backends: what runs a [`Case`] inside the (child) process and returns its records.
+//! The registry of backends compiled into this build: the harness, the CLI
+//! (`zkbench list`, `--system` values) and the report iterate over it.
+//!
+//! Adding a proof system is its own crate implementing
+//! [`zkbench_core::ProofSystem`] plus one line in [`all`]
+//! (`Box::new(ProofBackend::new(MySystem))`); the measurement loop, records,
+//! report and CLI listing come with it.
 
-use std::time::Instant;
-
-use zkbench_hash::{Fr, HashFamily};
-
-use crate::{
-    case::{Case, CaseKind},
-    measure,
-    results::{Record, Status},
-    suite::Profile,
-    sys::Environment,
-};
-
-/// Something that can measure cases.
-pub trait Backend: Send + Sync {
-    /// Name as used in suites (`system` of proof cases; `native` for hash/merkle cases).
-    fn name(&self) -> &'static str;
-    /// One line describing the backend (for `zkbench list`).
-    fn description(&self) -> &'static str;
-    /// Whether this backend handles `case`.
-    fn handles(&self, case: &Case) -> bool;
-    /// Measures the case; failures are returned as records with a non-ok status.
-    fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record>;
-}
+pub use crate::backend::Backend;
+use crate::{case::Case, native::NativeHash, proof::ProofBackend};
 
 /// All backends compiled into this build.
 pub fn all() -> Vec<Box<dyn Backend>> {
     vec![
         Box::new(NativeHash),
-        Box::new(crate::proof::Groth16Backend),
-        Box::new(crate::proof::Halo2KzgBackend),
+        Box::new(ProofBackend::new(zkbench_groth16::Groth16)),
+        Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::default())),
     ]
 }
 
-/// The backend for a case, if any.
+/// The backend for a case in `backends`, if any.
+pub fn find<'a>(backends: &'a [Box<dyn Backend>], case: &Case) -> Option<&'a dyn Backend> {
+    backends
+        .iter()
+        .find(|b| b.handles(case))
+        .map(|b| b.as_ref())
+}
+
+/// The backend for a case among [`all`], if any.
 pub fn for_case(case: &Case) -> Option<Box<dyn Backend>> {
     all().into_iter().find(|b| b.handles(case))
 }
 
-/// Native permutation throughput, single-threaded.
-pub struct NativeHash;
-
-impl Backend for NativeHash {
-    fn name(&self) -> &'static str {
-        "native"
-    }
-
-    fn description(&self) -> &'static str {
-        "native hash permutations (zkbench-hash), single-threaded throughput"
-    }
-
-    fn handles(&self, case: &Case) -> bool {
-        case.kind == CaseKind::Hash
-    }
-
-    fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
-        let fail = |e: String| vec![Record::failed(case, "hash", Status::Error, e, env)];
-        let fam: HashFamily = match case.hash.parse() {
-            Ok(f) => f,
-            Err(e) => return fail(format!("{e}")),
-        };
-        let perm = match fam.permutation(case.width, case.alpha) {
-            Ok(p) => p,
-            Err(e) => return fail(e.to_string()),
-        };
-        let t = perm.width();
-        let mut state: Vec<Fr> = (0..t as u64).map(Fr::from).collect();
-        // Calibrate a batch that takes about 20 ms, so timer resolution does not matter.
-        let t0 = Instant::now();
-        let mut calib = 0u64;
-        while t0.elapsed().as_secs_f64() < 0.02 {
-            perm.permute_mut(&mut state);
-            calib += 1;
-        }
-        let per_op = t0.elapsed().as_secs_f64() / calib as f64;
-        let batch = ((0.02 / per_op) as u64).max(1);
-        let s = measure::sample::<()>(profile, || {
-            for _ in 0..batch {
-                perm.permute_mut(&mut state);
-            }
-            Ok(())
-        })
-        .expect("infallible");
-        let mut r = Record::new(case, "hash", 1, env);
-        let per_perm: Vec<f64> = s.wall.iter().map(|w| w / batch as f64).collect();
-        let cpu: Vec<f64> = s.cpu.iter().map(|w| w / batch as f64).collect();
-        r.set_samples(per_perm, cpu);
-        r.peak_rss_bytes = s.peak_rss;
-        if let Some(m) = r.median() {
-            r.metrics.insert("permutations_per_s".into(), 1.0 / m);
-        }
-        r.metrics.insert("batch".into(), batch as f64);
-        r.metrics.insert("width".into(), t as f64);
-        // Keep the final state observable so the loop cannot be optimised away.
-        r.metrics.insert(
-            "state_nonzero".into(),
-            f64::from(u8::from(state[0] != Fr::from(0u64))),
-        );
-        vec![r]
-    }
+/// Names of the proof systems in [`all`] (the accepted `system` values of
+/// proof cases).
+pub fn proof_system_names() -> Vec<&'static str> {
+    all()
+        .iter()
+        .map(|b| b.name())
+        .filter(|n| *n != "native")
+        .collect()
 }

@@ -8,20 +8,25 @@
 //!   budget and progress; failures are recorded as data;
 //! - [`measure`] / [`sys`]: phases timed separately (wall + CPU), warm-up and
 //!   repetitions by time budget, peak RSS per phase, environment capture;
-//! - [`results`]: the versioned results schema (`docs/results-schema.md`) and CSV;
+//! - [`backends`]: the registry of backends; [`proof`]: the measurement loop of
+//!   every `zkbench_core::ProofSystem`; [`native`]: hash throughput;
+//! - [`results`]: the versioned results schema (`docs/results-schema.md`, owned
+//!   by `zkbench-core`) and CSV;
 //! - [`report`]: self-contained HTML report and Markdown summary;
 //! - [`compare`]: ratios between two runs with a noise threshold.
 #![deny(missing_docs)]
 
+pub mod backend;
 pub mod backends;
 pub mod build_info;
-pub mod case;
 pub mod compare;
 pub mod measure;
+pub mod native;
 pub mod proof;
 pub mod report;
-pub mod results;
 pub mod runner;
-pub mod stats;
 pub mod suite;
 pub mod sys;
+
+/// The results schema, from `zkbench-core`.
+pub use zkbench_core::{case, results, stats};

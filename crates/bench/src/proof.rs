@@ -1,79 +1,64 @@
-//! Proof-system backends (Groth16 now; Halo2-KZG, PLONK and FRI later).
+//! The proof measurement loop, written once for every [`ProofSystem`]:
+//! [`ProofBackend<P>`] adapts a proof system to the harness's [`Backend`].
 //!
 //! Each proof case is measured phase by phase:
 //!
 //! | phase | what is timed |
 //! |---|---|
 //! | `setup` | circuit-specific key generation (one sample: it is the most expensive phase) |
-//! | `prove_cold` | one proof in a fresh state: proving key read from disk, constraint matrices rebuilt, witness, proof |
-//! | `witness` | witness generation (synthesis computing values only) |
-//! | `prove` | the prover proper (QAP witness map + MSMs) from a ready witness, warm |
-//! | `verify` | verification with the prepared verifying key |
-//! | `msm` | one G1 multi-scalar multiplication with as many points as the circuit has constraints (the unit the prover cost is usually compared with) |
-
-use std::path::PathBuf;
+//! | `prove_cold` | one proof in a fresh state: keys read from disk, witness, proof |
+//! | `witness` | witness generation ([`ProofSystem::witness`]) |
+//! | `prove` | the prover proper from a ready witness, warm keys |
+//! | `verify` | verification |
+//! | `msm` | R1CS backends only: one G1 multi-scalar multiplication with as many points as the circuit has constraints (the unit the prover cost is usually compared with) |
 
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_std::UniformRand;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zkbench_groth16::{api::Circuit, keys, CircuitKind, SpendConfig};
-use zkbench_hash::HashFamily;
+use zkbench_core::{
+    fuzz::{fuzz_verifier, FuzzReport},
+    statement::{StatementConfig, Witness},
+    AuditReport, Metrics, ProofSystem,
+};
 
 use crate::{
-    backends::Backend,
-    case::{Case, CaseKind, Circuit as CaseCircuit},
+    backend::Backend,
+    case::{Case, CaseKind},
     measure::{self, PhaseSamples},
     results::{Record, Status},
     suite::Profile,
     sys::Environment,
 };
 
-/// Seed of the deterministic **test** setup used by benchmarks (toxic waste known).
+/// Seed of the deterministic **test** setup used by benchmarks (toxic waste
+/// known): Groth16 keys and the Halo2 KZG SRS.
 pub const BENCH_SETUP_SEED: u64 = 0x7a6b_6265_6e63_68;
 
-/// Groth16 on BN254 (arkworks), circuit-specific test setup.
-pub struct Groth16Backend;
-
-/// The Groth16 configuration of a case.
-pub fn groth16_config(case: &Case) -> Result<SpendConfig, String> {
-    let family: HashFamily = case.hash.parse().map_err(|e| format!("{e}"))?;
-    let arity = case.arity.ok_or("proof case without arity")?;
-    let circuit = match case.circuit.unwrap_or(CaseCircuit::Spend) {
-        CaseCircuit::Spend => CircuitKind::Spend,
-        CaseCircuit::Membership => CircuitKind::Membership,
-        CaseCircuit::BatchRoot => CircuitKind::BatchRoot,
-    };
-    let leaves = if circuit == CircuitKind::BatchRoot {
-        let d = case.depth.ok_or("batch-root case without depth")?;
-        (arity as u64).checked_pow(d).ok_or("batch too large")?
-    } else {
-        case.leaves.ok_or("spend/membership case without leaves")?
-    };
-    Ok(SpendConfig {
-        family,
-        alpha: case.alpha,
-        arity,
-        leaves,
-        circuit,
-    })
+/// A [`ProofSystem`] as a benchmark [`Backend`] for the proof cases whose
+/// `system` is its name.
+pub struct ProofBackend<P> {
+    system: P,
 }
 
-fn record(case: &Case, phase: &str, s: PhaseSamples, env: &Environment) -> Record {
-    let mut r = Record::new(case, phase, rayon::current_num_threads(), env);
-    r.set_samples(s.wall, s.cpu);
-    r.peak_rss_bytes = s.peak_rss;
-    r.test_setup = true;
-    r
-}
+impl<P: ProofSystem> ProofBackend<P> {
+    /// The backend of `system`.
+    pub fn new(system: P) -> Self {
+        Self { system }
+    }
 
-impl Groth16Backend {
+    /// The proof system.
+    pub fn system(&self) -> &P {
+        &self.system
+    }
+
     fn measure(
         &self,
         case: &Case,
         profile: &Profile,
         env: &Environment,
     ) -> Result<Vec<Record>, (String, Vec<Record>)> {
+        let sys = &self.system;
         let mut out = Vec::new();
         macro_rules! tri {
             ($e:expr, $what:expr) => {
@@ -83,86 +68,79 @@ impl Groth16Backend {
                 }
             };
         }
-        let cfg = tri!(groth16_config(case), "configuration");
-        let circuit = tri!(Circuit::new(&cfg), "circuit");
-        let counts = tri!(circuit.num_constraints(), "constraint synthesis");
-        let common = |r: &mut Record| {
-            r.metrics
-                .insert("constraints".into(), counts.constraints as f64);
-            r.metrics
-                .insert("public_inputs".into(), counts.public_inputs as f64);
-            r.metrics
-                .insert("witness_variables".into(), counts.witness_variables as f64);
-            r.metrics
-                .insert("height".into(), circuit.shape().height as f64);
+        let cfg = tri!(case.statement_config(), "configuration");
+        let circuit = tri!(sys.circuit(&cfg), "circuit");
+        let metrics = tri!(sys.circuit_metrics(&circuit), "circuit statistics");
+        let record = |phase: &str, s: PhaseSamples, extra: &Metrics| {
+            let mut r = Record::new(case, phase, rayon::current_num_threads(), env);
+            r.set_samples(s.wall, s.cpu);
+            r.peak_rss_bytes = s.peak_rss;
+            r.test_setup = true;
+            r.metrics.extend(metrics.clone());
+            r.metrics.extend(extra.clone());
+            r
         };
+        let none = Metrics::new();
 
-        let (keys, s) = tri!(measure::once(|| circuit.setup(BENCH_SETUP_SEED)), "setup");
-        let mut r = record(case, "setup", s, env);
-        common(&mut r);
-        r.metrics.insert("pk_bytes".into(), keys.pk_size() as f64);
-        r.metrics.insert("vk_bytes".into(), keys.vk_size() as f64);
-        out.push(r);
+        let (keys, s) = tri!(
+            measure::once(|| sys.setup(&circuit, BENCH_SETUP_SEED)),
+            "setup"
+        );
+        out.push(record("setup", s, &sys.key_metrics(&keys)));
 
-        // Cold proof: key from disk (the CLI's cache layout), matrices rebuilt, witness, prove.
-        let dir: PathBuf =
-            std::env::temp_dir().join(format!("zkbench-keys-{}", std::process::id()));
-        tri!(
-            std::fs::create_dir_all(&dir),
-            "creating a temporary key directory"
-        );
-        let key_path = tri!(circuit.key_path(&dir, BENCH_SETUP_SEED), "key path");
-        tri!(
-            keys::write_proving_key(&key_path, &keys.pk, keys.test_setup),
-            "writing the proving key"
-        );
+        // Cold proof: keys read from disk (the CLI's cache layout), witness, prove.
+        let dir = std::env::temp_dir().join(format!(
+            "zkbench-keys-{}-{}",
+            sys.name(),
+            std::process::id()
+        ));
+        let written = sys.write_keys(&circuit, &keys, &dir, BENCH_SETUP_SEED);
+        tri!(written, "writing the proving key");
         let mut rng = ChaCha20Rng::seed_from_u64(1);
-        let witness = circuit.random_witness(&mut rng);
-        let cold = measure::once(|| -> Result<_, zkbench_groth16::Groth16Error> {
-            let (k, cached) = circuit.load_or_setup(&dir, BENCH_SETUP_SEED)?;
-            debug_assert!(cached);
-            let a = circuit.witness(&witness)?;
-            circuit.prove_assignment(&k, &a, &mut rng)
+        let witness = zkbench_core::statement::Witness::random(
+            &mut rng,
+            cfg.circuit,
+            &tri!(cfg.shape(), "tree shape"),
+        );
+        let cold = measure::once(|| -> Result<_, P::Error> {
+            let k = sys.read_keys(&circuit, &dir, BENCH_SETUP_SEED)?;
+            let w = sys.witness(&circuit, &witness)?;
+            sys.prove(&circuit, &k, &w, &mut rng)
         });
         let _ = std::fs::remove_dir_all(&dir);
         let (_, s) = tri!(cold, "cold prove");
-        let mut r = record(case, "prove_cold", s, env);
-        common(&mut r);
-        out.push(r);
+        out.push(record("prove_cold", s, &none));
 
-        let mut assignment = None;
+        let mut prepared = None;
         let s = tri!(
             measure::sample(profile, || {
-                assignment = Some(circuit.witness(&witness)?);
-                Ok::<_, zkbench_groth16::Groth16Error>(())
+                prepared = Some(sys.witness(&circuit, &witness)?);
+                Ok::<_, P::Error>(())
             }),
             "witness"
         );
-        let assignment = assignment.expect("sampled at least once");
-        let mut r = record(case, "witness", s, env);
-        common(&mut r);
-        out.push(r);
+        let prepared = prepared.expect("sampled at least once");
+        out.push(record("witness", s, &none));
 
         let mut proof = None;
         let s = tri!(
             measure::sample(profile, || {
-                proof = Some(circuit.prove_assignment(&keys, &assignment, &mut rng)?);
-                Ok::<_, zkbench_groth16::Groth16Error>(())
+                proof = Some(sys.prove(&circuit, &keys, &prepared, &mut rng)?);
+                Ok::<_, P::Error>(())
             }),
             "prove"
         );
         let proof = proof.expect("sampled at least once");
-        let mut prove_rec = record(case, "prove", s, env);
-        common(&mut prove_rec);
-        prove_rec.metrics.insert(
-            "proof_bytes".into(),
-            zkbench_groth16::api::proof_size(&proof) as f64,
-        );
+        let size = Metrics::from([(
+            "proof_bytes".to_string(),
+            sys.proof_to_bytes(&proof).len() as f64,
+        )]);
+        let mut prove_rec = record("prove", s, &size);
 
-        let public = assignment.public_inputs();
+        let public = sys.public_inputs(&circuit, &prepared);
         let s = tri!(
             measure::sample(profile, || {
-                match zkbench_groth16::api::verify(&keys.pvk, &public, &proof) {
+                match sys.verify(&circuit, &keys, &public, &proof) {
                     Ok(true) => Ok(()),
                     Ok(false) => Err("the proof did not verify".to_string()),
                     Err(e) => Err(e.to_string()),
@@ -170,50 +148,57 @@ impl Groth16Backend {
             }),
             "verify"
         );
-        let mut r = record(case, "verify", s, env);
-        common(&mut r);
-        r.metrics.insert(
-            "proof_bytes".into(),
-            zkbench_groth16::api::proof_size(&proof) as f64,
-        );
+        let verify_rec = record("verify", s, &size);
 
-        // One G1 MSM with as many bases as constraints (bases from the proving key's H query).
-        let n = counts.constraints.max(1);
-        let bases: Vec<_> = keys
-            .pk
-            .h_query
-            .iter()
-            .chain(keys.pk.l_query.iter())
-            .cycle()
-            .take(n)
-            .copied()
-            .collect();
-        let scalars: Vec<ark_bn254::Fr> = (0..n).map(|_| ark_bn254::Fr::rand(&mut rng)).collect();
-        let s = tri!(
-            measure::sample(profile, || {
-                let p = ark_bn254::G1Projective::msm(&bases, &scalars)
-                    .map_err(|_| "msm length mismatch".to_string())?;
-                let _ = std::hint::black_box(p.into_affine());
-                Ok::<_, String>(())
-            }),
-            "msm"
-        );
-        let mut msm = record(case, "msm", s, env);
-        msm.metrics.insert("msm_size".into(), n as f64);
-        msm.test_setup = false;
-        if let (Some(p), Some(m)) = (prove_rec.median(), msm.median()) {
-            prove_rec.metrics.insert("prove_over_msm".into(), p / m);
+        // R1CS backends: one G1 MSM with as many (random) bases as constraints.
+        let msm = match metrics.get("constraints") {
+            Some(&n) => Some(tri!(reference_msm(n as usize, profile, &mut rng), "msm")),
+            None => None,
+        };
+        if let Some((s, n)) = msm {
+            let mut msm = Record::new(case, "msm", rayon::current_num_threads(), env);
+            msm.set_samples(s.wall, s.cpu);
+            msm.peak_rss_bytes = s.peak_rss;
+            msm.metrics.insert("msm_size".into(), n as f64);
+            if let (Some(p), Some(m)) = (prove_rec.median(), msm.median()) {
+                prove_rec.metrics.insert("prove_over_msm".into(), p / m);
+            }
+            out.push(prove_rec);
+            out.push(verify_rec);
+            out.push(msm);
+        } else {
+            out.push(prove_rec);
+            out.push(verify_rec);
         }
-        out.push(prove_rec);
-        out.push(r);
-        out.push(msm);
         Ok(out)
     }
 }
 
+/// Samples one BN254 G1 MSM of `n` random points (arkworks' `VariableBaseMSM`).
+fn reference_msm(
+    n: usize,
+    profile: &Profile,
+    rng: &mut ChaCha20Rng,
+) -> Result<(PhaseSamples, usize), String> {
+    let n = n.max(1);
+    let bases = ark_bn254::G1Projective::normalize_batch(
+        &(0..n)
+            .map(|_| ark_bn254::G1Projective::rand(rng))
+            .collect::<Vec<_>>(),
+    );
+    let scalars: Vec<ark_bn254::Fr> = (0..n).map(|_| ark_bn254::Fr::rand(rng)).collect();
+    let s = measure::sample(profile, || {
+        let p = ark_bn254::G1Projective::msm(&bases, &scalars)
+            .map_err(|_| "msm length mismatch".to_string())?;
+        let _ = std::hint::black_box(p.into_affine());
+        Ok::<_, String>(())
+    })?;
+    Ok((s, n))
+}
+
 /// The records of a measurement; on failure, the phases measured so far plus
 /// one error record carrying the reason.
-fn records_or_failure(
+pub fn records_or_failure(
     case: &Case,
     env: &Environment,
     result: Result<Vec<Record>, (String, Vec<Record>)>,
@@ -227,170 +212,98 @@ fn records_or_failure(
     }
 }
 
-impl Backend for Groth16Backend {
+impl<P: ProofSystem> Backend for ProofBackend<P> {
     fn name(&self) -> &'static str {
-        "groth16"
+        self.system.name()
     }
 
     fn description(&self) -> &'static str {
-        "Groth16 on BN254 (ark-groth16 0.5); circuit-specific TEST setup with known toxic waste"
+        self.system.description()
     }
 
     fn handles(&self, case: &Case) -> bool {
-        case.kind == CaseKind::Proof && case.system == "groth16"
+        case.kind == CaseKind::Proof && case.system == self.system.name()
     }
 
     fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
         records_or_failure(case, env, self.measure(case, profile, env))
     }
-}
 
-/// Halo2 (halo2-axiom) with KZG on BN254, SHPLONK; Poseidon2/Poseidon chips.
-pub struct Halo2KzgBackend;
-
-/// Seed of the deterministic **unsafe test SRS** used by benchmarks.
-pub const BENCH_SRS_SEED: u64 = 0x6861_6c6f_32;
-
-/// The Halo2 configuration of a case (default chip layout).
-pub fn halo2_config(case: &Case) -> Result<zkbench_halo2::api::Halo2Config, String> {
-    let g = groth16_config(case)?;
-    let circuit = match g.circuit {
-        CircuitKind::Spend => zkbench_halo2::statement::CircuitKind::Spend,
-        CircuitKind::Membership => zkbench_halo2::statement::CircuitKind::Membership,
-        CircuitKind::BatchRoot => zkbench_halo2::statement::CircuitKind::BatchRoot,
-    };
-    Ok(zkbench_halo2::api::Halo2Config {
-        family: g.family,
-        alpha: g.alpha,
-        arity: g.arity,
-        leaves: g.leaves,
-        circuit,
-        layout: Default::default(),
-    })
-}
-
-impl Halo2KzgBackend {
-    fn measure(
+    fn audit(
         &self,
-        case: &Case,
-        profile: &Profile,
-        env: &Environment,
-    ) -> Result<Vec<Record>, (String, Vec<Record>)> {
-        use zkbench_halo2::api::{self as h2, Halo2Circuit, Srs};
-        let mut out = Vec::new();
-        macro_rules! tri {
-            ($e:expr, $what:expr) => {
-                match $e {
-                    Ok(v) => v,
-                    Err(e) => return Err((format!("{}: {e}", $what), out)),
-                }
-            };
-        }
-        let cfg = tri!(halo2_config(case), "configuration");
-        let circuit = tri!(Halo2Circuit::new(&cfg), "circuit");
-        let stats = tri!(circuit.stats(), "circuit statistics");
-        let common = |r: &mut Record| {
-            r.metrics.insert("k".into(), stats.k as f64);
-            r.metrics.insert("rows".into(), stats.rows as f64);
-            r.metrics
-                .insert("advice_columns".into(), stats.advice_columns as f64);
-            r.metrics
-                .insert("fixed_columns".into(), stats.fixed_columns as f64);
-            r.metrics
-                .insert("max_degree".into(), stats.max_degree as f64);
-            r.metrics
-                .insert("public_inputs".into(), stats.public_inputs as f64);
-            r.metrics
-                .insert("height".into(), circuit.shape().height as f64);
-        };
-        let srs = Srs::TestSetup {
-            seed: BENCH_SRS_SEED,
-        };
-        let (keys, s) = tri!(
-            measure::once(|| circuit.keygen(&srs)),
-            "SRS + key generation"
-        );
-        let mut r = record(case, "setup", s, env);
-        common(&mut r);
-        r.metrics.insert("vk_bytes".into(), keys.vk_size() as f64);
-        out.push(r);
-
-        let dir: PathBuf =
-            std::env::temp_dir().join(format!("zkbench-h2keys-{}", std::process::id()));
-        let mut rng = ChaCha20Rng::seed_from_u64(2);
-        let witness = circuit.random_witness(&mut rng);
-        // Populate the on-disk cache, then time a cold proof that loads it.
-        tri!(circuit.load_or_keygen(&dir, &srs), "writing the key cache");
-        let cold = measure::once(|| -> Result<_, zkbench_halo2::Halo2Error> {
-            let (k, _) = circuit.load_or_keygen(&dir, &srs)?;
-            circuit.prove(&k, &witness, &mut rng)
-        });
-        let _ = std::fs::remove_dir_all(&dir);
-        let (_, s) = tri!(cold, "cold prove");
-        let mut r = record(case, "prove_cold", s, env);
-        common(&mut r);
-        out.push(r);
-
-        let mut public = None;
-        let s = tri!(
-            measure::sample(profile, || {
-                public = Some(circuit.public_inputs(&witness)?);
-                Ok::<_, zkbench_halo2::Halo2Error>(())
-            }),
-            "witness"
-        );
-        let mut r = record(case, "witness", s, env);
-        common(&mut r);
-        out.push(r);
-
-        let mut proof = None;
-        let s = tri!(
-            measure::sample(profile, || {
-                proof = Some(circuit.prove(&keys, &witness, &mut rng)?.0);
-                Ok::<_, zkbench_halo2::Halo2Error>(())
-            }),
-            "prove"
-        );
-        let proof = proof.expect("sampled at least once");
-        let mut r = record(case, "prove", s, env);
-        common(&mut r);
-        r.metrics
-            .insert("proof_bytes".into(), proof.proof.len() as f64);
-        out.push(r);
-
-        let s = tri!(
-            measure::sample(profile, || {
-                match h2::verify_for(&circuit, &keys, &proof.public, &proof.proof) {
-                    Ok(true) => Ok(()),
-                    Ok(false) => Err("the proof did not verify".to_string()),
-                    Err(e) => Err(e.to_string()),
-                }
-            }),
-            "verify"
-        );
-        let mut r = record(case, "verify", s, env);
-        common(&mut r);
-        r.metrics
-            .insert("proof_bytes".into(), proof.proof.len() as f64);
-        out.push(r);
-        Ok(out)
+        cfg: &StatementConfig,
+        fuzz: u64,
+        seed: u64,
+    ) -> Option<Result<(AuditReport, Option<FuzzReport>), String>> {
+        Some(self.audit_and_fuzz(cfg, fuzz, seed))
     }
 }
 
-impl Backend for Halo2KzgBackend {
-    fn name(&self) -> &'static str {
-        "halo2-kzg"
-    }
-
-    fn description(&self) -> &'static str {
-        "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Poseidon2 and Poseidon chips; UNSAFE test SRS"
-    }
-
-    fn handles(&self, case: &Case) -> bool {
-        case.kind == CaseKind::Proof && case.system == "halo2-kzg"
-    }
-
-    fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
-        records_or_failure(case, env, self.measure(case, profile, env))
+impl<P: ProofSystem> ProofBackend<P> {
+    fn audit_and_fuzz(
+        &self,
+        cfg: &StatementConfig,
+        fuzz: u64,
+        seed: u64,
+    ) -> Result<(AuditReport, Option<FuzzReport>), String> {
+        let sys = &self.system;
+        let e = |what: &str, err: P::Error| format!("{what}: {err}");
+        let circuit = sys.circuit(cfg).map_err(|x| e("circuit", x))?;
+        let shape = cfg.shape().map_err(|x| x.to_string())?;
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let witness = Witness::random(&mut rng, cfg.circuit, &shape);
+        let report = sys
+            .audit(&circuit, &witness, &mut rng)
+            .map_err(|x| e("audit", x))?
+            .ok_or_else(|| format!("{} has no mutation audit", sys.name()))?;
+        if fuzz == 0 {
+            return Ok((report, None));
+        }
+        let keys = sys
+            .setup(&circuit, BENCH_SETUP_SEED)
+            .map_err(|x| e("setup", x))?;
+        let prove = |w: &Witness, rng: &mut ChaCha20Rng| -> Result<_, String> {
+            let prepared = sys.witness(&circuit, w).map_err(|x| e("witness", x))?;
+            let proof = sys
+                .prove(&circuit, &keys, &prepared, rng)
+                .map_err(|x| e("prove", x))?;
+            Ok((sys.public_inputs(&circuit, &prepared), proof))
+        };
+        let (public, proof) = prove(&witness, &mut rng)?;
+        // a valid proof of another statement of the same circuit, for swaps
+        let other = Witness::random(&mut rng, cfg.circuit, &shape);
+        let (_, other_proof) = prove(&other, &mut rng)?;
+        let other_bytes = sys.proof_to_bytes(&other_proof);
+        // chunks of 4096 attempts on the rayon pool, each with its own RNG
+        const CHUNK: u64 = 4096;
+        let chunks: Vec<(u64, u64)> = (0..fuzz.div_ceil(CHUNK))
+            .map(|i| (i, CHUNK.min(fuzz - i * CHUNK)))
+            .collect();
+        use rayon::prelude::*;
+        let f = chunks
+            .par_iter()
+            .map(|&(i, n)| {
+                let mut rng =
+                    ChaCha20Rng::seed_from_u64(seed ^ (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                fuzz_verifier(
+                    sys,
+                    &circuit,
+                    &keys,
+                    &public,
+                    &proof,
+                    Some(&other_bytes),
+                    n,
+                    &mut rng,
+                )
+            })
+            .reduce(FuzzReport::default, |mut a, b| {
+                a.merge(b);
+                a
+            });
+        let f = FuzzReport {
+            system: sys.name().into(),
+            ..f
+        };
+        Ok((report, Some(f)))
     }
 }

@@ -81,7 +81,7 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
         .clone()
         .unwrap_or_else(|| suite.default_profile.clone());
     let cases = select_cases(suite, opts)?;
-    let env = Environment::detect();
+    let env = crate::sys::detect_environment();
     let mut results = ResultsFile::new(&suite.name, &profile_name, env.clone());
     let started = Instant::now();
 
@@ -339,7 +339,7 @@ pub fn run_case_here(case_json: &str, profile_json: &str) -> Result<(), String> 
             .num_threads(case.threads)
             .build_global();
     }
-    let env = Environment::detect();
+    let env = crate::sys::detect_environment();
     let backend =
         backends::for_case(&case).ok_or_else(|| format!("no backend for {}", case.id()))?;
     let mut records = backend.run(&case, &profile, &env);

@@ -8,7 +8,7 @@
 
 use std::{fs, process::Command};
 
-use serde::{Deserialize, Serialize};
+pub use zkbench_core::Environment;
 
 /// Peak resident set size of this process since start or the last
 /// [`reset_peak_rss`], in bytes.
@@ -58,87 +58,56 @@ fn clock_ticks_per_second() -> f64 {
         .unwrap_or(100.0)
 }
 
-/// The machine and build a result was measured on.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Environment {
-    /// CPU model name.
-    pub cpu_model: String,
-    /// Logical CPUs available to this process.
-    pub logical_cpus: usize,
-    /// Total memory in bytes.
-    pub memory_bytes: Option<u64>,
-    /// Operating system and kernel.
-    pub os: String,
-    /// Architecture (`x86_64`, `aarch64`, `wasm32`...).
-    pub arch: String,
-    /// `rustc --version` of the compiler that built zkbench.
-    pub rustc: String,
-    /// zkbench version.
-    pub zkbench_version: String,
-    /// Versions of the proof-system crates linked in.
-    pub crate_versions: std::collections::BTreeMap<String, String>,
-    /// Git commit zkbench was built from (with `-dirty` when the tree had changes).
-    pub git_commit: String,
-    /// Build profile (`release` or `debug`); debug timings are not comparable.
-    pub build_profile: String,
-    /// When the run started (RFC 3339, UTC).
-    pub date: String,
-    /// Host name.
-    pub hostname: String,
-}
-
-impl Environment {
-    /// Reads the current environment.
-    pub fn detect() -> Self {
-        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu_model = cpuinfo
-            .lines()
-            .find(|l| l.starts_with("model name") || l.starts_with("Model"))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, v)| v.trim().to_string())
-            .unwrap_or_else(|| "unknown".into());
-        let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-            let l = m.lines().find(|l| l.starts_with("MemTotal:"))?;
-            l["MemTotal:".len()..]
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-                .map(|k| k * 1024)
-        });
-        let pretty = fs::read_to_string("/etc/os-release")
+/// Reads the current environment (machine, OS, build facts).
+pub fn detect_environment() -> Environment {
+    let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu_model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name") || l.starts_with("Model"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let memory_bytes = fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        let l = m.lines().find(|l| l.starts_with("MemTotal:"))?;
+        l["MemTotal:".len()..]
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse::<u64>()
             .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("PRETTY_NAME="))
-                    .map(|l| l["PRETTY_NAME=".len()..].trim_matches('"').to_string())
-            })
-            .unwrap_or_else(|| std::env::consts::OS.to_string());
-        let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
-        let mut crate_versions = std::collections::BTreeMap::new();
-        for (k, v) in crate::build_info::CRATE_VERSIONS.iter() {
-            crate_versions.insert(k.to_string(), v.to_string());
-        }
-        Self {
-            cpu_model,
-            logical_cpus: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
-            memory_bytes,
-            os: format!("{pretty} (kernel {})", kernel.trim()),
-            arch: std::env::consts::ARCH.into(),
-            rustc: crate::build_info::RUSTC.into(),
-            zkbench_version: env!("CARGO_PKG_VERSION").into(),
-            crate_versions,
-            git_commit: crate::build_info::GIT_COMMIT.into(),
-            build_profile: crate::build_info::PROFILE.into(),
-            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-            hostname: fs::read_to_string("/proc/sys/kernel/hostname")
-                .unwrap_or_default()
-                .trim()
-                .into(),
-        }
+            .map(|k| k * 1024)
+    });
+    let pretty = fs::read_to_string("/etc/os-release")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("PRETTY_NAME="))
+                .map(|l| l["PRETTY_NAME=".len()..].trim_matches('"').to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::OS.to_string());
+    let kernel = fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let mut crate_versions = std::collections::BTreeMap::new();
+    for (k, v) in crate::build_info::CRATE_VERSIONS.iter() {
+        crate_versions.insert(k.to_string(), v.to_string());
+    }
+    Environment {
+        cpu_model,
+        logical_cpus: std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+        memory_bytes,
+        os: format!("{pretty} (kernel {})", kernel.trim()),
+        arch: std::env::consts::ARCH.into(),
+        rustc: crate::build_info::RUSTC.into(),
+        zkbench_version: env!("CARGO_PKG_VERSION").into(),
+        crate_versions,
+        git_commit: crate::build_info::GIT_COMMIT.into(),
+        build_profile: crate::build_info::PROFILE.into(),
+        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        hostname: fs::read_to_string("/proc/sys/kernel/hostname")
+            .unwrap_or_default()
+            .trim()
+            .into(),
     }
 }
 
@@ -175,7 +144,7 @@ mod tests {
 
     #[test]
     fn environment_has_essentials() {
-        let e = Environment::detect();
+        let e = detect_environment();
         assert!(e.logical_cpus >= 1);
         assert!(!e.rustc.is_empty() && !e.date.is_empty());
         assert!(e.date.ends_with('Z'));

@@ -78,11 +78,21 @@ fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
     base.join("zkbench").join("keys")
 }
 
+/// Checks `system` against the registry of proof systems
+/// (`zkbench_bench::backends`); `prove`/`verify` write and read the artifact
+/// formats of groth16 (snarkjs JSON) and halo2-kzg.
 fn check_system(system: &str) -> anyhow::Result<()> {
-    match system {
-        "groth16" | "halo2-kzg" => Ok(()),
-        other => bail!("unknown proof system {other:?}; available: groth16, halo2-kzg"),
+    let names = zkbench_bench::backends::proof_system_names();
+    if !names.contains(&system) {
+        bail!(
+            "unknown proof system {system:?}; available: {}",
+            names.join(", ")
+        );
     }
+    if !matches!(system, "groth16" | "halo2-kzg") {
+        bail!("proof system {system:?} has no artifact format for prove/verify yet (available: groth16, halo2-kzg)");
+    }
+    Ok(())
 }
 
 fn ms(d: Option<std::time::Duration>) -> String {
@@ -195,11 +205,13 @@ fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
         a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let leaves = parse_leaves(&a.leaves).map_err(anyhow::Error::msg)?;
     let cfg = Halo2Config {
-        family,
-        alpha: a.alpha,
-        arity: a.arity,
-        leaves,
-        circuit: circuit_kind,
+        statement: zkbench_halo2::statement::StatementConfig {
+            family,
+            alpha: a.alpha,
+            arity: a.arity,
+            leaves,
+            circuit: circuit_kind,
+        },
         layout: Default::default(),
     };
     let circuit = Halo2Circuit::new(&cfg)?;

@@ -1,6 +1,7 @@
 //! The `zkbench` command-line tool: hashes, Merkle trees, proofs and the
 //! benchmark suite. Run `zkbench --help`.
 
+mod cmd_audit;
 mod cmd_bench;
 mod cmd_hash;
 mod cmd_merkle;
@@ -40,6 +41,8 @@ enum Command {
     Report(cmd_bench::ReportArgs),
     /// Compare two results files; exits non-zero on a regression beyond the threshold.
     Compare(cmd_bench::CompareArgs),
+    /// Soundness: mutation-test every circuit, fuzz every verifier with malformed proofs.
+    Audit(cmd_audit::AuditArgs),
     /// Internal: measure one case in this process (used by `run`).
     #[command(name = "__run-case", hide = true)]
     RunCase {
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         Command::List(a) => cmd_bench::list(a),
         Command::Report(a) => cmd_bench::report(a),
         Command::Compare(a) => cmd_bench::compare(a),
+        Command::Audit(a) => cmd_audit::run(a),
         Command::RunCase { case, profile } => zkbench_bench::runner::run_case_here(&case, &profile)
             .map_err(anyhow::Error::msg)
             .map(|_| ExitCode::SUCCESS),

@@ -10,7 +10,7 @@
 use std::{
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
 use ark_bn254::Bn254;
@@ -23,7 +23,7 @@ use ark_relations::r1cs::{
 use ark_serialize::CanonicalSerialize;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use zkbench_hash::{Fr, HashFamily};
+use zkbench_hash::Fr;
 
 use ark_ff::UniformRand;
 
@@ -31,76 +31,24 @@ use crate::backend::HashBackend;
 use crate::circuits::StatementCircuit;
 use crate::keys;
 use crate::prover::{self, ProverTables};
-use crate::statement::{CircuitKind, PublicInputs, TreeShape, Witness, DEFAULT_LEAVES};
+use crate::statement::{PublicInputs, TreeShape, Witness};
 use crate::Groth16Error;
 
-/// Largest batch (number of leaves, hence public inputs) the batch-root
-/// circuit accepts.
-pub const MAX_BATCH_LEAVES: u128 = 1 << 12;
+pub use crate::statement::MAX_BATCH_LEAVES;
 
-/// What to prove: hash family and exponent, tree arity and size, circuit.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct SpendConfig {
-    /// Hash family.
-    pub family: HashFamily,
-    /// S-box exponent (`None`: the family's default).
-    pub alpha: Option<u64>,
-    /// Tree arity (2..=16).
-    pub arity: usize,
-    /// Number of leaves (height `⌈log_A leaves⌉`; batch root: `A^height` leaves).
-    pub leaves: u64,
-    /// Which circuit.
-    pub circuit: CircuitKind,
-}
+/// What to prove (hash family and exponent, tree arity and size, circuit):
+/// the shared [`StatementConfig`](crate::statement::StatementConfig).
+pub type SpendConfig = crate::statement::StatementConfig;
 
-impl SpendConfig {
-    /// A binary 2^36-leaf note spend with `family`'s default exponent.
-    pub fn new(family: HashFamily) -> Self {
-        Self {
-            family,
-            alpha: None,
-            arity: 2,
-            leaves: DEFAULT_LEAVES,
-            circuit: CircuitKind::Spend,
-        }
-    }
-
-    /// The tree shape; checks arity, leaves and batch size.
-    pub fn shape(&self) -> Result<TreeShape, Groth16Error> {
-        let shape = TreeShape::for_leaves(self.arity, self.leaves)?;
-        if self.circuit != CircuitKind::BatchRoot && shape.height == 0 {
-            return Err(Groth16Error::Config(
-                "a path needs at least 2 leaves".into(),
-            ));
-        }
-        if self.circuit == CircuitKind::BatchRoot && shape.capacity() > MAX_BATCH_LEAVES {
-            return Err(Groth16Error::Config(format!(
-                "batch of {} leaves is too large (at most {MAX_BATCH_LEAVES})",
-                shape.capacity()
-            )));
-        }
-        Ok(shape)
-    }
-
-    /// The exponent in use.
-    pub fn resolved_alpha(&self) -> Result<u64, Groth16Error> {
-        Ok(self.family.resolve_alpha(self.alpha)?)
-    }
-
-    /// A file-name-safe key of every parameter (and the setup seed), used by
-    /// the key cache.
-    pub fn cache_key(&self, seed: u64) -> Result<String, Groth16Error> {
-        Ok(format!(
-            "groth16-bn254-{}-a{}-ar{}-l{}-{}-seed{}-v{}",
-            self.family.name(),
-            self.resolved_alpha()?,
-            self.arity,
-            self.leaves,
-            self.circuit.name(),
-            seed,
-            keys::FORMAT_VERSION
-        ))
-    }
+/// A file-name-safe key of every parameter of `cfg` and the setup seed, used
+/// by the key cache.
+pub fn cache_key(cfg: &SpendConfig, seed: u64) -> Result<String, Groth16Error> {
+    Ok(format!(
+        "groth16-bn254-{}-seed{}-v{}",
+        cfg.key_label()?,
+        seed,
+        keys::FORMAT_VERSION
+    ))
 }
 
 /// Constraint-system size.
@@ -116,18 +64,7 @@ pub struct ConstraintCounts {
     pub nonzeros: [usize; 3],
 }
 
-/// Wall-clock time of each phase.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct PhaseTimings {
-    /// Key generation (or loading from the cache).
-    pub setup: Option<Duration>,
-    /// Witness generation (constraint synthesis without matrices).
-    pub witness: Option<Duration>,
-    /// Proof computation from the witness.
-    pub prove: Option<Duration>,
-    /// Verification.
-    pub verify: Option<Duration>,
-}
+pub use zkbench_core::PhaseTimings;
 
 /// Proving key, prepared verifying key and the R1CS matrices of one circuit.
 pub struct Keys {
@@ -272,7 +209,11 @@ impl Circuit {
     /// Native computation of the public inputs of `witness`.
     pub fn public_inputs(&self, witness: &Witness) -> Result<PublicInputs, Groth16Error> {
         self.check_kind(witness)?;
-        PublicInputs::compute(&self.backend, &self.shape, witness)
+        Ok(PublicInputs::compute(
+            self.backend.native(),
+            &self.shape,
+            witness,
+        )?)
     }
 
     fn check_kind(&self, witness: &Witness) -> Result<(), Groth16Error> {
@@ -357,7 +298,7 @@ impl Circuit {
 
     /// Where [`Circuit::load_or_setup`] keeps the proving key.
     pub fn key_path(&self, dir: &Path, seed: u64) -> Result<PathBuf, Groth16Error> {
-        Ok(dir.join(format!("{}.pk", self.cfg.cache_key(seed)?)))
+        Ok(dir.join(format!("{}.pk", cache_key(&self.cfg, seed)?)))
     }
 
     /// Witness generation: synthesises the circuit computing values only (no

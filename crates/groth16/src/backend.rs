@@ -7,6 +7,7 @@ use std::sync::Arc;
 use zkbench_hash::{HashFamily, NodeHasher};
 
 use crate::gadgets::{self, NodeHashGadget};
+use crate::statement::NativeHashes;
 use crate::Groth16Error;
 
 /// Native node hashers and their gadgets for one family, exponent and arity.
@@ -14,8 +15,9 @@ use crate::Groth16Error;
 pub struct HashBackend {
     name: String,
     alpha: u64,
-    pair: (Arc<dyn NodeHasher>, Arc<dyn NodeHashGadget>),
-    node: (Arc<dyn NodeHasher>, Arc<dyn NodeHashGadget>),
+    native: NativeHashes,
+    gadget_pair: Arc<dyn NodeHashGadget>,
+    gadget_node: Arc<dyn NodeHashGadget>,
 }
 
 impl HashBackend {
@@ -26,24 +28,20 @@ impl HashBackend {
         alpha: Option<u64>,
         arity: usize,
     ) -> Result<Self, Groth16Error> {
-        let a = family.resolve_alpha(alpha)?;
-        let pair = (
-            family.node_hasher(2, Some(a))?,
-            gadgets::node_gadget(family, 2, a)?,
-        );
-        let node = if arity == 2 {
-            pair.clone()
+        let alpha = family.resolve_alpha(alpha)?;
+        let native = NativeHashes::for_family(family, Some(alpha), arity)?;
+        let gadget_pair = gadgets::node_gadget(family, 2, alpha)?;
+        let gadget_node = if arity == 2 {
+            gadget_pair.clone()
         } else {
-            (
-                family.node_hasher(arity, Some(a))?,
-                gadgets::node_gadget(family, arity, a)?,
-            )
+            gadgets::node_gadget(family, arity, alpha)?
         };
         Ok(Self {
             name: family.name().to_string(),
-            alpha: a,
-            pair,
-            node,
+            alpha,
+            native,
+            gadget_pair,
+            gadget_node,
         })
     }
 
@@ -65,8 +63,9 @@ impl HashBackend {
         Self {
             name: name.into(),
             alpha,
-            pair,
-            node,
+            native: NativeHashes::new(pair.0, node.0).expect("arity-2 pair checked above"),
+            gadget_pair: pair.1,
+            gadget_node: node.1,
         }
     }
 
@@ -82,26 +81,31 @@ impl HashBackend {
 
     /// Tree arity.
     pub fn arity(&self) -> usize {
-        self.node.0.arity()
+        self.native.arity()
+    }
+
+    /// The native hashers, as the statement computes with them.
+    pub fn native(&self) -> &NativeHashes {
+        &self.native
     }
 
     /// Native 2-to-1 hasher (notes, nullifiers).
     pub fn native_pair(&self) -> &Arc<dyn NodeHasher> {
-        &self.pair.0
+        self.native.native_pair()
     }
 
     /// Native tree node hasher.
     pub fn native_node(&self) -> &Arc<dyn NodeHasher> {
-        &self.node.0
+        self.native.native_node()
     }
 
     /// 2-to-1 gadget.
     pub fn gadget_pair(&self) -> &Arc<dyn NodeHashGadget> {
-        &self.pair.1
+        &self.gadget_pair
     }
 
     /// Tree node gadget.
     pub fn gadget_node(&self) -> &Arc<dyn NodeHashGadget> {
-        &self.node.1
+        &self.gadget_node
     }
 }

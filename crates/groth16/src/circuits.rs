@@ -85,7 +85,7 @@ impl StatementCircuit {
     pub fn synthesize(&self, cs: &Cs) -> Result<(), SynthesisError> {
         let pub_vals: Option<Vec<Fr>> = match &self.witness {
             Some(w) => Some(
-                crate::statement::PublicInputs::compute(&self.backend, &self.shape, w)
+                crate::statement::PublicInputs::compute(self.backend.native(), &self.shape, w)
                     .map_err(|_| SynthesisError::Unsatisfiable)?
                     .0,
             ),

@@ -49,6 +49,17 @@ pub enum Groth16Error {
     },
 }
 
+impl From<zkbench_statement::StatementError> for Groth16Error {
+    fn from(e: zkbench_statement::StatementError) -> Self {
+        use zkbench_statement::StatementError as S;
+        match e {
+            S::Hash(h) => Groth16Error::Hash(h),
+            S::Config(m) => Groth16Error::Config(m),
+            S::Witness(m) => Groth16Error::Witness(m),
+        }
+    }
+}
+
 impl Groth16Error {
     pub(crate) fn decode(what: impl Into<String>, reason: impl ToString) -> Self {
         Groth16Error::Decode {

@@ -4,8 +4,8 @@
 //! `zkbench-hash`, proved with Groth16 on BN254 (arkworks), with R1CS gadgets
 //! for the hash families and snarkjs-compatible artifacts.
 //!
-//! * [`statement`]: the statements, defined once for every backend, and the
-//!   native computation of their public inputs;
+//! * [`statement`]: the statements (re-exported `zkbench-statement`, defined
+//!   once for every backend) and the native computation of their public inputs;
 //! * [`gadgets`]: [`gadgets::PermutationGadget`] / [`gadgets::NodeHashGadget`]
 //!   and one gadget per hash family;
 //! * [`circuits`]: the circuits (membership product for positions);
@@ -13,6 +13,7 @@
 //!   (setup, witness, prove, verify), key cache;
 //! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
 //!   (ark-groth16's proofs, with fixed-base MSM tables);
+//! * [`system`]: [`Groth16`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,
 //!   `verification_key.json`; [`artifacts`]: writing and reading a proof
 //!   directory.
@@ -23,6 +24,7 @@
 
 pub mod api;
 pub mod artifacts;
+pub mod audit;
 pub mod backend;
 pub mod circuits;
 pub mod error;
@@ -31,8 +33,11 @@ pub mod keys;
 pub mod lc;
 pub mod prover;
 pub mod snarkjs;
-pub mod statement;
+pub mod system;
 pub mod testing;
+
+/// The statements, from `zkbench-statement` (one definition for every backend).
+pub use zkbench_statement as statement;
 
 pub use api::{
     num_constraints, prove, setup, verify, Assignment, Circuit, ConstraintCounts, Keys,
@@ -41,6 +46,7 @@ pub use api::{
 pub use backend::HashBackend;
 pub use error::Groth16Error;
 pub use statement::{CircuitKind, MerklePath, PublicInputs, TreeShape, Witness};
+pub use system::Groth16;
 
 pub use ark_bn254::Bn254;
 /// A Groth16 proof on BN254.

@@ -33,7 +33,7 @@ fn spend_from_a_sparse_tree() {
         let mut tree = SparseMerkleTree::new(Arc::clone(&hasher), 1 << 36, Fr::from(0u64)).unwrap();
         assert_eq!(tree.height() as usize, c.shape().height);
         let (n, s) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
-        let leaf = note_commitment(c.backend(), n, s);
+        let leaf = note_commitment(c.backend().native(), n, s);
         let index = 123_456_789u64;
         tree.insert(index, leaf).unwrap();
         tree.insert(5, Fr::rand(&mut rng)).unwrap();

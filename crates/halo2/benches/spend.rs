@@ -24,11 +24,13 @@ fn spend(c: &mut Criterion) {
         (HashFamily::Poseidon, 5, 2, 4),
     ] {
         let cfg = Halo2Config {
-            family,
-            alpha: Some(alpha),
-            arity,
-            leaves: DEFAULT_LEAVES,
-            circuit: CircuitKind::Spend,
+            statement: zkbench_halo2::statement::StatementConfig {
+                family,
+                alpha: Some(alpha),
+                arity,
+                leaves: DEFAULT_LEAVES,
+                circuit: CircuitKind::Spend,
+            },
             layout: ChipLayout::new(p),
         };
         let circuit = Halo2Circuit::new(&cfg).expect("config");

@@ -102,11 +102,13 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (alpha, arity, p) in grid {
         let cfg = Halo2Config {
-            family,
-            alpha: Some(alpha),
-            arity,
-            leaves: DEFAULT_LEAVES,
-            circuit: CircuitKind::Spend,
+            statement: zkbench_halo2::statement::StatementConfig {
+                family,
+                alpha: Some(alpha),
+                arity,
+                leaves: DEFAULT_LEAVES,
+                circuit: CircuitKind::Spend,
+            },
             layout: ChipLayout {
                 partial_per_row: p,
                 degree,

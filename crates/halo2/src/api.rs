@@ -19,7 +19,7 @@ use std::{
     fs::File,
     io::{BufReader, BufWriter, Read, Write},
     path::{Path, PathBuf},
-    time::{Duration, Instant},
+    time::Instant,
 };
 
 use halo2_axiom::{
@@ -47,86 +47,65 @@ use crate::chip::ChipLayout;
 use crate::circuit::{circuit_stats, CircuitParams, CircuitStats, StatementCircuit};
 use crate::params::{fr_from_ark, fr_to_decimal};
 use crate::statement::{
-    CircuitKind, NativeHashes, PublicInputs, TreeShape, Witness, DEFAULT_LEAVES,
+    CircuitKind, NativeHashes, PublicInputs, StatementConfig, TreeShape, Witness, DEFAULT_LEAVES,
 };
 use crate::Halo2Error;
 
-/// Largest batch (number of leaves, hence public inputs) the batch-root
-/// circuit accepts (as the Groth16 backend).
-pub const MAX_BATCH_LEAVES: u128 = 1 << 12;
+pub use crate::statement::MAX_BATCH_LEAVES;
 
 /// Version of the key-cache and artifact formats.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// What to prove: hash family and exponent, tree arity and size, circuit,
-/// chip layout.
+/// What to prove (the shared [`StatementConfig`]) and how (the chip layout).
+/// Serialised flat: `family`, `alpha`, `arity`, `leaves`, `circuit`, `layout`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Halo2Config {
-    /// Hash family (`poseidon2` or `poseidon`).
-    pub family: HashFamily,
-    /// S-box exponent (`None`: the family's default, 5 for Poseidon2).
-    pub alpha: Option<u64>,
-    /// Tree arity (2..=16).
-    pub arity: usize,
-    /// Number of leaves (height `⌈log_A leaves⌉`; batch root: `A^height` leaves).
-    pub leaves: u64,
-    /// Which circuit.
-    pub circuit: CircuitKind,
+    /// The statement.
+    #[serde(flatten)]
+    pub statement: StatementConfig,
     /// Chip layout (partial rounds per row).
     pub layout: ChipLayout,
 }
 
 impl Halo2Config {
+    /// `statement` with the default chip layout.
+    pub fn new(statement: StatementConfig) -> Self {
+        Self {
+            statement,
+            layout: ChipLayout::default(),
+        }
+    }
+
     /// The zkOS-comparable note spend: Poseidon2 α = 7, arity 7, 2^36 leaves.
     pub fn zkos_like() -> Self {
-        Self {
+        Self::new(StatementConfig {
             family: HashFamily::Poseidon2,
             alpha: Some(7),
             arity: 7,
             leaves: DEFAULT_LEAVES,
             circuit: CircuitKind::Spend,
-            layout: ChipLayout::default(),
-        }
-    }
-
-    /// The tree shape; checks arity, leaves and batch size.
-    pub fn shape(&self) -> Result<TreeShape, Halo2Error> {
-        let shape = TreeShape::for_leaves(self.arity, self.leaves)?;
-        if self.circuit != CircuitKind::BatchRoot && shape.height == 0 {
-            return Err(Halo2Error::Config("a path needs at least 2 leaves".into()));
-        }
-        if self.circuit == CircuitKind::BatchRoot && shape.capacity() > MAX_BATCH_LEAVES {
-            return Err(Halo2Error::Config(format!(
-                "batch of {} leaves is too large (at most {MAX_BATCH_LEAVES})",
-                shape.capacity()
-            )));
-        }
-        Ok(shape)
-    }
-
-    /// The exponent in use.
-    pub fn resolved_alpha(&self) -> Result<u64, Halo2Error> {
-        Ok(self.family.resolve_alpha(self.alpha)?)
+        })
     }
 
     /// The circuit parameters (shape of the constraint system).
     pub fn circuit_params(&self) -> Result<CircuitParams, Halo2Error> {
-        if !matches!(self.family, HashFamily::Poseidon2 | HashFamily::Poseidon) {
+        let st = &self.statement;
+        if !matches!(st.family, HashFamily::Poseidon2 | HashFamily::Poseidon) {
             return Err(Halo2Error::Config(format!(
                 "the halo2 backend has chips for poseidon2 and poseidon only, not {}",
-                self.family.name()
+                st.family.name()
             )));
         }
         if self.layout.partial_per_row == 0 {
             return Err(Halo2Error::Config("partial_per_row must be ≥ 1".into()));
         }
-        let shape = self.shape()?;
+        let shape = st.shape()?;
         Ok(CircuitParams {
-            family: self.family,
-            alpha: self.resolved_alpha()?,
-            arity: self.arity,
+            family: st.family,
+            alpha: st.resolved_alpha()?,
+            arity: st.arity,
             height: shape.height,
-            kind: self.circuit,
+            kind: st.circuit,
             layout: self.layout,
         })
     }
@@ -134,12 +113,8 @@ impl Halo2Config {
     /// A file-name-safe key of every parameter and the SRS, used by the key cache.
     pub fn cache_key(&self, srs: &Srs) -> Result<String, Halo2Error> {
         Ok(format!(
-            "halo2-kzg-bn254-{}-a{}-ar{}-l{}-{}-p{}-d{}-{}-v{}",
-            self.family.name(),
-            self.resolved_alpha()?,
-            self.arity,
-            self.leaves,
-            self.circuit.name(),
+            "halo2-kzg-bn254-{}-p{}-d{}-{}-v{}",
+            self.statement.key_label()?,
             self.layout.partial_per_row,
             self.layout.degree,
             srs.label(),
@@ -221,18 +196,7 @@ impl Srs {
     }
 }
 
-/// Wall-clock time of each phase.
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct PhaseTimings {
-    /// SRS + key generation (or loading from the cache).
-    pub setup: Option<Duration>,
-    /// Native witness generation (the public inputs and the path values).
-    pub witness: Option<Duration>,
-    /// `create_proof` (synthesis with values, commitments, quotient, openings).
-    pub prove: Option<Duration>,
-    /// Verification.
-    pub verify: Option<Duration>,
-}
+pub use zkbench_core::PhaseTimings;
 
 /// SRS and keys of one circuit.
 #[derive(Debug)]
@@ -285,8 +249,8 @@ impl Halo2Circuit {
     /// The circuit of `cfg`.
     pub fn new(cfg: &Halo2Config) -> Result<Self, Halo2Error> {
         let params = cfg.circuit_params()?;
-        let shape = cfg.shape()?;
-        let native = NativeHashes::for_family(cfg.family, cfg.alpha, cfg.arity)?;
+        let shape = cfg.statement.shape()?;
+        let native = cfg.statement.native_hashes()?;
         params.specs()?;
         Ok(Self {
             cfg: cfg.clone(),
@@ -326,21 +290,21 @@ impl Halo2Circuit {
 
     /// A random witness for this circuit.
     pub fn random_witness<R: rand::Rng>(&self, rng: &mut R) -> Witness {
-        Witness::random(rng, self.cfg.circuit, &self.shape)
+        Witness::random(rng, self.cfg.statement.circuit, &self.shape)
     }
 
     /// Native computation of the public inputs of `witness`.
     pub fn public_inputs(&self, witness: &Witness) -> Result<PublicInputs, Halo2Error> {
         self.check_kind(witness)?;
-        PublicInputs::compute(&self.native, &self.shape, witness)
+        Ok(PublicInputs::compute(&self.native, &self.shape, witness)?)
     }
 
     fn check_kind(&self, witness: &Witness) -> Result<(), Halo2Error> {
-        if witness.kind() != self.cfg.circuit {
+        if witness.kind() != self.cfg.statement.circuit {
             return Err(Halo2Error::Witness(format!(
                 "a {} witness was given to the {} circuit",
                 witness.kind(),
-                self.cfg.circuit
+                self.cfg.statement.circuit
             )));
         }
         Ok(())
@@ -394,31 +358,42 @@ impl Halo2Circuit {
     /// SRS label), or fresh ones written there. Returns the keys and whether
     /// they came from the cache.
     pub fn load_or_keygen(&self, dir: &Path, srs: &Srs) -> Result<(Keys, bool), Halo2Error> {
-        let path = self.key_path(dir, srs)?;
-        let k = self.stats()?.k;
-        if path.exists() {
-            let params = srs.load(k)?;
-            let f = File::open(&path).map_err(|e| Halo2Error::io(&path, e))?;
-            let pk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                ProvingKey::<G1Affine>::read::<_, StatementCircuit>(
-                    &mut BufReader::new(f),
-                    SerdeFormat::RawBytes,
-                    self.params.clone(),
-                )
-            }))
-            .map_err(|_| Halo2Error::decode(path.display().to_string(), "corrupt proving key"))?
-            .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
-            return Ok((
-                Keys {
-                    params,
-                    pk,
-                    test_setup: srs.is_test_setup(),
-                    srs_label: srs.label(),
-                },
-                true,
-            ));
+        if self.key_path(dir, srs)?.exists() {
+            return Ok((self.read_keys(dir, srs)?, true));
         }
         let keys = self.keygen(srs)?;
+        self.write_keys(dir, srs, &keys)?;
+        Ok((keys, false))
+    }
+
+    /// Reads the proving key that [`Halo2Circuit::write_keys`] wrote into
+    /// `dir` for `srs`, and loads the SRS.
+    pub fn read_keys(&self, dir: &Path, srs: &Srs) -> Result<Keys, Halo2Error> {
+        let path = self.key_path(dir, srs)?;
+        let k = self.stats()?.k;
+        let params = srs.load(k)?;
+        let f = File::open(&path).map_err(|e| Halo2Error::io(&path, e))?;
+        let pk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ProvingKey::<G1Affine>::read::<_, StatementCircuit>(
+                &mut BufReader::new(f),
+                SerdeFormat::RawBytes,
+                self.params.clone(),
+            )
+        }))
+        .map_err(|_| Halo2Error::decode(path.display().to_string(), "corrupt proving key"))?
+        .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
+        Ok(Keys {
+            params,
+            pk,
+            test_setup: srs.is_test_setup(),
+            srs_label: srs.label(),
+        })
+    }
+
+    /// Writes the proving key into the cache directory `dir` (atomically:
+    /// a temporary file renamed into place); returns its path.
+    pub fn write_keys(&self, dir: &Path, srs: &Srs, keys: &Keys) -> Result<PathBuf, Halo2Error> {
+        let path = self.key_path(dir, srs)?;
         std::fs::create_dir_all(dir).map_err(|e| Halo2Error::io(dir, e))?;
         let tmp = path.with_extension("pk.tmp");
         let f = File::create(&tmp).map_err(|e| Halo2Error::io(&tmp, e))?;
@@ -429,7 +404,7 @@ impl Halo2Circuit {
             .map_err(|e| Halo2Error::io(&tmp, e))?;
         drop(w);
         std::fs::rename(&tmp, &path).map_err(|e| Halo2Error::io(&path, e))?;
-        Ok((keys, false))
+        Ok(path)
     }
 
     /// Proves `witness`: native witness generation (timed as `witness`),
@@ -442,10 +417,8 @@ impl Halo2Circuit {
     ) -> Result<(ProofOutput, PhaseTimings), Halo2Error> {
         let t0 = Instant::now();
         let public = self.public_inputs(witness)?;
-        let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
-        let circuit = self.circuit(Some(witness.clone()));
         let t1 = Instant::now();
-        let proof = prove_raw(keys, circuit, &instance, rng)?;
+        let proof = self.prove_with_public(keys, witness, &public, rng)?;
         let t2 = Instant::now();
         Ok((
             ProofOutput { proof, public },
@@ -455,6 +428,22 @@ impl Halo2Circuit {
                 ..Default::default()
             },
         ))
+    }
+}
+
+impl Halo2Circuit {
+    /// `create_proof` for `witness` whose public inputs `public` were
+    /// computed already ([`Halo2Circuit::public_inputs`]).
+    pub fn prove_with_public<R: RngCore>(
+        &self,
+        keys: &Keys,
+        witness: &Witness,
+        public: &PublicInputs,
+        rng: &mut R,
+    ) -> Result<Vec<u8>, Halo2Error> {
+        self.check_kind(witness)?;
+        let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+        prove_raw(keys, self.circuit(Some(witness.clone())), &instance, rng)
     }
 }
 
@@ -485,7 +474,8 @@ pub fn prove_raw<R: RngCore>(
 }
 
 /// Verifies `proof` for `public` under `vk`. A wrong number of public inputs
-/// is an error; an invalid or malformed proof is `Ok(false)`. Never panics on
+/// is an error; an invalid or malformed proof (including a valid one with
+/// trailing bytes) is `Ok(false)`. Never panics on
 /// malformed proof bytes (a panic inside halo2 is caught and reported as
 /// `Ok(false)`).
 pub fn verify(
@@ -494,15 +484,19 @@ pub fn verify(
     public: &PublicInputs,
     proof: &[u8],
 ) -> Result<bool, Halo2Error> {
+    if !canonical_transcript(proof) {
+        return Ok(false);
+    }
     let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
     let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let strategy = SingleStrategy::new(params);
-        let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(proof);
-        verify_proof::<
+        let mut rest = proof;
+        let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&mut rest);
+        let ok = verify_proof::<
             KZGCommitmentScheme<Bn256>,
             VerifierSHPLONK<'_, Bn256>,
             Challenge255<G1Affine>,
-            Blake2bRead<&[u8], G1Affine, Challenge255<G1Affine>>,
+            Blake2bRead<&mut &[u8], G1Affine, Challenge255<G1Affine>>,
             SingleStrategy<'_, Bn256>,
         >(
             params.verifier_params(),
@@ -511,9 +505,28 @@ pub fn verify(
             &[&[&instance]],
             &mut transcript,
         )
-        .is_ok()
+        .is_ok();
+        drop(transcript);
+        // A proof is exactly its transcript: trailing bytes are rejected, so
+        // that no two byte strings are the same valid proof.
+        ok && rest.is_empty()
     }));
     Ok(res.unwrap_or(false))
+}
+
+/// Whether `proof` is a sequence of 32-byte elements none of which is a
+/// second encoding of a point. Every element of this transcript (compressed
+/// G1 points, scalars) is 32 bytes; a scalar below r never has bit 255 set,
+/// and halo2curves' compressed-point decoding *ignores* bit 255 (the
+/// identity flag) for a non-identity point, so flipping it would give a
+/// different byte string that verifies as the same proof (found by
+/// `zkbench audit --fuzz`). Bit 255 is therefore only accepted in the
+/// canonical identity encoding.
+fn canonical_transcript(proof: &[u8]) -> bool {
+    proof.len() % 32 == 0
+        && proof
+            .chunks_exact(32)
+            .all(|c| c[31] & 0x80 == 0 || (c[31] == 0x80 && c[..31].iter().all(|&b| b == 0)))
 }
 
 /// Checks the public-input count, then [`verify`].
@@ -523,7 +536,7 @@ pub fn verify_for(
     public: &PublicInputs,
     proof: &[u8],
 ) -> Result<bool, Halo2Error> {
-    let expected = PublicInputs::count(circuit.cfg.circuit, &circuit.shape);
+    let expected = PublicInputs::count(circuit.cfg.statement.circuit, &circuit.shape);
     if public.0.len() != expected {
         return Err(Halo2Error::Witness(format!(
             "{} public inputs given, the circuit expects {expected}",

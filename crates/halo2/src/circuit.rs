@@ -350,7 +350,8 @@ impl Circuit<Fr> for StatementCircuit {
                         let n = known(&w.map(|w| fr_from_ark(&w.nullifier)));
                         let s = known(&w.map(|w| fr_from_ark(&w.secret)));
                         let ext = known(&w.map(|w| fr_from_ark(&w.ext_data_hash)));
-                        let ext_cell = region.assign_advice(cols.extra[0], 0, ext).cell();
+                        let ext_cell =
+                            crate::audit::assign_advice(&mut region, cols.extra[0], 0, ext).cell();
                         publics.push((ext_cell, 2));
                         let null =
                             chip.assign_hash(&mut region, 0, SPEC_NULLIFIER, n.map(|n| vec![n]))?;
@@ -365,7 +366,7 @@ impl Circuit<Fr> for StatementCircuit {
                         region.constrain_equal(null.inputs[0].cell, leaf.inputs[0].cell);
                         let d = fr_from_ark(&domain_nullifier());
                         let inv = s.map(|s| (s - d).invert().unwrap_or(Fr::ZERO));
-                        region.assign_advice(cols.extra[1], o1, inv);
+                        crate::audit::assign_advice(&mut region, cols.extra[1], o1, inv);
                         config
                             .q_secret_ne
                             .expect("spend gate")
@@ -395,7 +396,7 @@ impl Circuit<Fr> for StatementCircuit {
                             _ => return Err(Error::Synthesis),
                         };
                         let leaf = known(&w.map(|w| fr_from_ark(&w.leaf)));
-                        region.assign_advice(cols.extra[0], 0, leaf);
+                        crate::audit::assign_advice(&mut region, cols.extra[0], 0, leaf);
                         let digits = match w {
                             Some(w) => Some(
                                 p.shape()
@@ -426,7 +427,13 @@ impl Circuit<Fr> for StatementCircuit {
                             .collect();
                         let mut offset = 0;
                         if p.height == 0 {
-                            let c = region.assign_advice(cols.extra[0], 0, level[0].1).cell();
+                            let c = crate::audit::assign_advice(
+                                &mut region,
+                                cols.extra[0],
+                                0,
+                                level[0].1,
+                            )
+                            .cell();
                             publics.push((c, 0));
                             publics.push((c, 1));
                         }

@@ -35,6 +35,17 @@ pub enum Halo2Error {
     },
 }
 
+impl From<zkbench_statement::StatementError> for Halo2Error {
+    fn from(e: zkbench_statement::StatementError) -> Self {
+        use zkbench_statement::StatementError as S;
+        match e {
+            S::Hash(h) => Halo2Error::Hash(h),
+            S::Config(m) => Halo2Error::Config(m),
+            S::Witness(m) => Halo2Error::Witness(m),
+        }
+    }
+}
+
 impl Halo2Error {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {

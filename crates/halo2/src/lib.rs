@@ -6,8 +6,10 @@
 //!
 //! * [`params`]: Poseidon2 instances from the native library, in halo2's field;
 //! * [`chip`]: the Poseidon2 chip ([`chip::Poseidon2Instructions`]);
-//! * [`statement`]: the statements (mirrored from the Groth16 backend);
+//! * [`statement`]: the statements (re-exported `zkbench-statement`, shared
+//!   with every backend);
 //! * [`circuit`]: the statement circuits and their layout;
+//! * [`system`]: [`Halo2Kzg`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`api`]: configuration, SRS, keys, prove/verify with timed phases,
 //!   artifacts, row/column accounting.
 //!
@@ -50,11 +52,16 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod audit;
 pub mod chip;
 pub mod circuit;
 pub mod error;
 pub mod params;
-pub mod statement;
+pub mod system;
+
+/// The statements, from `zkbench-statement` (one definition for every backend).
+pub use zkbench_statement as statement;
 
 pub use error::Halo2Error;
 pub use halo2_axiom;
+pub use system::Halo2Kzg;

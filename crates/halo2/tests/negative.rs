@@ -21,11 +21,13 @@ fn setup_family(
     kind: CircuitKind,
 ) -> (Halo2Circuit, Witness, PublicInputs) {
     let cfg = Halo2Config {
-        family,
-        alpha: Some(alpha),
-        arity,
-        leaves: (arity * arity * arity) as u64,
-        circuit: kind,
+        statement: zkbench_halo2::statement::StatementConfig {
+            family,
+            alpha: Some(alpha),
+            arity,
+            leaves: (arity * arity * arity) as u64,
+            circuit: kind,
+        },
         layout: ChipLayout::new(4),
     };
     let c = Halo2Circuit::new(&cfg).unwrap();

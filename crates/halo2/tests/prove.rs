@@ -89,11 +89,13 @@ fn srs_from_params_file_and_poseidon_membership() {
     use zkbench_hash::HashFamily;
 
     let cfg = Halo2Config {
-        family: HashFamily::Poseidon,
-        alpha: None,
-        arity: 2,
-        leaves: 4,
-        circuit: CircuitKind::Membership,
+        statement: zkbench_halo2::statement::StatementConfig {
+            family: HashFamily::Poseidon,
+            alpha: None,
+            arity: 2,
+            leaves: 4,
+            circuit: CircuitKind::Membership,
+        },
         layout: ChipLayout::new(4),
     };
     let circuit = Halo2Circuit::new(&cfg).unwrap();

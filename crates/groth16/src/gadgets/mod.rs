@@ -135,9 +135,7 @@ pub fn node_gadget(
                 Arc::new(poseidon2::Poseidon2CompressionGadget::new(arity, alpha)?)
             }
             (w, zkbench_hash::poseidon2::NodeMode::Sponge) => Arc::new(SpongeNodeGadget::new(
-                Arc::new(poseidon2::Poseidon2Gadget::new(
-                    poseidon2::Poseidon2Spec::library(w, alpha)?,
-                )),
+                Arc::new(poseidon2::Poseidon2Gadget::library(w, alpha)?),
                 arity,
             )),
         },
@@ -182,9 +180,7 @@ pub fn permutation_gadget(
         F::Poseidon => Arc::new(poseidon::PoseidonGadget::new(
             poseidon::PoseidonSpec::circomlib(w)?,
         )),
-        F::Poseidon2 => Arc::new(poseidon2::Poseidon2Gadget::new(
-            poseidon2::Poseidon2Spec::library(w, a)?,
-        )),
+        F::Poseidon2 => Arc::new(poseidon2::Poseidon2Gadget::library(w, a)?),
         F::MimcSponge => Arc::new(mimc::MimcSpongePermutationGadget),
         F::Mimc7 => Arc::new(mimc::Mimc7PermutationGadget),
         F::Gmimc => Arc::new(feistel::GmimcGadget::new(w)?),

@@ -9,99 +9,51 @@
 //!
 //! The constants come from the native implementation (`zkbench_hash::poseidon2`).
 
-use ark_ff::{Field, One};
+use ark_ff::One;
 use ark_relations::r1cs::SynthesisError;
-use zkbench_hash::{params, Fr, Params, Permutation};
+use zkbench_hash::{poseidon2::Poseidon2Bn254, Fr};
 
 use super::{mat_vec, PermutationGadget};
 use crate::lc::{Cs, LinVar};
 
-/// Every parameter and constant of a Poseidon2 permutation.
-#[derive(Clone, Debug)]
-pub struct Poseidon2Spec {
-    /// Family name reported by the gadget.
-    pub family: &'static str,
-    /// State width `t`.
-    pub width: usize,
-    /// Number of full rounds `R_F` (half before, half after the partial rounds).
-    pub rounds_full: usize,
-    /// Number of partial rounds `R_P`.
-    pub rounds_partial: usize,
-    /// S-box exponent (5 or 7).
-    pub alpha: u64,
-    /// Constants of the full rounds, `R_F` rows of `t` elements, in order.
-    pub external_round_constants: Vec<Vec<Fr>>,
-    /// Constants of the partial rounds (added to `state[0]`), `R_P` elements.
-    pub internal_round_constants: Vec<Fr>,
-    /// External matrix `M_E`, `t × t`, row-major.
-    pub external_matrix: Vec<Vec<Fr>>,
-    /// Internal matrix `M_I`, `t × t`, row-major.
-    pub internal_matrix: Vec<Vec<Fr>>,
-}
-
-impl Poseidon2Spec {
-    /// Native evaluation of the permutation described by this spec.
-    pub fn permute_native(&self, state: &mut [Fr]) {
-        let mul = |m: &[Vec<Fr>], s: &mut [Fr]| {
-            let out: Vec<Fr> = m
-                .iter()
-                .map(|row| row.iter().zip(s.iter()).map(|(a, b)| *a * b).sum())
-                .collect();
-            s.copy_from_slice(&out);
-        };
-        mul(&self.external_matrix, state);
-        let half = self.rounds_full / 2;
-        for r in 0..self.rounds_full {
-            if r == half {
-                for c in &self.internal_round_constants {
-                    state[0] += c;
-                    state[0] = state[0].pow([self.alpha]);
-                    mul(&self.internal_matrix, state);
-                }
-            }
-            for (s, c) in state.iter_mut().zip(&self.external_round_constants[r]) {
-                *s += c;
-                *s = s.pow([self.alpha]);
-            }
-            mul(&self.external_matrix, state);
-        }
-    }
-}
-
-/// The Poseidon2 permutation gadget.
+/// The Poseidon2 permutation gadget over a library instance (the native
+/// implementation is the one source of the round numbers and constants).
 #[derive(Clone, Debug)]
 pub struct Poseidon2Gadget {
-    spec: Poseidon2Spec,
+    instance: &'static Poseidon2Bn254,
+    /// External matrix `M_E`, `t × t`, row-major.
+    external_matrix: Vec<Vec<Fr>>,
+    /// Internal matrix `M_I`, `t × t`, row-major.
+    internal_matrix: Vec<Vec<Fr>>,
     /// `Some(d)` when `M_I = J + diag(d)` (all off-diagonal entries 1).
     internal_diag: Option<Vec<Fr>>,
 }
 
 impl Poseidon2Gadget {
-    /// Gadget for `spec`.
-    ///
-    /// # Panics
-    /// If the tables do not match the round numbers and width.
-    pub fn new(spec: Poseidon2Spec) -> Self {
-        let t = spec.width;
-        assert_eq!(spec.external_round_constants.len(), spec.rounds_full);
-        assert!(spec.external_round_constants.iter().all(|r| r.len() == t));
-        assert_eq!(spec.internal_round_constants.len(), spec.rounds_partial);
-        for m in [&spec.external_matrix, &spec.internal_matrix] {
-            assert!(m.len() == t && m.iter().all(|r| r.len() == t));
-        }
-        let m = &spec.internal_matrix;
+    /// Gadget for a library instance.
+    pub fn new(instance: &'static Poseidon2Bn254) -> Self {
+        let t = instance.width();
+        let m = instance.internal_matrix();
         let ones_off_diag = (0..t).all(|i| (0..t).all(|j| i == j || m[i][j].is_one()));
         let internal_diag =
             ones_off_diag.then(|| (0..t).map(|i| m[i][i] - Fr::one()).collect::<Vec<_>>());
         Self {
-            spec,
+            instance,
+            external_matrix: instance.external_matrix(),
+            internal_matrix: m,
             internal_diag,
         }
     }
 
-    /// The spec it was built from.
-    pub fn spec(&self) -> &Poseidon2Spec {
-        &self.spec
+    /// The gadget of the library's instance of width `width` and exponent
+    /// `alpha` (`zkbench_hash::poseidon2::instance`).
+    pub fn library(width: usize, alpha: u64) -> Result<Self, zkbench_hash::HashError> {
+        Ok(Self::new(zkbench_hash::poseidon2::instance(width, alpha)?))
+    }
+
+    /// The native instance it computes.
+    pub fn instance(&self) -> &'static Poseidon2Bn254 {
+        self.instance
     }
 
     fn internal_layer(&self, st: &[LinVar]) -> Vec<LinVar> {
@@ -113,87 +65,48 @@ impl Poseidon2Gadget {
                     .map(|(x, di)| sum.add(&x.scale(*di)))
                     .collect()
             }
-            None => mat_vec(&self.spec.internal_matrix, st),
+            None => mat_vec(&self.internal_matrix, st),
         }
     }
 }
 
 impl PermutationGadget for Poseidon2Gadget {
     fn family(&self) -> &'static str {
-        self.spec.family
+        zkbench_hash::poseidon2::FAMILY
     }
 
     fn width(&self) -> usize {
-        self.spec.width
+        self.instance.width()
     }
 
     fn permute(&self, cs: &Cs, state: &[LinVar]) -> Result<Vec<LinVar>, SynthesisError> {
-        let sp = &self.spec;
-        assert_eq!(state.len(), sp.width, "poseidon2 gadget: wrong state width");
-        let mut st = mat_vec(&sp.external_matrix, state);
-        let half = sp.rounds_full / 2;
-        for r in 0..sp.rounds_full {
+        let n = self.instance;
+        let alpha = n.alpha();
+        assert_eq!(
+            state.len(),
+            n.width(),
+            "poseidon2 gadget: wrong state width"
+        );
+        let mut st = mat_vec(&self.external_matrix, state);
+        let half = n.rounds_full() / 2;
+        for r in 0..n.rounds_full() {
             if r == half {
-                for c in &sp.internal_round_constants {
-                    st[0] = cs.pow(&st[0].add_const(*c), sp.alpha)?;
+                for c in n.internal_round_constants() {
+                    st[0] = cs.pow(&st[0].add_const(*c), alpha)?;
                     st = self.internal_layer(&st);
                 }
             }
-            for (s, c) in st.iter_mut().zip(&sp.external_round_constants[r]) {
-                *s = cs.pow(&s.add_const(*c), sp.alpha)?;
+            for (s, c) in st.iter_mut().zip(&n.external_round_constants()[r]) {
+                *s = cs.pow(&s.add_const(*c), alpha)?;
             }
-            st = mat_vec(&sp.external_matrix, &st);
+            st = mat_vec(&self.external_matrix, &st);
         }
         Ok(st)
     }
 
     fn constraints_per_permutation(&self) -> usize {
-        (self.spec.rounds_full * self.spec.width + self.spec.rounds_partial)
-            * Cs::pow_cost(self.spec.alpha)
-    }
-}
-
-/// The spec as a native permutation (cross-checks and unit tests).
-impl Permutation for Poseidon2Spec {
-    fn family(&self) -> &'static str {
-        self.family
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
-
-    fn params(&self) -> Params {
-        params! {
-            "width" => self.width,
-            "rounds_full" => self.rounds_full,
-            "rounds_partial" => self.rounds_partial,
-            "alpha" => self.alpha,
-        }
-    }
-
-    fn permute_mut(&self, state: &mut [Fr]) {
-        assert_eq!(state.len(), self.width);
-        self.permute_native(state);
-    }
-}
-
-impl Poseidon2Spec {
-    /// The spec of the library's Poseidon2 instance of width `width` and
-    /// exponent `alpha` (`zkbench_hash::poseidon2::instance`).
-    pub fn library(width: usize, alpha: u64) -> Result<Self, zkbench_hash::HashError> {
-        let n = zkbench_hash::poseidon2::instance(width, alpha)?;
-        Ok(Self {
-            family: zkbench_hash::poseidon2::FAMILY,
-            width: n.width(),
-            rounds_full: n.rounds_full(),
-            rounds_partial: n.rounds_partial(),
-            alpha: n.alpha(),
-            external_round_constants: n.external_round_constants().to_vec(),
-            internal_round_constants: n.internal_round_constants().to_vec(),
-            external_matrix: n.external_matrix(),
-            internal_matrix: n.internal_matrix(),
-        })
+        let n = self.instance;
+        (n.rounds_full() * n.width() + n.rounds_partial()) * Cs::pow_cost(n.alpha())
     }
 }
 
@@ -207,7 +120,7 @@ impl Poseidon2CompressionGadget {
     /// Compression of `arity` children with the width-`arity` permutation.
     pub fn new(arity: usize, alpha: u64) -> Result<Self, zkbench_hash::HashError> {
         Ok(Self {
-            perm: Poseidon2Gadget::new(Poseidon2Spec::library(arity, alpha)?),
+            perm: Poseidon2Gadget::library(arity, alpha)?,
         })
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use zkbench_statement::{CircuitKind, StatementConfig};
 
 /// What a case measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -16,42 +17,9 @@ pub enum CaseKind {
     Proof,
 }
 
-/// The circuit of a proof case.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Circuit {
-    /// Note spend: leaf = H(n, s), nullifier hash, path, external data.
-    Spend,
-    /// Membership of a private leaf.
-    Membership,
-    /// Root of a full tree over A^depth leaves.
-    BatchRoot,
-}
-
-impl Circuit {
-    /// Command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Circuit::Spend => "spend",
-            Circuit::Membership => "membership",
-            Circuit::BatchRoot => "batch-root",
-        }
-    }
-}
-
-impl std::str::FromStr for Circuit {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "spend" => Ok(Circuit::Spend),
-            "membership" => Ok(Circuit::Membership),
-            "batch-root" | "batch_root" => Ok(Circuit::BatchRoot),
-            _ => Err(format!(
-                "unknown circuit {s:?}; accepted: spend, membership, batch-root"
-            )),
-        }
-    }
-}
+/// The circuit of a proof case: the statement crate's [`CircuitKind`]
+/// (`spend`, `membership`, `batch-root`).
+pub use zkbench_statement::CircuitKind as Circuit;
 
 /// One measured configuration. Fields that do not apply to the kind are `None`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -85,6 +53,27 @@ pub struct Case {
 }
 
 impl Case {
+    /// The statement a proof case proves: hash family and exponent, arity,
+    /// leaves (batch root: `arity^depth`), circuit (default: spend).
+    pub fn statement_config(&self) -> Result<StatementConfig, String> {
+        let family = self.hash.parse().map_err(|e| format!("{e}"))?;
+        let arity = self.arity.ok_or("proof case without arity")?;
+        let circuit = self.circuit.unwrap_or(CircuitKind::Spend);
+        let leaves = if circuit == CircuitKind::BatchRoot {
+            let d = self.depth.ok_or("batch-root case without depth")?;
+            (arity as u64).checked_pow(d).ok_or("batch too large")?
+        } else {
+            self.leaves.ok_or("spend/membership case without leaves")?
+        };
+        Ok(StatementConfig {
+            family,
+            alpha: self.alpha,
+            arity,
+            leaves,
+            circuit,
+        })
+    }
+
     /// Stable identifier used to match cases across result files.
     pub fn id(&self) -> String {
         let mut parts = vec![self.system.clone(), self.hash_label()];

@@ -5,7 +5,7 @@ use std::{collections::BTreeMap, path::Path};
 
 use serde::{Deserialize, Serialize};
 
-use crate::{case::Case, stats::Summary, sys::Environment};
+use crate::{case::Case, env::Environment, stats::Summary};
 
 /// Schema identifier written into every results file.
 pub const SCHEMA: &str = "zkbench-results";

@@ -1,5 +1,11 @@
+//! # zkbench-statement
+//!
 //! The note-spend statement, defined once for every proof-system backend of
-//! zkbench, and its two companions (membership-only and batch-root).
+//! zkbench (Groth16, Halo2-KZG, and the WebAssembly, EVM and pool layers on
+//! top of them), and its two companions (membership-only and batch-root):
+//! configuration ([`StatementConfig`]), tree shape, witnesses, and the native
+//! computation of notes, nullifiers and public inputs. Backends prove exactly
+//! what this crate computes natively; paths are the `zkbench-merkle` paths.
 //!
 //! # Tree shape
 //! A tree of `leaves` leaves (default 2^36) and arity `A` (2..=16) has height
@@ -50,18 +56,163 @@
 //! A one-hot selector would cost `A` booleanity constraints, one sum and
 //! `A` products per level (`2A + 1`) for the same soundness.
 
-use std::sync::OnceLock;
+#![deny(missing_docs)]
 
-use rand::Rng;
-use zkbench_hash::{field::fr_from_be_bytes_mod_order, Fr};
+use std::sync::{Arc, OnceLock};
 
 use ark_ff::UniformRand;
+use rand::Rng;
+use zkbench_hash::{field::fr_from_be_bytes_mod_order, HashError, HashFamily, NodeHasher};
 
-use crate::backend::HashBackend;
-use crate::Groth16Error;
+pub use zkbench_hash::Fr;
+
+/// What is wrong with a configuration or a witness.
+#[derive(Debug, thiserror::Error)]
+pub enum StatementError {
+    /// The hash library rejected the parameters.
+    #[error(transparent)]
+    Hash(#[from] HashError),
+    /// Invalid configuration (arity, leaves, batch size ...).
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// The witness does not fit the statement (wrong number of siblings, index
+    /// out of range ...).
+    #[error("invalid witness: {0}")]
+    Witness(String),
+}
+
+/// Largest batch (number of leaves, hence public inputs) the batch-root
+/// statement accepts.
+pub const MAX_BATCH_LEAVES: u128 = 1 << 12;
 
 /// Default number of leaves: 2^36.
 pub const DEFAULT_LEAVES: u64 = 1 << 36;
+
+/// The native node hashers of a statement: arity 2 (notes, nullifiers) and
+/// the tree arity.
+#[derive(Clone)]
+pub struct NativeHashes {
+    pair: Arc<dyn NodeHasher>,
+    node: Arc<dyn NodeHasher>,
+}
+
+impl NativeHashes {
+    /// `family.node_hasher(2, alpha)` and `family.node_hasher(arity, alpha)`.
+    pub fn for_family(
+        family: HashFamily,
+        alpha: Option<u64>,
+        arity: usize,
+    ) -> Result<Self, StatementError> {
+        let pair = family.node_hasher(2, alpha)?;
+        let node = if arity == 2 {
+            pair.clone()
+        } else {
+            family.node_hasher(arity, alpha)?
+        };
+        Ok(Self { pair, node })
+    }
+
+    /// Explicit hashers (tests and experiments).
+    ///
+    /// # Errors
+    /// If `pair` is not of arity 2.
+    pub fn new(
+        pair: Arc<dyn NodeHasher>,
+        node: Arc<dyn NodeHasher>,
+    ) -> Result<Self, StatementError> {
+        if pair.arity() != 2 {
+            return Err(StatementError::Config(format!(
+                "the note/nullifier hasher must have arity 2, not {}",
+                pair.arity()
+            )));
+        }
+        Ok(Self { pair, node })
+    }
+
+    /// Native 2-to-1 hasher (notes, nullifiers).
+    pub fn native_pair(&self) -> &Arc<dyn NodeHasher> {
+        &self.pair
+    }
+
+    /// Native tree node hasher.
+    pub fn native_node(&self) -> &Arc<dyn NodeHasher> {
+        &self.node
+    }
+
+    /// Tree arity.
+    pub fn arity(&self) -> usize {
+        self.node.arity()
+    }
+}
+
+/// What to prove: hash family and exponent, tree arity and size, circuit.
+/// Every backend takes its statement from this one configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct StatementConfig {
+    /// Hash family.
+    pub family: HashFamily,
+    /// S-box exponent (`None`: the family's default).
+    pub alpha: Option<u64>,
+    /// Tree arity (2..=16).
+    pub arity: usize,
+    /// Number of leaves (height `⌈log_A leaves⌉`; batch root: `A^height` leaves).
+    pub leaves: u64,
+    /// Which circuit.
+    pub circuit: CircuitKind,
+}
+
+impl StatementConfig {
+    /// A binary 2^36-leaf note spend with `family`'s default exponent.
+    pub fn new(family: HashFamily) -> Self {
+        Self {
+            family,
+            alpha: None,
+            arity: 2,
+            leaves: DEFAULT_LEAVES,
+            circuit: CircuitKind::Spend,
+        }
+    }
+
+    /// The tree shape; checks arity, leaves and batch size.
+    pub fn shape(&self) -> Result<TreeShape, StatementError> {
+        let shape = TreeShape::for_leaves(self.arity, self.leaves)?;
+        if self.circuit != CircuitKind::BatchRoot && shape.height == 0 {
+            return Err(StatementError::Config(
+                "a path needs at least 2 leaves".into(),
+            ));
+        }
+        if self.circuit == CircuitKind::BatchRoot && shape.capacity() > MAX_BATCH_LEAVES {
+            return Err(StatementError::Config(format!(
+                "batch of {} leaves is too large (at most {MAX_BATCH_LEAVES})",
+                shape.capacity()
+            )));
+        }
+        Ok(shape)
+    }
+
+    /// The exponent in use.
+    pub fn resolved_alpha(&self) -> Result<u64, StatementError> {
+        Ok(self.family.resolve_alpha(self.alpha)?)
+    }
+
+    /// The native hashers of this statement.
+    pub fn native_hashes(&self) -> Result<NativeHashes, StatementError> {
+        NativeHashes::for_family(self.family, self.alpha, self.arity)
+    }
+
+    /// A file-name-safe description of every parameter:
+    /// `<family>-a<alpha>-ar<arity>-l<leaves>-<circuit>`.
+    pub fn key_label(&self) -> Result<String, StatementError> {
+        Ok(format!(
+            "{}-a{}-ar{}-l{}-{}",
+            self.family.name(),
+            self.resolved_alpha()?,
+            self.arity,
+            self.leaves,
+            self.circuit.name(),
+        ))
+    }
+}
 
 /// The tag string of [`domain_nullifier`].
 pub const DOMAIN_NULLIFIER_TAG: &[u8] = b"zkbench/nullifier";
@@ -75,7 +226,9 @@ pub fn domain_nullifier() -> Fr {
 }
 
 /// Which statement a circuit proves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum CircuitKind {
     /// Note spend: public root, nullifier hash, external-data hash.
@@ -105,14 +258,14 @@ impl CircuitKind {
 }
 
 impl std::str::FromStr for CircuitKind {
-    type Err = Groth16Error;
+    type Err = StatementError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().replace('_', "-").as_str() {
             "spend" | "note-spend" => Ok(CircuitKind::Spend),
             "membership" => Ok(CircuitKind::Membership),
             "batch-root" | "batch" => Ok(CircuitKind::BatchRoot),
-            _ => Err(Groth16Error::Config(format!(
+            _ => Err(StatementError::Config(format!(
                 "unknown circuit {s:?}; known: spend, membership, batch-root"
             ))),
         }
@@ -136,12 +289,14 @@ pub struct TreeShape {
 
 impl TreeShape {
     /// The shape of a tree of `leaves` leaves: `h = ⌈log_A leaves⌉`.
-    pub fn for_leaves(arity: usize, leaves: u64) -> Result<Self, Groth16Error> {
+    pub fn for_leaves(arity: usize, leaves: u64) -> Result<Self, StatementError> {
         if !(2..=16).contains(&arity) {
-            return Err(Groth16Error::Config(format!("arity {arity} not in 2..=16")));
+            return Err(StatementError::Config(format!(
+                "arity {arity} not in 2..=16"
+            )));
         }
         if leaves == 0 {
-            return Err(Groth16Error::Config("leaves must be at least 1".into()));
+            return Err(StatementError::Config("leaves must be at least 1".into()));
         }
         let mut height = 0usize;
         let mut cap: u128 = 1;
@@ -158,9 +313,9 @@ impl TreeShape {
     }
 
     /// Base-`A` digits of `index`, least significant first (`height` digits).
-    pub fn position_digits(&self, index: u64) -> Result<Vec<usize>, Groth16Error> {
+    pub fn position_digits(&self, index: u64) -> Result<Vec<usize>, StatementError> {
         if (index as u128) >= self.capacity() {
-            return Err(Groth16Error::Witness(format!(
+            return Err(StatementError::Witness(format!(
                 "leaf index {index} out of range for arity {} height {} (capacity {})",
                 self.arity,
                 self.height,
@@ -177,9 +332,10 @@ impl TreeShape {
             .collect())
     }
 
-    fn check_siblings(&self, siblings: &[Vec<Fr>]) -> Result<(), Groth16Error> {
+    /// Checks that `siblings` has `height` levels of `arity − 1` siblings.
+    pub fn check_siblings(&self, siblings: &[Vec<Fr>]) -> Result<(), StatementError> {
         if siblings.len() != self.height || siblings.iter().any(|s| s.len() != self.arity - 1) {
-            return Err(Groth16Error::Witness(format!(
+            return Err(StatementError::Witness(format!(
                 "a path needs {} levels of {} siblings; got {} levels with {:?} siblings",
                 self.height,
                 self.arity - 1,
@@ -210,21 +366,37 @@ pub struct MerklePath {
 }
 
 impl MerklePath {
-    /// Native root of the tree that holds `leaf` at this path.
+    /// Native root of the tree that holds `leaf` at this path (computed by
+    /// `zkbench-merkle`'s path verification).
     pub fn root(
         &self,
-        backend: &HashBackend,
+        hashes: &NativeHashes,
         shape: &TreeShape,
         leaf: Fr,
-    ) -> Result<Fr, Groth16Error> {
+    ) -> Result<Fr, StatementError> {
+        self.to_merkle(shape)?
+            .compute_root(&leaf, hashes.native_node().as_ref())
+            .map_err(|e| StatementError::Witness(e.to_string()))
+    }
+
+    /// This path as a `zkbench-merkle` path (positions = base-A digits of
+    /// the index).
+    pub fn to_merkle(
+        &self,
+        shape: &TreeShape,
+    ) -> Result<zkbench_merkle::MerklePath, StatementError> {
         shape.check_siblings(&self.siblings)?;
-        let digits = shape.position_digits(self.index)?;
-        let h = backend.native_node();
-        let mut cur = leaf;
-        for (d, sib) in digits.iter().zip(&self.siblings) {
-            cur = h.hash_node(&children_with(cur, *d, sib));
-        }
-        Ok(cur)
+        let positions = shape
+            .position_digits(self.index)?
+            .into_iter()
+            .map(|d| d as u8)
+            .collect();
+        Ok(zkbench_merkle::MerklePath {
+            leaf_index: self.index,
+            arity: shape.arity,
+            siblings: self.siblings.clone(),
+            positions,
+        })
     }
 
     /// A path with uniformly random siblings at a random index (benchmarks
@@ -311,25 +483,25 @@ impl Witness {
 }
 
 /// `leaf = H_2(n, s)`.
-pub fn note_commitment(backend: &HashBackend, nullifier: Fr, secret: Fr) -> Fr {
-    backend.native_pair().hash_node(&[nullifier, secret])
+pub fn note_commitment(hashes: &NativeHashes, nullifier: Fr, secret: Fr) -> Fr {
+    hashes.native_pair().hash_node(&[nullifier, secret])
 }
 
 /// `nullifier_hash = H_2(n, DOMAIN_NULLIFIER)`.
-pub fn nullifier_hash(backend: &HashBackend, nullifier: Fr) -> Fr {
-    backend
+pub fn nullifier_hash(hashes: &NativeHashes, nullifier: Fr) -> Fr {
+    hashes
         .native_pair()
         .hash_node(&[nullifier, domain_nullifier()])
 }
 
 /// Native root of a full tree over `leaves` (`A^d` of them).
 pub fn batch_root(
-    backend: &HashBackend,
+    hashes: &NativeHashes,
     shape: &TreeShape,
     leaves: &[Fr],
-) -> Result<Fr, Groth16Error> {
+) -> Result<Fr, StatementError> {
     if leaves.len() as u128 != shape.capacity() {
-        return Err(Groth16Error::Witness(format!(
+        return Err(StatementError::Witness(format!(
             "a batch of arity {} depth {} has {} leaves; got {}",
             shape.arity,
             shape.height,
@@ -337,7 +509,7 @@ pub fn batch_root(
             leaves.len()
         )));
     }
-    let h = backend.native_node();
+    let h = hashes.native_node();
     let mut level = leaves.to_vec();
     while level.len() > 1 {
         level = level.chunks(shape.arity).map(|c| h.hash_node(c)).collect();
@@ -354,24 +526,24 @@ impl PublicInputs {
     /// spend → `[root, nullifier_hash, ext_data_hash]`; membership → `[root]`;
     /// batch root → `[root, leaves...]`.
     pub fn compute(
-        backend: &HashBackend,
+        hashes: &NativeHashes,
         shape: &TreeShape,
         witness: &Witness,
-    ) -> Result<Self, Groth16Error> {
+    ) -> Result<Self, StatementError> {
         Ok(PublicInputs(match witness {
             Witness::Spend(w) => {
                 if w.secret == domain_nullifier() {
-                    return Err(Groth16Error::Witness(
+                    return Err(StatementError::Witness(
                         "the secret must differ from DOMAIN_NULLIFIER".into(),
                     ));
                 }
-                let leaf = note_commitment(backend, w.nullifier, w.secret);
-                let root = w.path.root(backend, shape, leaf)?;
-                vec![root, nullifier_hash(backend, w.nullifier), w.ext_data_hash]
+                let leaf = note_commitment(hashes, w.nullifier, w.secret);
+                let root = w.path.root(hashes, shape, leaf)?;
+                vec![root, nullifier_hash(hashes, w.nullifier), w.ext_data_hash]
             }
-            Witness::Membership(w) => vec![w.path.root(backend, shape, w.leaf)?],
+            Witness::Membership(w) => vec![w.path.root(hashes, shape, w.leaf)?],
             Witness::BatchRoot(w) => {
-                let mut v = vec![batch_root(backend, shape, &w.leaves)?];
+                let mut v = vec![batch_root(hashes, shape, &w.leaves)?];
                 v.extend_from_slice(&w.leaves);
                 v
             }
@@ -396,9 +568,9 @@ impl MerklePath {
     pub fn from_merkle(
         path: &zkbench_merkle::MerklePath,
         shape: &TreeShape,
-    ) -> Result<Self, Groth16Error> {
+    ) -> Result<Self, StatementError> {
         if path.arity != shape.arity || path.height() != shape.height {
-            return Err(Groth16Error::Witness(format!(
+            return Err(StatementError::Witness(format!(
                 "path of arity {} height {} does not fit a tree of arity {} height {}",
                 path.arity,
                 path.height(),
@@ -409,7 +581,7 @@ impl MerklePath {
         if path.index_from_positions() != Some(path.leaf_index)
             || path.positions.iter().any(|&d| d as usize >= shape.arity)
         {
-            return Err(Groth16Error::Witness(
+            return Err(StatementError::Witness(
                 "path digits do not encode its leaf index".into(),
             ));
         }

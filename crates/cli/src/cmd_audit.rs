@@ -1,0 +1,253 @@
+//! `zkbench audit`: soundness audits (mutation tests of every circuit) and
+//! malformed-proof fuzzing of every verifier.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use zkbench_bench::backends;
+use zkbench_core::{
+    fuzz::FuzzReport,
+    statement::{CircuitKind, StatementConfig},
+    AuditReport,
+};
+use zkbench_hash::HashFamily;
+
+/// Arguments of `zkbench audit`.
+#[derive(Args, Debug)]
+pub struct AuditArgs {
+    /// Only this proof system (default: every registered one).
+    #[arg(long)]
+    pub system: Option<String>,
+    /// Only this circuit: spend, membership or batch-root.
+    #[arg(long)]
+    pub circuit: Option<String>,
+    /// Only this hash family.
+    #[arg(long)]
+    pub hash: Option<String>,
+    /// Only this arity.
+    #[arg(long)]
+    pub arity: Option<usize>,
+    /// Also feed each backend's verifier this many malformed proofs (on the
+    /// first circuit it proves).
+    #[arg(long, default_value_t = 0)]
+    pub fuzz: u64,
+    /// Every arity the suites use (2, 3, 4, 7, 8, 16), not only 2, 4 and 7.
+    #[arg(long)]
+    pub full: bool,
+    /// RNG seed of the witnesses, mutations and malformed proofs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print JSON (one object: audits and fuzz reports) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One audited configuration.
+#[derive(serde::Serialize)]
+struct Row {
+    system: String,
+    config: StatementConfig,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit: Option<AuditReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fuzz: Option<FuzzReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// The statements audited for `system`: small trees (height 2, batches of
+/// `arity` and 4 leaves) of every hash family the backend proves.
+fn grid(system: &str, a: &AuditArgs) -> anyhow::Result<Vec<StatementConfig>> {
+    let families: Vec<(HashFamily, Option<u64>)> = match system {
+        // chips exist for these two families only
+        "halo2-kzg" => vec![
+            (HashFamily::Poseidon2, Some(5)),
+            (HashFamily::Poseidon2, Some(7)),
+            (HashFamily::Poseidon, None),
+        ],
+        _ => HashFamily::ALL
+            .iter()
+            .flat_map(|f| f.alphas().iter().map(move |al| (*f, Some(*al))))
+            .collect(),
+    };
+    let arities: Vec<usize> = match (a.arity, a.full) {
+        (Some(x), _) => vec![x],
+        (None, true) => vec![2, 3, 4, 7, 8, 16],
+        (None, false) => vec![2, 4, 7],
+    };
+    let circuits: Vec<CircuitKind> = match &a.circuit {
+        Some(c) => vec![c.parse()?],
+        None => CircuitKind::ALL.to_vec(),
+    };
+    let want_hash = a
+        .hash
+        .as_deref()
+        .map(str::parse::<HashFamily>)
+        .transpose()?;
+    let mut out = vec![];
+    for (family, alpha) in families {
+        if want_hash.is_some_and(|h| h != family) {
+            continue;
+        }
+        for &arity in &arities {
+            for &circuit in &circuits {
+                let leaves = match circuit {
+                    CircuitKind::BatchRoot if arity == 2 => 4,
+                    CircuitKind::BatchRoot => arity as u64,
+                    _ => (arity * arity) as u64,
+                };
+                out.push(StatementConfig {
+                    family,
+                    alpha,
+                    arity,
+                    leaves,
+                    circuit,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `zkbench audit`.
+pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
+    let registry = backends::all();
+    let names = backends::proof_system_names();
+    if let Some(s) = &a.system {
+        if !names.contains(&s.as_str()) {
+            anyhow::bail!(
+                "unknown proof system {s:?}; available: {}",
+                names.join(", ")
+            );
+        }
+    }
+    let mut rows = vec![];
+    for b in registry.iter().filter(|b| names.contains(&b.name())) {
+        if a.system.as_deref().is_some_and(|s| s != b.name()) {
+            continue;
+        }
+        let mut fuzz = a.fuzz; // the first circuit this backend proves gets the fuzzing
+        for cfg in grid(b.name(), &a)? {
+            let Some(result) = b.audit(&cfg, fuzz, a.seed) else {
+                continue;
+            };
+            let mut row = Row {
+                system: b.name().into(),
+                config: cfg.clone(),
+                audit: None,
+                fuzz: None,
+                error: None,
+            };
+            match result {
+                Ok((audit, fuzzed)) => {
+                    row.audit = Some(audit);
+                    row.fuzz = fuzzed;
+                    fuzz = 0;
+                }
+                // a family without a gadget at this arity is skipped, not a failure
+                Err(e) => row.error = Some(e),
+            }
+            if !a.json {
+                print_row(&row);
+            }
+            rows.push(row);
+        }
+    }
+    let audited: Vec<&Row> = rows.iter().filter(|r| r.audit.is_some()).collect();
+    let unsound = audited
+        .iter()
+        .filter(|r| !r.audit.as_ref().is_some_and(AuditReport::is_sound))
+        .count();
+    let unclean = audited
+        .iter()
+        .filter(|r| r.fuzz.as_ref().is_some_and(|f| !f.is_clean()))
+        .count();
+    let mutations: usize = audited
+        .iter()
+        .map(|r| r.audit.as_ref().map_or(0, |x| x.mutations))
+        .sum();
+    let killed: usize = audited
+        .iter()
+        .map(|r| r.audit.as_ref().map_or(0, |x| x.killed))
+        .sum();
+    let fuzzed: u64 = audited
+        .iter()
+        .map(|r| r.fuzz.as_ref().map_or(0, |f| f.tried))
+        .sum();
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "circuits": audited.len(),
+                "mutations": mutations,
+                "killed": killed,
+                "malformed_proofs": fuzzed,
+                "unsound_circuits": unsound,
+                "verifiers_with_findings": unclean,
+                "rows": rows,
+            }))?
+        );
+    } else {
+        println!(
+            "\n{} circuits audited: {killed}/{mutations} mutations killed, {unsound} with findings; \
+             {fuzzed} malformed proofs, {unclean} verifier(s) with findings; {} configurations not provable by their backend",
+            audited.len(),
+            rows.len() - audited.len()
+        );
+    }
+    Ok(if unsound == 0 && unclean == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn print_row(r: &Row) {
+    let c = &r.config;
+    let name = format!(
+        "{:<9} {:<10} {}-a{:<2} arity {:<2} leaves {:<4}",
+        r.system,
+        c.circuit.name(),
+        c.family.name(),
+        c.alpha.map(|x| x.to_string()).unwrap_or_default(),
+        c.arity,
+        c.leaves
+    );
+    let Some(a) = &r.audit else {
+        println!("{name}  skipped: {}", r.error.as_deref().unwrap_or("-"));
+        return;
+    };
+    let mut line = format!(
+        "{name}  {:>5} targets {:>5}/{:<5} killed ({:.1}%)",
+        a.targets,
+        a.killed,
+        a.mutations,
+        a.killed_percent()
+    );
+    if let Some(f) = &r.fuzz {
+        line += &format!(
+            "  fuzz {} rejected {} accepted {} panics {}",
+            f.tried,
+            f.rejected_decode + f.rejected_verify,
+            f.accepted.len(),
+            f.panics
+        );
+    }
+    println!("{line}");
+    for s in &a.survivors {
+        println!(
+            "    SURVIVOR {} ({}): {}",
+            s.location,
+            s.mutation,
+            s.justification.as_deref().unwrap_or("UNEXPLAINED")
+        );
+    }
+    for u in &a.unconstrained {
+        println!("    UNCONSTRAINED {u}");
+    }
+    if let Some(f) = &r.fuzz {
+        for acc in &f.accepted {
+            println!("    ACCEPTED MALFORMED {acc}");
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! The machine and build a measurement was taken on (recorded in every
+//! results record).
+
+use serde::{Deserialize, Serialize};
+
+/// The machine and build a result was measured on.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// CPU model name.
+    pub cpu_model: String,
+    /// Logical CPUs available to this process.
+    pub logical_cpus: usize,
+    /// Total memory in bytes.
+    pub memory_bytes: Option<u64>,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Architecture (`x86_64`, `aarch64`, `wasm32`...).
+    pub arch: String,
+    /// `rustc --version` of the compiler that built zkbench.
+    pub rustc: String,
+    /// zkbench version.
+    pub zkbench_version: String,
+    /// Versions of the proof-system crates linked in.
+    pub crate_versions: std::collections::BTreeMap<String, String>,
+    /// Git commit zkbench was built from (with `-dirty` when the tree had changes).
+    pub git_commit: String,
+    /// Build profile (`release` or `debug`); debug timings are not comparable.
+    pub build_profile: String,
+    /// When the run started (RFC 3339, UTC).
+    pub date: String,
+    /// Host name.
+    pub hostname: String,
+}
