@@ -20,6 +20,7 @@ pub mod backend;
 pub mod backends;
 pub mod build_info;
 pub mod compare;
+pub mod headline;
 pub mod measure;
 pub mod native;
 pub mod proof;

@@ -58,6 +58,65 @@ fn phase_median(recs: &[&Record], case_id: &str, phase: &str) -> Option<f64> {
         .and_then(|r| r.median())
 }
 
+fn same_statement_rows(recs: &[&Record]) -> Vec<crate::headline::SameStatement> {
+    crate::headline::same_statement(recs, &crate::backends::proof_system_names())
+}
+
+fn opt_count(v: Option<f64>) -> String {
+    v.map(fmt_count).unwrap_or_else(|| "-".into())
+}
+
+fn opt_ratio(v: Option<f64>) -> String {
+    v.map(|r| format!("{r:.2}×")).unwrap_or_else(|| "-".into())
+}
+
+/// The headline: zkbench and each peer on the same statement, in this run.
+fn same_statement_markdown(recs: &[&Record]) -> String {
+    let rows = same_statement_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("### Same statement, same run: zkbench / peer (median prove time; below 1× zkbench is faster)\n\n| statement | zkbench | peer | prove | peer prove | **ratio** | cold ratio | constraints (zkbench / peer) |\n|---|---|---|---:|---:|---:|---:|---:|\n");
+    for r in &rows {
+        out += &format!(
+            "| {} | {} | {} | {} | {} | **{:.2}×** | {} | {} / {} |\n",
+            r.statement,
+            r.ours,
+            r.peer,
+            fmt_seconds(r.ours_prove_s),
+            fmt_seconds(r.peer_prove_s),
+            r.ratio(),
+            opt_ratio(r.cold_ratio()),
+            opt_count(r.ours_constraints),
+            opt_count(r.peer_constraints),
+        );
+    }
+    out + "\n"
+}
+
+fn same_statement_html(recs: &[&Record]) -> String {
+    let rows = same_statement_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from("<h2>Same statement, same run</h2><p class=meta>zkbench's time over the peer's (median warm prove); below 1× zkbench is faster.</p><table><thead><tr><th>statement</th><th>zkbench</th><th>peer</th><th>prove</th><th>peer prove</th><th>ratio</th><th>cold ratio</th><th>constraints (zkbench / peer)</th></tr></thead><tbody>");
+    for r in &rows {
+        h += &format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{:.2}×</b></td><td>{}</td><td>{} / {}</td></tr>",
+            esc(&r.statement),
+            esc(&r.ours),
+            esc(&r.peer),
+            fmt_seconds(r.ours_prove_s),
+            fmt_seconds(r.peer_prove_s),
+            r.ratio(),
+            opt_ratio(r.cold_ratio()),
+            opt_count(r.ours_constraints),
+            opt_count(r.peer_constraints),
+        );
+    }
+    h + "</tbody></table>"
+}
+
 /// The Markdown summary printed after a run.
 pub fn markdown_summary(files: &[ResultsFile]) -> String {
     let recs = all_records(files);
@@ -76,6 +135,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
             e.build_profile
         );
     }
+    out += &same_statement_markdown(&recs);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
         out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -470,6 +530,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     if recs.iter().any(|r| r.test_setup) {
         html += "<p class=warn>Keys marked <b>test setup</b> come from a setup whose toxic waste is known (deterministic seed): fine for benchmarking, never for production.</p>";
     }
+    html += &same_statement_html(&recs);
     html += "<div class=charts>";
     for c in &charts {
         html += &format!("<figure>{c}</figure>");

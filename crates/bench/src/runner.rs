@@ -363,11 +363,11 @@ mod tests {
             cpu_model: "x".into(),
             ..Default::default()
         };
-        let line = r#"{"case":{"kind":"proof","system":"gnark","hash":"poseidon2","arity":2,"leaves":4294967296,"circuit":"membership","threads":0},"phase":"prove","status":"ok","samples_s":[0.41,0.40,0.42],"threads":2,"metrics":{"constraints":6049}}"#;
+        let line = r#"{"case":{"kind":"proof","system":"gnark-groth16","hash":"poseidon2-gnark","arity":2,"leaves":4294967296,"circuit":"membership","threads":0},"phase":"prove","status":"ok","samples_s":[0.41,0.40,0.42],"threads":2,"metrics":{"constraints":6049}}"#;
         let r = parse_record_line(line, &env).unwrap();
         assert_eq!(
             r.case_id,
-            "gnark/poseidon2/membership/arity2/2^32/threads-all"
+            "gnark-groth16/poseidon2-gnark/membership/arity2/2^32/threads-all"
         );
         assert_eq!(r.median(), Some(0.41));
         assert_eq!(r.env.cpu_model, "x");

@@ -205,6 +205,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("hashes", include_str!("../../../suites/hashes.toml")),
     ("smoke", include_str!("../../../suites/smoke.toml")),
     ("peers", include_str!("../../../suites/peers.toml")),
+    ("perf", include_str!("../../../suites/perf.toml")),
 ];
 
 impl Suite {
@@ -370,6 +371,12 @@ impl Suite {
     }
 }
 
+/// Whether `fam` hashes Merkle nodes of `arity` children (`poseidon2-gnark`: 2 only);
+/// a sweep over `["all"]` families skips the arities a family does not have.
+fn has_arity(fam: HashFamily, arity: usize, alpha: Option<u64>) -> bool {
+    fam.node_hasher(arity, alpha).is_ok()
+}
+
 fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
     match base.kind {
         CaseKind::Hash => {
@@ -391,7 +398,7 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
             }
         }
         CaseKind::Merkle => {
-            for &a in &s.arities {
+            for &a in s.arities.iter().filter(|&&a| has_arity(fam, a, base.alpha)) {
                 for l in &s.leaves {
                     out.push(Case {
                         arity: Some(a),
@@ -408,7 +415,7 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
                 s.circuits.clone()
             };
             for sys in &s.systems {
-                for &a in &s.arities {
+                for &a in s.arities.iter().filter(|&&a| has_arity(fam, a, base.alpha)) {
                     for &c in &circuits {
                         let b = Case {
                             system: sys.clone(),
@@ -449,6 +456,33 @@ mod tests {
             assert!(!s.cases(None).is_empty(), "suite {name} has no cases");
             s.profile(None).unwrap();
         }
+    }
+
+    #[test]
+    fn all_families_skip_arities_a_family_lacks() {
+        let s = Suite::from_toml(
+            "t",
+            r#"
+            name = "t"
+            [[sweep]]
+            kind = "proof"
+            systems = ["groth16"]
+            hashes = ["all"]
+            arities = [2, 4]
+            leaves = ["2^8"]
+            "#,
+        )
+        .unwrap();
+        let cases = s.cases(None);
+        let gnark = |a| {
+            cases
+                .iter()
+                .any(|c| c.hash == "poseidon2-gnark" && c.arity == Some(a))
+        };
+        assert!(gnark(2) && !gnark(4), "poseidon2-gnark has arity 2 only");
+        assert!(cases
+            .iter()
+            .any(|c| c.hash == "poseidon2" && c.arity == Some(4)));
     }
 
     #[test]

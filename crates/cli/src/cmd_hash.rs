@@ -173,6 +173,12 @@ pub fn compute(a: &HashArgs) -> anyhow::Result<HashOutput> {
             });
             (p, vec![out])
         }
+        HashFamily::Poseidon2Gnark => {
+            // gnark's own variable-length hash (Merkle-Damgard over Compress).
+            use zkbench_hash::FieldHasher;
+            let md = zkbench_hash::poseidon2_gnark::GnarkMerkleDamgard;
+            (md.params(), vec![md.hash(&inputs)?])
+        }
         _ => {
             // Families whose reference defines only a permutation: the zkbench sponge
             // (capacity 1 at index 0, rate t-1), width from --width or the default.

@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | [`poseidon`] | HADES, `x^5`, Cauchy MDS | circomlib / circomlibjs, t = 2..17 |
 //! | [`poseidon2`] | Poseidon2, `x^5` and `x^7` | HorizenLabs BN254 (t = 2, 3, 4, 8, 12, 16); α = 7 instances from the paper's bounds |
+//! | [`poseidon2_gnark`] | Poseidon2, `x^5`, t = 2, R_F = 6, R_P = 50, Keccak-chain keys | gnark-crypto `GetDefaultParameters` + `Compress` (the gnark peer's hash) |
 //! | [`mimc_sponge`] | Feistel MiMC, `x^5`, 220 rounds | circomlib MiMCSponge (Tornado Cash) |
 //! | [`mimc7`] | MiMC, `x^7`, 91 rounds | circomlib MiMC7 |
 //! | [`gmimc`] | GMiMC-erf, t = 3, 226 rounds | seed 003 (hanzeG/zklib_circom constants) |
@@ -40,6 +41,7 @@ pub mod mimc_sponge;
 pub mod neptune;
 pub mod poseidon;
 pub mod poseidon2;
+pub mod poseidon2_gnark;
 pub mod rescue_prime;
 
 pub use error::HashError;

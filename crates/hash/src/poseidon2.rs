@@ -161,6 +161,7 @@ pub fn node_width(arity: usize) -> (usize, NodeMode) {
 /// gadgets (R1CS, halo2) use exactly the same values.
 #[derive(Clone, Debug)]
 pub struct Poseidon2Bn254 {
+    family: &'static str,
     width: usize,
     alpha: u64,
     rounds_full: usize,
@@ -254,6 +255,7 @@ impl Poseidon2Bn254 {
         };
         let minus_one = diagonal.iter().map(|d| *d - Fr::ONE).collect();
         Self {
+            family: FAMILY,
             width,
             alpha,
             rounds_full,
@@ -264,6 +266,67 @@ impl Poseidon2Bn254 {
             internal_diagonal_minus_one: minus_one,
             diagonal_rejections: if width <= 3 { 0 } else { diagonal_rejections },
         }
+    }
+
+    /// gnark-crypto's instance (`ecc/bn254/fr/poseidon2.NewParameters(t, R_F, R_P)`
+    /// for the widths it has no built-in table for, i.e. `t = 2, 3`): the same
+    /// round function and matrices as [`Poseidon2Bn254::generate`], `α = 5`, but
+    /// round keys from a Keccak-256 chain instead of Grain: with the seed
+    /// `"Poseidon2-BN254[t=<t>,rF=<R_F>,rP=<R_P>,d=5]"`, `h_0 = keccak(seed)` and
+    /// `h_{i+1} = keccak(h_i)`; key `i` (in the same order as Grain's:
+    /// `R_F/2 · t` external, `R_P` internal, `R_F/2 · t` external) is `h_{i+1}`
+    /// read big-endian and reduced mod `r`. Used by the [`poseidon2_gnark`](crate::poseidon2_gnark)
+    /// family with gnark's defaults `t = 2, R_F = 6, R_P = 50`.
+    ///
+    /// # Panics
+    /// Panics unless `width ∈ {2, 3}` and `rounds_full` is even.
+    pub fn gnark_keccak(
+        family: &'static str,
+        width: usize,
+        rounds_full: usize,
+        rounds_partial: usize,
+    ) -> Self {
+        use ark_ff::PrimeField;
+        use sha3::{Digest, Keccak256};
+        assert!(
+            width == 2 || width == 3,
+            "gnark's Keccak-chain instances have t = 2 or 3"
+        );
+        assert!(rounds_full % 2 == 0, "rounds_full must be even");
+        let seed = format!("Poseidon2-BN254[t={width},rF={rounds_full},rP={rounds_partial},d=5]");
+        let mut h: [u8; 32] = Keccak256::digest(seed.as_bytes()).into();
+        let mut next = || {
+            h = Keccak256::digest(h).into();
+            Fr::from_be_bytes_mod_order(&h)
+        };
+        let half = rounds_full / 2;
+        let mut external: Vec<Vec<Fr>> = (0..half)
+            .map(|_| (0..width).map(|_| next()).collect())
+            .collect();
+        let internal: Vec<Fr> = (0..rounds_partial).map(|_| next()).collect();
+        external.extend((0..half).map(|_| (0..width).map(|_| next()).collect::<Vec<_>>()));
+        let diagonal = match width {
+            2 => vec![Fr::from(2u64), Fr::from(3u64)],
+            _ => vec![Fr::from(2u64), Fr::from(2u64), Fr::from(3u64)],
+        };
+        let minus_one = diagonal.iter().map(|d| *d - Fr::ONE).collect();
+        Self {
+            family,
+            width,
+            alpha: 5,
+            rounds_full,
+            rounds_partial,
+            external_round_constants: external,
+            internal_round_constants: internal,
+            internal_diagonal: diagonal,
+            internal_diagonal_minus_one: minus_one,
+            diagonal_rejections: 0,
+        }
+    }
+
+    /// The registry family this instance belongs to (`poseidon2` or `poseidon2-gnark`).
+    pub fn family(&self) -> &'static str {
+        self.family
     }
 
     /// State width `t`.
@@ -290,6 +353,20 @@ impl Poseidon2Bn254 {
     /// (rows `0..R_F/2` before the partial rounds, the rest after).
     pub fn external_round_constants(&self) -> &[Vec<Fr>] {
         &self.external_round_constants
+    }
+
+    /// Every round constant in generation order (Grain's and gnark's):
+    /// `R_F/2 · t` external, `R_P` internal, `R_F/2 · t` external.
+    pub fn round_constants_in_order(&self) -> Vec<Fr> {
+        let half = self.rounds_full / 2;
+        let ext = &self.external_round_constants;
+        ext[..half]
+            .iter()
+            .flatten()
+            .chain(&self.internal_round_constants)
+            .chain(ext[half..].iter().flatten())
+            .copied()
+            .collect()
     }
 
     /// The single round constant (added to word 0) of each partial round.
@@ -354,6 +431,9 @@ impl Poseidon2Bn254 {
 
     /// Where the constants come from, in words.
     pub fn reference(&self) -> &'static str {
+        if self.family != FAMILY {
+            return "gnark-crypto v0.22.0 ecc/bn254/fr/poseidon2 NewParameters (Keccak-256 chain round keys)";
+        }
         match (self.alpha, self.width) {
             (5, 2 | 3) => "HorizenLabs/poseidon2 poseidon2_rust_params.sage (t=3: poseidon2_instance_bn256.rs)",
             (5, 4) => "HorizenLabs/poseidon2 poseidon2_rust_params.sage = barretenberg poseidon2_params.hpp = gnark-crypto v0.22.0",
@@ -492,7 +572,7 @@ impl Poseidon2Bn254 {
 
 impl Permutation for Poseidon2Bn254 {
     fn family(&self) -> &'static str {
-        FAMILY
+        self.family
     }
 
     fn width(&self) -> usize {
@@ -501,7 +581,7 @@ impl Permutation for Poseidon2Bn254 {
 
     fn params(&self) -> Params {
         params! {
-            "family" => FAMILY,
+            "family" => self.family,
             "width" => self.width,
             "alpha" => self.alpha,
             "rounds_full" => self.rounds_full,
@@ -518,7 +598,10 @@ impl Permutation for Poseidon2Bn254 {
                 _ => "J + diag(mu - 1), mu from Grain",
             },
             "initial_linear_layer" => true,
-            "constants" => format!(
+            "constants" => if self.family != FAMILY { format!(
+                "Keccak-256 chain from \"Poseidon2-BN254[t={},rF={},rP={},d=5]\": {} round constants",
+                self.width, self.rounds_full, self.rounds_partial,
+                self.rounds_full * self.width + self.rounds_partial) } else { format!(
                 "Grain(field=1, sbox=0, n=254, t={}, R_F={}, R_P={}): {} round constants{}",
                 self.width,
                 self.rounds_full,
@@ -529,7 +612,7 @@ impl Permutation for Poseidon2Bn254 {
                 } else {
                     String::new()
                 }
-            ),
+            ) },
             "reference" => self.reference(),
         }
     }
@@ -541,11 +624,11 @@ impl Permutation for Poseidon2Bn254 {
 
 /// A `'static` instance behind an [`Arc`], for the registry.
 #[derive(Clone, Copy)]
-struct StaticPermutation(&'static Poseidon2Bn254);
+pub(crate) struct StaticPermutation(pub(crate) &'static Poseidon2Bn254);
 
 impl Permutation for StaticPermutation {
     fn family(&self) -> &'static str {
-        FAMILY
+        self.0.family
     }
     fn width(&self) -> usize {
         self.0.width

@@ -4,8 +4,8 @@
 use std::{fmt, str::FromStr, sync::Arc};
 
 use crate::{
-    anemoi, gmimc, griffin, mimc7, mimc_sponge, neptune, poseidon, poseidon2, rescue_prime,
-    HashError, NodeHasher, Permutation,
+    anemoi, gmimc, griffin, mimc7, mimc_sponge, neptune, poseidon, poseidon2, poseidon2_gnark,
+    rescue_prime, HashError, NodeHasher, Permutation,
 };
 
 /// A hash family of this crate.
@@ -18,6 +18,9 @@ pub enum HashFamily {
     Poseidon,
     /// HorizenLabs Poseidon2 (α = 5) and the α = 7 instances.
     Poseidon2,
+    /// gnark-crypto's default Poseidon2 (`t = 2`, `R_F = 6`, `R_P = 50`, gnark's
+    /// `Compress`): the hash of the gnark peer's statement.
+    Poseidon2Gnark,
     /// circomlib MiMCSponge (Feistel, 220 rounds).
     MimcSponge,
     /// circomlib MiMC-7 (91 rounds).
@@ -36,9 +39,10 @@ pub enum HashFamily {
 
 impl HashFamily {
     /// All families, in a stable order.
-    pub const ALL: [HashFamily; 9] = [
+    pub const ALL: [HashFamily; 10] = [
         HashFamily::Poseidon,
         HashFamily::Poseidon2,
+        HashFamily::Poseidon2Gnark,
         HashFamily::MimcSponge,
         HashFamily::Mimc7,
         HashFamily::Gmimc,
@@ -53,6 +57,7 @@ impl HashFamily {
         match self {
             HashFamily::Poseidon => poseidon::FAMILY,
             HashFamily::Poseidon2 => poseidon2::FAMILY,
+            HashFamily::Poseidon2Gnark => poseidon2_gnark::FAMILY,
             HashFamily::MimcSponge => mimc_sponge::FAMILY,
             HashFamily::Mimc7 => mimc7::FAMILY,
             HashFamily::Gmimc => gmimc::FAMILY,
@@ -92,6 +97,7 @@ impl HashFamily {
         Ok(match self {
             HashFamily::Poseidon => poseidon::supported_widths(),
             HashFamily::Poseidon2 => poseidon2::supported_widths(a),
+            HashFamily::Poseidon2Gnark => poseidon2_gnark::supported_widths(),
             HashFamily::MimcSponge => mimc_sponge::supported_widths(),
             HashFamily::Mimc7 => mimc7::supported_widths(),
             HashFamily::Gmimc => gmimc::supported_widths(),
@@ -129,6 +135,7 @@ impl HashFamily {
         match self {
             HashFamily::Poseidon => poseidon::permutation(w),
             HashFamily::Poseidon2 => poseidon2::permutation(w, a),
+            HashFamily::Poseidon2Gnark => poseidon2_gnark::permutation(w),
             HashFamily::MimcSponge => mimc_sponge::permutation(w),
             HashFamily::Mimc7 => mimc7::permutation(w),
             HashFamily::Gmimc => gmimc::permutation(w),
@@ -156,6 +163,7 @@ impl HashFamily {
         match self {
             HashFamily::Poseidon => poseidon::node_hasher(arity),
             HashFamily::Poseidon2 => poseidon2::node_hasher(arity, a),
+            HashFamily::Poseidon2Gnark => poseidon2_gnark::node_hasher(arity),
             HashFamily::MimcSponge => mimc_sponge::node_hasher(arity),
             HashFamily::Mimc7 => mimc7::node_hasher(arity),
             HashFamily::Gmimc => gmimc::node_hasher(arity),

@@ -139,6 +139,7 @@ pub fn node_gadget(
                 arity,
             )),
         },
+        F::Poseidon2Gnark => Arc::new(poseidon2::Poseidon2CompressionGadget::gnark()),
         F::MimcSponge => Arc::new(mimc::MimcSpongeNodeGadget::new(arity)),
         F::Mimc7 => Arc::new(mimc::Mimc7NodeGadget::new(arity)),
         F::Gmimc => Arc::new(SpongeNodeGadget::new(
@@ -181,6 +182,9 @@ pub fn permutation_gadget(
             poseidon::PoseidonSpec::circomlib(w)?,
         )),
         F::Poseidon2 => Arc::new(poseidon2::Poseidon2Gadget::library(w, a)?),
+        F::Poseidon2Gnark => Arc::new(poseidon2::Poseidon2Gadget::new(
+            zkbench_hash::poseidon2_gnark::instance(),
+        )),
         F::MimcSponge => Arc::new(mimc::MimcSpongePermutationGadget),
         F::Mimc7 => Arc::new(mimc::Mimc7PermutationGadget),
         F::Gmimc => Arc::new(feistel::GmimcGadget::new(w)?),

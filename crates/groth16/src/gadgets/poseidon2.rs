@@ -72,7 +72,7 @@ impl Poseidon2Gadget {
 
 impl PermutationGadget for Poseidon2Gadget {
     fn family(&self) -> &'static str {
-        zkbench_hash::poseidon2::FAMILY
+        self.instance.family()
     }
 
     fn width(&self) -> usize {
@@ -110,10 +110,14 @@ impl PermutationGadget for Poseidon2Gadget {
     }
 }
 
-/// Poseidon2 compression-mode node hash (`arity = width`):
-/// `P(x)[0] + x[0]` with the children as the whole state.
+/// Poseidon2 compression-mode node hash: `P(x)[k] + x[k]` with the children
+/// as the whole state, `k = 0` for the library's compression mode (`arity =
+/// width`) and `k = 1` for gnark's `Compress(l, r) = P(l, r)[1] + r`
+/// (`poseidon2-gnark`).
 pub struct Poseidon2CompressionGadget {
     perm: Poseidon2Gadget,
+    /// The state word that is output and fed forward.
+    word: usize,
 }
 
 impl Poseidon2CompressionGadget {
@@ -121,13 +125,23 @@ impl Poseidon2CompressionGadget {
     pub fn new(arity: usize, alpha: u64) -> Result<Self, zkbench_hash::HashError> {
         Ok(Self {
             perm: Poseidon2Gadget::library(arity, alpha)?,
+            word: 0,
         })
+    }
+
+    /// gnark's `Compress` over gnark-crypto's default instance
+    /// (`zkbench_hash::poseidon2_gnark`).
+    pub fn gnark() -> Self {
+        Self {
+            perm: Poseidon2Gadget::new(zkbench_hash::poseidon2_gnark::instance()),
+            word: 1,
+        }
     }
 }
 
 impl super::NodeHashGadget for Poseidon2CompressionGadget {
     fn family(&self) -> &'static str {
-        zkbench_hash::poseidon2::FAMILY
+        self.perm.instance.family()
     }
 
     fn arity(&self) -> usize {
@@ -137,7 +151,7 @@ impl super::NodeHashGadget for Poseidon2CompressionGadget {
     fn hash_node(&self, cs: &Cs, children: &[LinVar]) -> Result<LinVar, SynthesisError> {
         assert_eq!(children.len(), self.perm.width());
         let out = self.perm.permute(cs, children)?;
-        Ok(out[0].add(&children[0]))
+        Ok(out[self.word].add(&children[self.word]))
     }
 
     fn constraints_per_node(&self) -> usize {

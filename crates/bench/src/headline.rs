@@ -1,0 +1,186 @@
+//! The headline of a run with peers: the same statement proved by a zkbench
+//! proof system and by a peer (an external runner such as `gnark-groth16`),
+//! with the ratio of their median prove times taken in the same run.
+//!
+//! Two proof records prove the same statement when their hash (and exponent),
+//! arity, leaves (or batch depth) and circuit are equal; the peer's `case.hash`
+//! uses zkbench's family names for exactly this reason (`poseidon2-gnark` is
+//! gnark-crypto's default Poseidon2, docs/external-runners.md).
+
+use crate::{
+    case::{format_leaves, Case, CaseKind},
+    results::{Record, Status},
+};
+
+/// One zkbench system against one peer on one statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SameStatement {
+    /// `hash / circuit / arity / leaves`, e.g. `poseidon2-gnark membership, arity 2, 2^32 leaves`.
+    pub statement: String,
+    /// zkbench's proof system (`groth16`, `halo2-kzg`).
+    pub ours: String,
+    /// The peer's `case.system` (`gnark-groth16`, ...).
+    pub peer: String,
+    /// Our median warm prove time, seconds.
+    pub ours_prove_s: f64,
+    /// The peer's median warm prove time, seconds.
+    pub peer_prove_s: f64,
+    /// Our first proof after loading keys (`prove_cold`), seconds.
+    pub ours_cold_s: Option<f64>,
+    /// The peer's first proof (`prove_cold`), seconds.
+    pub peer_cold_s: Option<f64>,
+    /// Our constraint count (R1CS systems).
+    pub ours_constraints: Option<f64>,
+    /// The peer's constraint count.
+    pub peer_constraints: Option<f64>,
+}
+
+impl SameStatement {
+    /// `ours / peer` warm prove time (below 1: zkbench is faster).
+    pub fn ratio(&self) -> f64 {
+        self.ours_prove_s / self.peer_prove_s
+    }
+
+    /// `ours / peer` cold prove time, when both are measured.
+    pub fn cold_ratio(&self) -> Option<f64> {
+        Some(self.ours_cold_s? / self.peer_cold_s?)
+    }
+}
+
+fn statement_key(c: &Case) -> Option<(String, usize, Option<u64>, Option<u32>, String)> {
+    Some((
+        c.hash_label(),
+        c.arity?,
+        c.leaves,
+        c.depth,
+        c.circuit?.name().to_string(),
+    ))
+}
+
+fn describe(c: &Case) -> String {
+    let mut s = format!(
+        "{} {}",
+        c.hash_label(),
+        c.circuit.map(|k| k.name()).unwrap_or("-")
+    );
+    if let Some(a) = c.arity {
+        s += &format!(", arity {a}");
+    }
+    if let Some(l) = c.leaves {
+        s += &format!(", {} leaves", format_leaves(l));
+    }
+    if let Some(d) = c.depth {
+        s += &format!(", depth {d}");
+    }
+    s
+}
+
+fn median(recs: &[&Record], id: &str, phase: &str) -> Option<f64> {
+    recs.iter()
+        .find(|r| r.case_id == id && r.phase == phase && r.status == Status::Ok)
+        .and_then(|r| r.median())
+}
+
+fn metric(recs: &[&Record], id: &str, key: &str) -> Option<f64> {
+    recs.iter()
+        .filter(|r| r.case_id == id)
+        .find_map(|r| r.metrics.get(key).copied())
+}
+
+/// Every (zkbench system, peer) pair that proved the same statement, with
+/// both warm prove times measured; `ours` names zkbench's proof systems
+/// (`backends::proof_system_names()`), every other proof system is a peer.
+pub fn same_statement(recs: &[&Record], ours: &[&str]) -> Vec<SameStatement> {
+    let prove: Vec<&&Record> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Proof && r.phase == "prove" && r.status == Status::Ok)
+        .collect();
+    let mut out = vec![];
+    for p in prove
+        .iter()
+        .filter(|r| !ours.contains(&r.case.system.as_str()))
+    {
+        let Some(key) = statement_key(&p.case) else {
+            continue;
+        };
+        for o in prove
+            .iter()
+            .filter(|r| ours.contains(&r.case.system.as_str()))
+            .filter(|r| statement_key(&r.case).as_ref() == Some(&key))
+        {
+            let (Some(op), Some(pp)) = (o.median(), p.median()) else {
+                continue;
+            };
+            out.push(SameStatement {
+                statement: describe(&p.case),
+                ours: o.case.system.clone(),
+                peer: p.case.system.clone(),
+                ours_prove_s: op,
+                peer_prove_s: pp,
+                ours_cold_s: median(recs, &o.case_id, "prove_cold"),
+                peer_cold_s: median(recs, &p.case_id, "prove_cold"),
+                ours_constraints: metric(recs, &o.case_id, "constraints"),
+                peer_constraints: metric(recs, &p.case_id, "constraints"),
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Circuit;
+    use zkbench_core::env::Environment;
+
+    fn rec(system: &str, hash: &str, phase: &str, s: f64, constraints: f64) -> Record {
+        let case = Case {
+            kind: CaseKind::Proof,
+            system: system.into(),
+            hash: hash.into(),
+            alpha: None,
+            width: None,
+            arity: Some(2),
+            leaves: Some(1 << 32),
+            depth: None,
+            circuit: Some(Circuit::Membership),
+            threads: 0,
+        };
+        let mut r = Record::new(&case, phase, 2, &Environment::default());
+        r.status = Status::Ok;
+        r.samples_s = vec![s, s];
+        r.summary = zkbench_core::stats::Summary::of(&r.samples_s);
+        r.metrics.insert("constraints".into(), constraints);
+        r
+    }
+
+    #[test]
+    fn pairs_the_same_statement_only() {
+        let recs = [
+            rec("groth16", "poseidon2-gnark", "prove", 0.06, 5985.0),
+            rec("groth16", "poseidon2-gnark", "prove_cold", 0.07, 5985.0),
+            rec("groth16", "poseidon2", "prove", 0.09, 6945.0),
+            rec("gnark-groth16", "poseidon2-gnark", "prove", 0.12, 6049.0),
+            rec(
+                "gnark-groth16",
+                "poseidon2-gnark",
+                "prove_cold",
+                0.14,
+                6049.0,
+            ),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let rows = same_statement(&refs, &["groth16", "halo2-kzg"]);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        let r = &rows[0];
+        assert_eq!(
+            (r.ours.as_str(), r.peer.as_str()),
+            ("groth16", "gnark-groth16")
+        );
+        assert!((r.ratio() - 0.5).abs() < 1e-12);
+        assert!((r.cold_ratio().unwrap() - 0.5).abs() < 1e-12);
+        assert_eq!(r.ours_constraints, Some(5985.0));
+        assert_eq!(r.peer_constraints, Some(6049.0));
+        assert!(r.statement.starts_with("poseidon2-gnark membership"));
+    }
+}
