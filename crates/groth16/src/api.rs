@@ -99,6 +99,35 @@ impl Keys {
         }
     }
 
+    /// Keys with prover tables already built (read from the prover cache,
+    /// [`crate::prover_cache`]).
+    pub fn with_tables(
+        pk: ProvingKey<Bn254>,
+        pvk: PreparedVerifyingKey<Bn254>,
+        matrices: Arc<ConstraintMatrices<Fr>>,
+        test_setup: bool,
+        tables: ProverTables,
+    ) -> Self {
+        let keys = Keys::new(pk, pvk, matrices, test_setup);
+        let _ = keys.tables.set(Arc::new(tables));
+        keys
+    }
+
+    /// The prover tables if they have been built (or loaded).
+    pub fn built_tables(&self) -> Option<&Arc<ProverTables>> {
+        self.tables.get()
+    }
+
+    /// Writes the proving key to `path` and, when the prover tables are
+    /// built, the prover cache beside it ([`crate::prover_cache`]).
+    pub fn write(&self, path: &Path) -> Result<(), Groth16Error> {
+        keys::write_proving_key(path, &self.pk, self.test_setup)?;
+        if let Some(t) = self.tables.get() {
+            crate::prover_cache::write(path, &self.pk, &self.matrices, t)?;
+        }
+        Ok(())
+    }
+
     /// The fixed-base MSM tables of the proving key (see [`prover`]), built
     /// on the first call (about 256 doublings per proving-key point: several
     /// times one proof; [`Circuit::setup`] does it as part of key
@@ -278,6 +307,16 @@ impl Circuit {
         let path = self.key_path(dir, seed)?;
         if path.exists() {
             let pk = keys::read_proving_key(&path)?;
+            let pvk = prepare_verifying_key(&pk.vk);
+            // The prover cache (matrices + fixed-base tables) makes this proof as
+            // fast as a warm one; a missing, damaged or stale cache is derived
+            // data: rebuilt below and rewritten.
+            if let Ok(Some((matrices, tables))) = crate::prover_cache::read(&path, &pk) {
+                return Ok((
+                    Keys::with_tables(pk, pvk, Arc::new(matrices), true, tables),
+                    true,
+                ));
+            }
             let matrices = self.matrices()?;
             if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
                 return Err(Groth16Error::decode(
@@ -285,14 +324,14 @@ impl Circuit {
                     "cached key does not match the circuit's number of public inputs",
                 ));
             }
-            let pvk = prepare_verifying_key(&pk.vk);
-            // no prover tables: a one-shot proof from a cached key is faster
-            // without them (see `Circuit::prove_assignment`)
-            return Ok((Keys::new(pk, pvk, Arc::new(matrices), true), true));
+            let keys = Keys::new(pk, pvk, Arc::new(matrices), true);
+            keys.prover_tables();
+            crate::prover_cache::write(&path, &keys.pk, &keys.matrices, keys.prover_tables())?;
+            return Ok((keys, true));
         }
-        let keys = self.setup_keys(seed)?;
+        let keys = self.setup(seed)?;
         std::fs::create_dir_all(dir).map_err(|e| Groth16Error::io(dir, e))?;
-        keys::write_proving_key(&path, &keys.pk, keys.test_setup)?;
+        keys.write(&path)?;
         Ok((keys, false))
     }
 

@@ -32,6 +32,7 @@ pub mod gadgets;
 pub mod keys;
 pub mod lc;
 pub mod prover;
+pub mod prover_cache;
 pub mod snarkjs;
 pub mod system;
 pub mod testing;

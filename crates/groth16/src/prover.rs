@@ -23,9 +23,10 @@
 //! The tables cost memory (about `n·⌈255/c⌉` affine points per query) and
 //! time to build (`n·256` doublings per query, several times one proof),
 //! once per proving key: [`crate::Circuit::setup`] builds them as part of key
-//! preparation, [`crate::Keys::prover_tables`] on demand. Keys loaded from a
-//! file ([`crate::Circuit::load_or_setup`]) have none until asked, so a
-//! one-shot proof from a cached key uses ark-groth16's prover instead.
+//! preparation, [`crate::Keys::prover_tables`] on demand, and
+//! [`crate::prover_cache`] stores them (with the R1CS matrices) next to the
+//! proving key, so that a proof right after loading a key
+//! ([`crate::Circuit::load_or_setup`]) is as fast as a warm one.
 
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{
@@ -51,13 +52,13 @@ const MAX_TABLE_POINTS: usize = 1 << 22;
 /// Precomputed multiples `2^(c·j)·P` of the bases of one MSM.
 pub struct FixedBaseTable<P: SWCurveConfig> {
     /// Window size in bits.
-    window: usize,
+    pub(crate) window: usize,
     /// Number of windows (signed digits) per scalar.
-    windows: usize,
+    pub(crate) windows: usize,
     /// Index into the scalar vector of every kept (non-zero) base.
-    indices: Vec<u32>,
+    pub(crate) indices: Vec<u32>,
     /// `points[k·windows + j] = 2^(window·j) · base[indices[k]]`.
-    points: Vec<Affine<P>>,
+    pub(crate) points: Vec<Affine<P>>,
 }
 
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
@@ -67,7 +68,7 @@ fn cost(n: usize, c: usize, chunks: usize) -> usize {
     n * SCALAR_BITS.div_ceil(c) + chunks * 3 * (1 << (c - 1))
 }
 
-fn num_windows(c: usize) -> usize {
+pub(crate) fn num_windows(c: usize) -> usize {
     // signed digits in [-2^(c-1), 2^(c-1)): c·windows >= 256 leaves room
     // for the final carry
     (SCALAR_BITS + 2).div_ceil(c)
@@ -338,11 +339,11 @@ impl<P: SWCurveConfig> AffineBuckets<P> {
 
 /// Fixed-base tables for the five MSMs of one proving key.
 pub struct ProverTables {
-    a: FixedBaseTable<ark_bn254::g1::Config>,
-    b_g1: FixedBaseTable<ark_bn254::g1::Config>,
-    b_g2: FixedBaseTable<ark_bn254::g2::Config>,
-    h: FixedBaseTable<ark_bn254::g1::Config>,
-    l: FixedBaseTable<ark_bn254::g1::Config>,
+    pub(crate) a: FixedBaseTable<ark_bn254::g1::Config>,
+    pub(crate) b_g1: FixedBaseTable<ark_bn254::g1::Config>,
+    pub(crate) b_g2: FixedBaseTable<ark_bn254::g2::Config>,
+    pub(crate) h: FixedBaseTable<ark_bn254::g1::Config>,
+    pub(crate) l: FixedBaseTable<ark_bn254::g1::Config>,
 }
 
 impl ProverTables {

@@ -69,7 +69,7 @@ impl ProofSystem for Groth16 {
     ) -> Result<PathBuf, Groth16Error> {
         std::fs::create_dir_all(dir).map_err(|e| Groth16Error::io(dir, e))?;
         let path = circuit.key_path(dir, seed)?;
-        keys::write_proving_key(&path, &keys.pk, keys.test_setup)?;
+        keys.write(&path)?;
         Ok(path)
     }
 

@@ -1,0 +1,105 @@
+//! Where a cold proof's time goes: the first proof after loading a cached
+//! proving key (what a user waits for), part by part, next to a warm proof.
+//!
+//! ```text
+//! cargo run --release -p zkbench-groth16 --example cold_breakdown -- \
+//!     [family=poseidon2-gnark] [arity=2] [log2 leaves=32] [circuit=membership] [reps=10]
+//! ```
+//! TEST SETUP (seed 1): the toxic waste is known; for measurement only.
+
+use std::time::Instant;
+
+use ark_groth16::prepare_verifying_key;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkbench_groth16::{
+    keys, prover::ProverTables, prover_cache, Circuit, CircuitKind, SpendConfig,
+};
+use zkbench_hash::HashFamily;
+
+fn ms<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        std::hint::black_box(f());
+    }
+    t.elapsed().as_secs_f64() * 1e3 / reps as f64
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let get = |i: usize, d: &str| args.get(i).cloned().unwrap_or_else(|| d.to_string());
+    let family: HashFamily = get(1, "poseidon2-gnark").parse().expect("family");
+    let arity: usize = get(2, "2").parse().expect("arity");
+    let log_leaves: u32 = get(3, "32").parse().expect("log2 leaves");
+    let circuit: CircuitKind = get(4, "membership").parse().expect("circuit");
+    let reps: usize = get(5, "10").parse().expect("reps");
+    let cfg = SpendConfig {
+        family,
+        alpha: None,
+        arity,
+        leaves: 1u64 << log_leaves,
+        circuit,
+    };
+    let c = Circuit::new(&cfg).expect("config");
+    let k = c.setup(1).expect("setup"); // TEST SETUP
+    let dir = std::env::temp_dir().join(format!("zkbench-cold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = c.key_path(&dir, 1).unwrap();
+    k.write(&path).unwrap(); // proving key + prover cache
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let w = c.random_witness(&mut rng);
+    let a = c.witness(&w).unwrap();
+    let (g1, g2) = k.prover_tables().table_points();
+    println!(
+        "{family} arity {arity} 2^{log_leaves} {}: {} constraints; tables {g1} G1 + {g2} G2 points; key file {} bytes, prover cache {} bytes",
+        circuit.name(),
+        k.matrices.num_constraints,
+        std::fs::metadata(&path).unwrap().len(),
+        std::fs::metadata(prover_cache::cache_path(&path)).unwrap().len()
+    );
+    let rows = [
+        (
+            "read proving key",
+            ms(reps, || keys::read_proving_key(&path).unwrap()),
+        ),
+        (
+            "read prover cache (matrices + tables)",
+            ms(reps, || prover_cache::read(&path, &k.pk).unwrap().unwrap()),
+        ),
+        (
+            "R1CS matrices (synthesis)",
+            ms(reps, || c.matrices().unwrap()),
+        ),
+        (
+            "prepare verifying key",
+            ms(reps, || prepare_verifying_key(&k.pk.vk)),
+        ),
+        (
+            "build prover tables",
+            ms(reps.min(3), || ProverTables::new(&k.pk)),
+        ),
+        ("witness", ms(reps, || c.witness(&w).unwrap())),
+        (
+            "prove, tables (warm)",
+            ms(reps, || c.prove_assignment(&k, &a, &mut rng).unwrap()),
+        ),
+        (
+            "prove, ark-groth16 (no tables)",
+            ms(reps, || {
+                c.prove_assignment_arkworks(&k, &a, &mut rng).unwrap()
+            }),
+        ),
+        (
+            "cold: load_or_setup (key + cache) + witness + prove",
+            ms(reps.min(5), || {
+                let (kk, _) = c.load_or_setup(&dir, 1).unwrap();
+                let aa = c.witness(&w).unwrap();
+                c.prove_assignment(&kk, &aa, &mut rng).unwrap()
+            }),
+        ),
+    ];
+    for (name, t) in rows {
+        println!("{name:>45}: {t:8.2} ms");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
