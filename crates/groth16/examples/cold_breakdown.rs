@@ -57,6 +57,14 @@ fn main() {
         std::fs::metadata(&path).unwrap().len(),
         std::fs::metadata(prover_cache::cache_path(&path)).unwrap().len()
     );
+    let cache_bytes = std::fs::read(prover_cache::cache_path(&path)).unwrap();
+    if std::env::var_os("DECODE_ONLY").is_some() {
+        let t = ms(reps, || {
+            prover_cache::from_bytes(&k.pk, &cache_bytes).unwrap()
+        });
+        println!("decode {t:.2} ms");
+        return;
+    }
     let rows = [
         (
             "read proving key",
@@ -65,6 +73,18 @@ fn main() {
         (
             "read prover cache (matrices + tables)",
             ms(reps, || prover_cache::read(&path, &k.pk).unwrap().unwrap()),
+        ),
+        (
+            "  of which reading the file",
+            ms(reps, || {
+                std::fs::read(prover_cache::cache_path(&path)).unwrap()
+            }),
+        ),
+        (
+            "  of which decoding it",
+            ms(reps, || {
+                prover_cache::from_bytes(&k.pk, &cache_bytes).unwrap()
+            }),
         ),
         (
             "R1CS matrices (synthesis)",
