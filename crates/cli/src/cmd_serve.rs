@@ -53,7 +53,9 @@ pub fn submit(a: SubmitArgs) -> anyhow::Result<ExitCode> {
 fn endpoint(url: &str) -> anyhow::Result<String> {
     let url = url.trim().trim_end_matches('/');
     if !(url.starts_with("http://") || url.starts_with("https://")) {
-        anyhow::bail!("invalid server URL {url:?}; accepted: http://HOST:PORT or https://HOST[:PORT]");
+        anyhow::bail!(
+            "invalid server URL {url:?}; accepted: http://HOST:PORT or https://HOST[:PORT]"
+        );
     }
     Ok(if url.ends_with("/api/results") {
         url.to_string()
@@ -88,7 +90,11 @@ pub fn submit_file(path: &std::path::Path, url: &str) -> anyhow::Result<String> 
             println!(
                 "submitted {} → {base}/api/results/{id} ({}); leaderboard: {base}/leaderboard",
                 path.display(),
-                if status == 201 { "new" } else { "already stored" }
+                if status == 201 {
+                    "new"
+                } else {
+                    "already stored"
+                }
             );
             Ok(id.to_string())
         }

@@ -37,7 +37,10 @@ fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let v = it.next().ok_or(format!("{flag} needs a value"))?;
-        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("{flag}: not a number: {v}"));
+        let num = |v: &str| {
+            v.parse::<f64>()
+                .map_err(|_| format!("{flag}: not a number: {v}"))
+        };
         match flag.as_str() {
             "--seconds" => a.seconds = num(&v)?,
             "--records" => a.records = num(&v)? as usize,
@@ -48,7 +51,11 @@ fn parse_args() -> Result<Args, String> {
                     .map(|c| c.trim().parse().map_err(|_| format!("--clients: {c}")))
                     .collect::<Result<_, _>>()?
             }
-            _ => return Err(format!("unknown flag {flag}; accepted: --seconds, --records, --samples, --clients")),
+            _ => {
+                return Err(format!(
+                    "unknown flag {flag}; accepted: --seconds, --records, --samples, --clients"
+                ))
+            }
         }
     }
     Ok(a)
@@ -62,7 +69,8 @@ struct Bodies {
 
 impl Bodies {
     fn new(records: usize, samples: usize) -> Self {
-        let text = serde_json::to_string(&sample::document(7, records, samples)).expect("serialise");
+        let text =
+            serde_json::to_string(&sample::document(7, records, samples)).expect("serialise");
         let marker = "\"suite\":\"sample\"";
         let i = text.find(marker).expect("suite field");
         Self {
@@ -92,7 +100,13 @@ fn nearest_rank(sorted: &[Duration], p: f64) -> Duration {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
-async fn run_level(url: &str, clients: usize, seconds: f64, bodies: Arc<Bodies>, first: u64) -> Level {
+async fn run_level(
+    url: &str,
+    clients: usize,
+    seconds: f64,
+    bodies: Arc<Bodies>,
+    first: u64,
+) -> Level {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(seconds);
     let counter = Arc::new(std::sync::atomic::AtomicU64::new(first));
@@ -178,7 +192,13 @@ fn main() {
         format!("sqlite://{}", dir.path().join("load.db").display()),
     )];
     if let Some(pg) = &pg {
-        dbs.push((format!("PostgreSQL ({})", pg.version().trim_start_matches("pg_ctl (PostgreSQL) ")), pg.url()));
+        dbs.push((
+            format!(
+                "PostgreSQL ({})",
+                pg.version().trim_start_matches("pg_ctl (PostgreSQL) ")
+            ),
+            pg.url(),
+        ));
     }
     let mut rows = Vec::new();
     let mut first = 0u64;
@@ -196,7 +216,8 @@ fn main() {
             let _ = rx.await;
         }));
         for &c in &args.clients {
-            let level = client_rt.block_on(run_level(&base, c, args.seconds, bodies.clone(), first));
+            let level =
+                client_rt.block_on(run_level(&base, c, args.seconds, bodies.clone(), first));
             first += 10_000_000;
             eprintln!(
                 "{name}: {c} clients: {} requests, {:.0}/s, p50 {}, p99 {}, {} errors",

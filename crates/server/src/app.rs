@@ -74,10 +74,12 @@ pub fn router(state: AppState, config: &ServerConfig) -> Router {
         .fallback_service(web)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
-            tracing::error!("handler panicked");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-        }))
+        .layer(CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                tracing::error!("handler panicked");
+                error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+            },
+        ))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             config.request_timeout,
@@ -128,9 +130,8 @@ async fn read_body(headers: &HeaderMap, mut body: Body) -> Result<Bytes, Respons
     if declared.is_some_and(|n| n > DRAIN_LIMIT as u64) {
         return Err(too_large());
     }
-    let mut buf: Vec<u8> = Vec::with_capacity(
-        declared.map_or(0, |n| n.min(MAX_BODY_BYTES as u64) as usize),
-    );
+    let mut buf: Vec<u8> =
+        Vec::with_capacity(declared.map_or(0, |n| n.min(MAX_BODY_BYTES as u64) as usize));
     let mut total = 0usize;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| {
@@ -159,10 +160,18 @@ async fn read_body(headers: &HeaderMap, mut body: Body) -> Result<Bytes, Respons
 
 /// `application/json` or `application/*+json`, parameters allowed.
 fn is_json(headers: &HeaderMap) -> bool {
-    let Some(ct) = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()) else {
+    let Some(ct) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
         return false;
     };
-    let mime = ct.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let mime = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
 }
 
@@ -260,7 +269,11 @@ async fn list_results(
         }
     };
     let clamp = |x: u64| x.min(i64::MAX as u64) as i64;
-    match st.db.list(p.limit.map(clamp), p.offset.map_or(0, clamp)).await {
+    match st
+        .db
+        .list(p.limit.map(clamp), p.offset.map_or(0, clamp))
+        .await
+    {
         Ok(rows) => Json(ListJson {
             submissions: rows
                 .into_iter()

@@ -39,7 +39,9 @@ pub fn content_id(canonical: &str) -> String {
 
 /// True when `s` has the shape of a content id (64 lowercase hex digits).
 pub fn is_content_id(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 #[cfg(test)]

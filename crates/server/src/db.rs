@@ -6,7 +6,7 @@ use std::{sync::Arc, time::Duration};
 
 use sqlx::{
     any::{install_default_drivers, AnyPoolOptions},
-    AnyPool, Executor, Row,
+    AnyConnection, AnyPool, Connection, Executor, Row,
 };
 
 /// The embedded migrations (`crates/server/migrations`), the same for both databases.
@@ -128,6 +128,15 @@ pub fn normalize_url(url: &str) -> Result<(String, Backend), DbError> {
     Ok((out, Backend::Sqlite))
 }
 
+/// WAL (readers do not block the writer), a commit is on disk before it
+/// returns (`synchronous = FULL`), and waits instead of failing when locked.
+async fn sqlite_pragmas(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    conn.execute("PRAGMA busy_timeout = 15000").await?;
+    conn.execute("PRAGMA journal_mode = WAL").await?;
+    conn.execute("PRAGMA synchronous = FULL").await?;
+    Ok(())
+}
+
 impl Db {
     /// Opens the database named by `url` and applies the migrations.
     pub async fn connect(url: &str) -> Result<Self, DbError> {
@@ -138,7 +147,21 @@ impl Db {
             url: shown.clone(),
             source,
         };
-        let options = AnyPoolOptions::new()
+        // One direct connection first: it fails at once (the pool would retry a
+        // refused connection until its acquire timeout) and runs the migrations.
+        let mut conn = AnyConnection::connect(&sqlx_url).await.map_err(open)?;
+        if backend == Backend::Sqlite {
+            sqlite_pragmas(&mut conn).await.map_err(open)?;
+        }
+        MIGRATOR
+            .run(&mut conn)
+            .await
+            .map_err(|source| DbError::Migrate {
+                url: shown.clone(),
+                source,
+            })?;
+        let _ = conn.close().await;
+        let pool = AnyPoolOptions::new()
             .max_connections(match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
@@ -147,21 +170,14 @@ impl Db {
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
-                        conn.execute("PRAGMA busy_timeout = 15000").await?;
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        sqlite_pragmas(conn).await?;
                     }
                     Ok(())
                 })
-            });
-        let pool = options.connect(&sqlx_url).await.map_err(open)?;
-        MIGRATOR
-            .run(&pool)
+            })
+            .connect(&sqlx_url)
             .await
-            .map_err(|source| DbError::Migrate {
-                url: shown.clone(),
-                source,
-            })?;
+            .map_err(open)?;
         Ok(Self {
             pool,
             backend,
@@ -187,7 +203,8 @@ impl Db {
             Backend::Sqlite => Some(self.write_lock.lock().await),
             Backend::Postgres => None,
         };
-        let received_at = humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string();
+        let received_at =
+            humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string();
         let r = sqlx::query(
             "INSERT INTO submissions (id, received_at, suite, cpu_model, record_count, document) \
              VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
@@ -204,7 +221,11 @@ impl Db {
     }
 
     /// Submissions in the order received; `limit` `None` means all.
-    pub async fn list(&self, limit: Option<i64>, offset: i64) -> Result<Vec<SubmissionInfo>, DbError> {
+    pub async fn list(
+        &self,
+        limit: Option<i64>,
+        offset: i64,
+    ) -> Result<Vec<SubmissionInfo>, DbError> {
         let rows = sqlx::query(
             "SELECT id, received_at, suite, cpu_model, record_count FROM submissions \
              ORDER BY received_at, id LIMIT $1 OFFSET $2",

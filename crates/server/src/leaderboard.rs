@@ -44,7 +44,11 @@ pub struct Filters {
 impl Filters {
     /// From query parameters; a missing `phase` means `prove`, an empty one any.
     pub fn from_query(q: &HashMap<String, String>) -> Self {
-        let opt = |k: &str| q.get(k).map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+        let opt = |k: &str| {
+            q.get(k)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
         Self {
             system: opt("system"),
             hash: opt("hash"),
@@ -118,8 +122,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
             phases.insert(r.phase.clone());
             if r.status != Status::Ok
                 || f.system.as_ref().is_some_and(|s| *s != r.case.system)
-                || f
-                    .hash
+                || f.hash
                     .as_ref()
                     .is_some_and(|h| *h != r.case.hash && *h != r.case.hash_label())
                 || f.arity.is_some_and(|a| Some(a) != r.case.arity)
@@ -176,16 +179,42 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
 
     // Filters.
     h.push_str("<form method=\"get\" action=\"/leaderboard\">");
-    let select = |h: &mut String, name: &str, label: &str, values: Vec<String>, cur: Option<String>, any: &str| {
-        let _ = write!(h, "<label>{label} <select name=\"{name}\"><option value=\"\">{any}</option>");
+    let select = |h: &mut String,
+                  name: &str,
+                  label: &str,
+                  values: Vec<String>,
+                  cur: Option<String>,
+                  any: &str| {
+        let _ = write!(
+            h,
+            "<label>{label} <select name=\"{name}\"><option value=\"\">{any}</option>"
+        );
         for v in values {
-            let sel = if cur.as_deref() == Some(v.as_str()) { " selected" } else { "" };
+            let sel = if cur.as_deref() == Some(v.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
             let _ = write!(h, "<option value=\"{0}\"{sel}>{0}</option>", esc(&v));
         }
         h.push_str("</select></label>");
     };
-    select(&mut h, "system", "system", systems.into_iter().collect(), f.system.clone(), "any");
-    select(&mut h, "hash", "hash", hashes.into_iter().collect(), f.hash.clone(), "any");
+    select(
+        &mut h,
+        "system",
+        "system",
+        systems.into_iter().collect(),
+        f.system.clone(),
+        "any",
+    );
+    select(
+        &mut h,
+        "hash",
+        "hash",
+        hashes.into_iter().collect(),
+        f.hash.clone(),
+        "any",
+    );
     select(
         &mut h,
         "arity",
@@ -194,7 +223,14 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         f.arity.map(|a| a.to_string()),
         "any",
     );
-    select(&mut h, "phase", "phase", phases.into_iter().collect(), f.phase.clone(), "any");
+    select(
+        &mut h,
+        "phase",
+        "phase",
+        phases.into_iter().collect(),
+        f.phase.clone(),
+        "any",
+    );
     h.push_str("<button type=\"submit\">filter</button></form>");
 
     if cases.is_empty() {
@@ -238,7 +274,12 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
                 esc(&latest.zkbench_version),
             );
             let mut seen = BTreeSet::new();
-            for e in es.iter().rev().filter(|e| seen.insert(e.id.clone())).take(10) {
+            for e in es
+                .iter()
+                .rev()
+                .filter(|e| seen.insert(e.id.clone()))
+                .take(10)
+            {
                 let _ = write!(
                     h,
                     "<a href=\"/api/results/{0}\" title=\"{1}\">{2}</a> ",
@@ -258,7 +299,11 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
 /// Horizontal bars: median per device class, with a tick at the best.
 fn chart(h: &mut String, rows: &[(&String, f64, f64, &Vec<Entry>)]) {
     let (label_w, bar_w, row_h) = (300.0, 420.0, 22.0);
-    let max = rows.iter().map(|r| r.2.max(r.1)).fold(0.0f64, f64::max).max(1e-12);
+    let max = rows
+        .iter()
+        .map(|r| r.2.max(r.1))
+        .fold(0.0f64, f64::max)
+        .max(1e-12);
     let height = row_h * rows.len() as f64 + 8.0;
     let _ = write!(
         h,

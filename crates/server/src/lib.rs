@@ -139,7 +139,10 @@ impl Server {
     }
 
     /// Serves until `shutdown` resolves, then finishes the requests in flight.
-    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServeError> {
         axum::serve(self.listener, self.app)
             .with_graceful_shutdown(shutdown)
             .await?;
@@ -196,7 +199,10 @@ pub fn serve_blocking(config: ServerConfig) -> Result<(), ServeError> {
     rt.block_on(async {
         let server = Server::bind(&config).await?;
         let url = server.url();
-        println!("zkbench serve: listening on {url} (database: {}; leaderboard: {url}/leaderboard)", db::redact(&config.db_url));
+        println!(
+            "zkbench serve: listening on {url} (database: {}; leaderboard: {url}/leaderboard)",
+            db::redact(&config.db_url)
+        );
         use std::io::Write as _;
         let _ = std::io::stdout().flush();
         tracing::info!(%url, db = %db::redact(&config.db_url), "listening");

@@ -95,7 +95,8 @@ pub fn ensure_installed() -> Result<PathBuf, PgError> {
     }
     if !is_root() {
         return Err(PgError::Unavailable(
-            "initdb not found and not root, so `apt-get install -y postgresql` was not tried".into(),
+            "initdb not found and not root, so `apt-get install -y postgresql` was not tried"
+                .into(),
         ));
     }
     let apt = |args: &[&str]| {
@@ -145,11 +146,12 @@ impl TempPostgres {
             .tempdir()
             .map_err(|e| PgError::Failed(format!("cannot create a temporary directory: {e}")))?;
         if as_postgres_user {
-            let (uid, gid) = user_id("-u")
-                .zip(user_id("-g"))
-                .ok_or_else(|| PgError::Failed("running as root but there is no `postgres` user".into()))?;
-            std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid))
-                .map_err(|e| PgError::Failed(format!("cannot hand the directory to postgres: {e}")))?;
+            let (uid, gid) = user_id("-u").zip(user_id("-g")).ok_or_else(|| {
+                PgError::Failed("running as root but there is no `postgres` user".into())
+            })?;
+            std::os::unix::fs::chown(dir.path(), Some(uid), Some(gid)).map_err(|e| {
+                PgError::Failed(format!("cannot hand the directory to postgres: {e}"))
+            })?;
         }
         let port = free_port()?;
         let pg = Self {
@@ -180,7 +182,9 @@ impl TempPostgres {
         let log = pg.dir.path().join("postgres.log").display().to_string();
         if let Err(e) = pg.run(
             "pg_ctl",
-            &["-D", &data, "-l", &log, "-w", "-t", "60", "-o", &opts, "start"],
+            &[
+                "-D", &data, "-l", &log, "-w", "-t", "60", "-o", &opts, "start",
+            ],
         ) {
             let tail = std::fs::read_to_string(&log).unwrap_or_default();
             return Err(PgError::Failed(format!("{e}\n{tail}")));

@@ -9,7 +9,11 @@ use zkbench_core::{Case, CaseKind, Circuit, Environment, Record, ResultsFile};
 
 const PHASES: [&str; 4] = ["setup", "witness", "prove", "verify"];
 const HASHES: [&str; 3] = ["poseidon2", "poseidon", "griffin"];
-const CPUS: [&str; 3] = ["Sample CPU A (8 cores)", "Sample CPU B (2 cores)", "Sample Phone SoC"];
+const CPUS: [&str; 3] = [
+    "Sample CPU A (8 cores)",
+    "Sample CPU B (2 cores)",
+    "Sample Phone SoC",
+];
 
 /// A document with `records` records of `samples` samples each; `seed` makes
 /// it distinct (a different seed gives a different content id) and picks one
@@ -46,7 +50,9 @@ pub fn document(seed: u64, records: usize, samples: usize) -> ResultsFile {
         };
         let mut r = Record::new(&case, PHASES[i % PHASES.len()], 2, &env);
         let base = 0.05 + 0.01 * (i % 7) as f64 + 0.001 * (seed % 97) as f64;
-        let wall: Vec<f64> = (0..samples).map(|j| base * (1.0 + 0.01 * j as f64)).collect();
+        let wall: Vec<f64> = (0..samples)
+            .map(|j| base * (1.0 + 0.01 * j as f64))
+            .collect();
         let cpu = wall.iter().map(|w| w * 1.9).collect();
         r.set_samples(wall, cpu);
         r.metrics.insert("constraints".into(), 5000.0 + i as f64);

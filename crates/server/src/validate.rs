@@ -186,7 +186,11 @@ fn check_depth(body: &[u8]) -> Result<(), ValidationError> {
 /// Rejects any string (key or value) longer than [`MAX_STRING`].
 fn check_strings(v: &Value, path: &mut String) -> Result<(), ValidationError> {
     let too_long = |path: &str, n: usize| ValidationError::Value {
-        field: if path.is_empty() { ".".into() } else { path.into() },
+        field: if path.is_empty() {
+            ".".into()
+        } else {
+            path.into()
+        },
         problem: format!("string of {n} bytes; accepted: at most {MAX_STRING}"),
     };
     match v {
@@ -243,7 +247,10 @@ fn check_values(f: &ResultsFile) -> Result<(), ValidationError> {
     if f.records.len() > MAX_RECORDS {
         return Err(bad(
             "records",
-            format!("{} records; accepted: at most {MAX_RECORDS}", f.records.len()),
+            format!(
+                "{} records; accepted: at most {MAX_RECORDS}",
+                f.records.len()
+            ),
         ));
     }
     for (i, r) in f.records.iter().enumerate() {
@@ -321,7 +328,10 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
     if r.metrics.len() > MAX_METRICS {
         return Err(bad(
             format!("{at}.metrics"),
-            format!("{} metrics; accepted: at most {MAX_METRICS}", r.metrics.len()),
+            format!(
+                "{} metrics; accepted: at most {MAX_METRICS}",
+                r.metrics.len()
+            ),
         ));
     }
     for (k, &x) in &r.metrics {

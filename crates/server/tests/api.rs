@@ -12,7 +12,12 @@ fn doc(seed: u64) -> Value {
     document_json(seed, 8, 5)
 }
 
-async fn post(c: &Client, url: &str, body: impl Into<reqwest::Body>, ct: Option<&str>) -> (StatusCode, Value) {
+async fn post(
+    c: &Client,
+    url: &str,
+    body: impl Into<reqwest::Body>,
+    ct: Option<&str>,
+) -> (StatusCode, Value) {
     let mut req = c.post(format!("{url}/api/results")).body(body);
     if let Some(ct) = ct {
         req = req.header("content-type", ct);
@@ -26,7 +31,13 @@ async fn post(c: &Client, url: &str, body: impl Into<reqwest::Body>, ct: Option<
 }
 
 async fn post_json(c: &Client, url: &str, v: &Value) -> (StatusCode, Value) {
-    post(c, url, serde_json::to_vec(v).unwrap(), Some("application/json")).await
+    post(
+        c,
+        url,
+        serde_json::to_vec(v).unwrap(),
+        Some("application/json"),
+    )
+    .await
 }
 
 async fn get_json(c: &Client, url: &str) -> (StatusCode, Value) {
@@ -73,46 +84,199 @@ fn bad_inputs() -> Vec<Bad> {
     let mut v = vec![
         bad("invalid JSON", b"{\"schema\": ".to_vec(), "invalid JSON"),
         bad("empty body", vec![], "invalid JSON"),
-        bad("trailing garbage", [serde_json::to_vec(&d).unwrap(), b"xyz".to_vec()].concat(), "invalid JSON"),
-        bad("array instead of object", b"[1, 2, 3]".to_vec(), "JSON object"),
-        bad("wrong schema name", with(d.clone(), |v| v["schema"] = json!("other-results")), "schema"),
-        bad("schema missing", with(d.clone(), |v| { v.as_object_mut().unwrap().remove("schema"); }), "schema"),
-        bad("unknown schema version", with(d.clone(), |v| v["schema_version"] = json!(2)), "schema_version"),
-        bad("schema version as string", with(d.clone(), |v| v["schema_version"] = json!("1")), "schema_version"),
-        bad("missing suite", with(d.clone(), |v| { v.as_object_mut().unwrap().remove("suite"); }), "suite"),
-        bad("missing records", with(d.clone(), |v| { v.as_object_mut().unwrap().remove("records"); }), "records"),
-        bad("missing env", with(d.clone(), |v| { v.as_object_mut().unwrap().remove("env"); }), "env"),
-        bad("record without phase", with(d.clone(), |v| { v["records"][0].as_object_mut().unwrap().remove("phase"); }), "phase"),
-        bad("record without case", with(d.clone(), |v| { v["records"][1].as_object_mut().unwrap().remove("case"); }), "case"),
-        bad("records not an array", with(d.clone(), |v| v["records"] = json!({"a": 1})), "records"),
-        bad("samples as a string", with(d.clone(), |v| v["records"][0]["samples_s"] = json!("fast")), "samples_s"),
-        bad("negative sample time", with(d.clone(), |v| v["records"][2]["samples_s"][1] = json!(-0.5)), "records[2].samples_s[1]"),
-        bad("negative cpu time", with(d.clone(), |v| v["records"][0]["cpu_s"][0] = json!(-1)), "records[0].cpu_s[0]"),
-        bad("negative duration", with(d.clone(), |v| v["duration_s"] = json!(-3.0)), "duration_s"),
-        bad("absurd sample time (1e300 s)", with(d.clone(), |v| v["records"][0]["samples_s"][0] = json!(1e300)), "records[0].samples_s[0]"),
-        bad("negative summary median", with(d.clone(), |v| v["records"][0]["summary"]["median"] = json!(-1.0)), "summary.median"),
-        bad("non-finite number (1e999)", br#"{"schema":"zkbench-results","schema_version":1,"duration_s":1e999}"#.to_vec(), "invalid JSON"),
-        bad("NaN literal", br#"{"schema":"zkbench-results","schema_version":1,"duration_s":NaN}"#.to_vec(), "invalid JSON"),
-        bad("unknown phase", with(d.clone(), |v| v["records"][3]["phase"] = json!("teleport")), "records[3].phase"),
-        bad("unknown status", with(d.clone(), |v| v["records"][0]["status"] = json!("great")), "status"),
-        bad("absurd peak memory", with(d.clone(), |v| v["records"][0]["peak_rss_bytes"] = json!(u64::MAX)), "peak_rss_bytes"),
-        bad("absurd memory size", with(d.clone(), |v| v["env"]["memory_bytes"] = json!(1u64 << 60)), "env.memory_bytes"),
-        bad("absurd arity", with(d.clone(), |v| v["records"][0]["case"]["arity"] = json!(1_000_000)), "case.arity"),
-        bad("arity one", with(d.clone(), |v| v["records"][0]["case"]["arity"] = json!(1)), "case.arity"),
-        bad("absurd thread count", with(d.clone(), |v| v["records"][0]["threads"] = json!(10_000_000)), "threads"),
-        bad("negative thread count", with(d.clone(), |v| v["records"][0]["threads"] = json!(-2)), "threads"),
-        bad("absurd logical CPUs", with(d.clone(), |v| v["env"]["logical_cpus"] = json!(1u64 << 40)), "logical_cpus"),
-        bad("overlong string", with(d.clone(), |v| v["env"]["cpu_model"] = json!("x".repeat(100_000))), "env.cpu_model"),
+        bad(
+            "trailing garbage",
+            [serde_json::to_vec(&d).unwrap(), b"xyz".to_vec()].concat(),
+            "invalid JSON",
+        ),
+        bad(
+            "array instead of object",
+            b"[1, 2, 3]".to_vec(),
+            "JSON object",
+        ),
+        bad(
+            "wrong schema name",
+            with(d.clone(), |v| v["schema"] = json!("other-results")),
+            "schema",
+        ),
+        bad(
+            "schema missing",
+            with(d.clone(), |v| {
+                v.as_object_mut().unwrap().remove("schema");
+            }),
+            "schema",
+        ),
+        bad(
+            "unknown schema version",
+            with(d.clone(), |v| v["schema_version"] = json!(2)),
+            "schema_version",
+        ),
+        bad(
+            "schema version as string",
+            with(d.clone(), |v| v["schema_version"] = json!("1")),
+            "schema_version",
+        ),
+        bad(
+            "missing suite",
+            with(d.clone(), |v| {
+                v.as_object_mut().unwrap().remove("suite");
+            }),
+            "suite",
+        ),
+        bad(
+            "missing records",
+            with(d.clone(), |v| {
+                v.as_object_mut().unwrap().remove("records");
+            }),
+            "records",
+        ),
+        bad(
+            "missing env",
+            with(d.clone(), |v| {
+                v.as_object_mut().unwrap().remove("env");
+            }),
+            "env",
+        ),
+        bad(
+            "record without phase",
+            with(d.clone(), |v| {
+                v["records"][0].as_object_mut().unwrap().remove("phase");
+            }),
+            "phase",
+        ),
+        bad(
+            "record without case",
+            with(d.clone(), |v| {
+                v["records"][1].as_object_mut().unwrap().remove("case");
+            }),
+            "case",
+        ),
+        bad(
+            "records not an array",
+            with(d.clone(), |v| v["records"] = json!({"a": 1})),
+            "records",
+        ),
+        bad(
+            "samples as a string",
+            with(d.clone(), |v| v["records"][0]["samples_s"] = json!("fast")),
+            "samples_s",
+        ),
+        bad(
+            "negative sample time",
+            with(d.clone(), |v| v["records"][2]["samples_s"][1] = json!(-0.5)),
+            "records[2].samples_s[1]",
+        ),
+        bad(
+            "negative cpu time",
+            with(d.clone(), |v| v["records"][0]["cpu_s"][0] = json!(-1)),
+            "records[0].cpu_s[0]",
+        ),
+        bad(
+            "negative duration",
+            with(d.clone(), |v| v["duration_s"] = json!(-3.0)),
+            "duration_s",
+        ),
+        bad(
+            "absurd sample time (1e300 s)",
+            with(d.clone(), |v| {
+                v["records"][0]["samples_s"][0] = json!(1e300)
+            }),
+            "records[0].samples_s[0]",
+        ),
+        bad(
+            "negative summary median",
+            with(d.clone(), |v| {
+                v["records"][0]["summary"]["median"] = json!(-1.0)
+            }),
+            "summary.median",
+        ),
+        bad(
+            "non-finite number (1e999)",
+            br#"{"schema":"zkbench-results","schema_version":1,"duration_s":1e999}"#.to_vec(),
+            "invalid JSON",
+        ),
+        bad(
+            "NaN literal",
+            br#"{"schema":"zkbench-results","schema_version":1,"duration_s":NaN}"#.to_vec(),
+            "invalid JSON",
+        ),
+        bad(
+            "unknown phase",
+            with(d.clone(), |v| v["records"][3]["phase"] = json!("teleport")),
+            "records[3].phase",
+        ),
+        bad(
+            "unknown status",
+            with(d.clone(), |v| v["records"][0]["status"] = json!("great")),
+            "status",
+        ),
+        bad(
+            "absurd peak memory",
+            with(d.clone(), |v| {
+                v["records"][0]["peak_rss_bytes"] = json!(u64::MAX)
+            }),
+            "peak_rss_bytes",
+        ),
+        bad(
+            "absurd memory size",
+            with(d.clone(), |v| v["env"]["memory_bytes"] = json!(1u64 << 60)),
+            "env.memory_bytes",
+        ),
+        bad(
+            "absurd arity",
+            with(d.clone(), |v| {
+                v["records"][0]["case"]["arity"] = json!(1_000_000)
+            }),
+            "case.arity",
+        ),
+        bad(
+            "arity one",
+            with(d.clone(), |v| v["records"][0]["case"]["arity"] = json!(1)),
+            "case.arity",
+        ),
+        bad(
+            "absurd thread count",
+            with(d.clone(), |v| {
+                v["records"][0]["threads"] = json!(10_000_000)
+            }),
+            "threads",
+        ),
+        bad(
+            "negative thread count",
+            with(d.clone(), |v| v["records"][0]["threads"] = json!(-2)),
+            "threads",
+        ),
+        bad(
+            "absurd logical CPUs",
+            with(d.clone(), |v| v["env"]["logical_cpus"] = json!(1u64 << 40)),
+            "logical_cpus",
+        ),
+        bad(
+            "overlong string",
+            with(d.clone(), |v| {
+                v["env"]["cpu_model"] = json!("x".repeat(100_000))
+            }),
+            "env.cpu_model",
+        ),
         bad("nesting 5000 deep", deep.into_bytes(), "nested deeper"),
-        bad("deep nesting inside a valid document", with(d.clone(), |v| {
-            let mut x = json!(1);
-            for _ in 0..40 { x = json!([x]); }
-            v["extra"] = x;
-        }), "nested deeper"),
+        bad(
+            "deep nesting inside a valid document",
+            with(d.clone(), |v| {
+                let mut x = json!(1);
+                for _ in 0..40 {
+                    x = json!([x]);
+                }
+                v["extra"] = x;
+            }),
+            "nested deeper",
+        ),
     ];
     for (name, ct) in [
         ("text/plain content type", Some("text/plain")),
-        ("form content type", Some("application/x-www-form-urlencoded")),
+        (
+            "form content type",
+            Some("application/x-www-form-urlencoded"),
+        ),
         ("no content type", None),
     ] {
         v.push(Bad {
@@ -138,8 +302,18 @@ fn bad_inputs() -> Vec<Bad> {
 
 fn assert_isolation_headers(resp: &reqwest::Response, what: &str) {
     let h = resp.headers();
-    assert_eq!(h.get("cross-origin-opener-policy").map(|v| v.to_str().unwrap()), Some("same-origin"), "{what}");
-    assert_eq!(h.get("cross-origin-embedder-policy").map(|v| v.to_str().unwrap()), Some("require-corp"), "{what}");
+    assert_eq!(
+        h.get("cross-origin-opener-policy")
+            .map(|v| v.to_str().unwrap()),
+        Some("same-origin"),
+        "{what}"
+    );
+    assert_eq!(
+        h.get("cross-origin-embedder-policy")
+            .map(|v| v.to_str().unwrap()),
+        Some("require-corp"),
+        "{what}"
+    );
 }
 
 /// The whole contract against a server at `url` with an empty database.
@@ -154,8 +328,18 @@ async fn contract(url: &str) {
     assert_eq!(id1.len(), 64);
     let (s, v) = post_json(&c, url, &d1).await;
     assert_eq!((s, v["id"].as_str()), (StatusCode::OK, Some(id1.as_str())));
-    let (s, v) = post(&c, url, reordered_pretty(&d1), Some("application/json; charset=utf-8")).await;
-    assert_eq!((s, v["id"].as_str()), (StatusCode::OK, Some(id1.as_str())), "key order and whitespace do not matter");
+    let (s, v) = post(
+        &c,
+        url,
+        reordered_pretty(&d1),
+        Some("application/json; charset=utf-8"),
+    )
+    .await;
+    assert_eq!(
+        (s, v["id"].as_str()),
+        (StatusCode::OK, Some(id1.as_str())),
+        "key order and whitespace do not matter"
+    );
 
     // Stored document is JSON-equal to what was posted; unknown fields are kept.
     let (s, got) = get_json(&c, &format!("{url}/api/results/{id1}")).await;
@@ -198,9 +382,16 @@ async fn contract(url: &str) {
     // Every bad input: the right 4xx with a JSON error naming the problem; nothing stored.
     for b in bad_inputs() {
         let (s, v) = post(&c, url, b.body, b.content_type).await;
-        let msg = v["error"].as_str().unwrap_or_else(|| panic!("{}: no error field in {v}", b.name));
+        let msg = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{}: no error field in {v}", b.name));
         assert_eq!(s, b.status, "{}: {msg}", b.name);
-        assert!(msg.contains(b.mentions), "{}: error {msg:?} does not mention {:?}", b.name, b.mentions);
+        assert!(
+            msg.contains(b.mentions),
+            "{}: error {msg:?} does not mention {:?}",
+            b.name,
+            b.mentions
+        );
     }
     let (s, list) = get_json(&c, &format!("{url}/api/results")).await;
     assert_eq!(s, StatusCode::OK, "still serving after the bad inputs");
@@ -219,7 +410,10 @@ async fn contract(url: &str) {
     let resp = c.get(format!("{url}/leaderboard")).send().await.unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
     assert_isolation_headers(&resp, "/leaderboard");
-    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
     let html = resp.text().await.unwrap();
     assert!(!html.contains("<script>alert(1)"), "unescaped cpu model");
     assert!(!html.contains("<img src=x"), "unescaped os");
@@ -228,16 +422,25 @@ async fn contract(url: &str) {
     assert!(html.contains(&format!("/api/results/{evil_id}")));
     assert!(html.contains("groth16/poseidon2/spend/arity2/2^36/threads-all · prove"));
     let html = c
-        .get(format!("{url}/leaderboard?system=groth16&hash=griffin&arity=2&phase=verify"))
+        .get(format!(
+            "{url}/leaderboard?system=groth16&hash=poseidon&arity=2&phase=verify"
+        ))
         .send()
         .await
         .unwrap()
         .text()
         .await
         .unwrap();
-    assert!(html.contains("groth16/griffin/spend/arity2/2^36/threads-all · verify"));
+    assert!(html.contains("groth16/poseidon/spend/arity2/2^36/threads-all · verify"));
     assert!(!html.contains("poseidon2/spend/arity2/2^36/threads-all · "));
-    let html = c.get(format!("{url}/leaderboard?hash=%3Cnope%3E")).send().await.unwrap().text().await.unwrap();
+    let html = c
+        .get(format!("{url}/leaderboard?hash=%3Cnope%3E"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     assert!(html.contains("No measured results match"));
     assert!(!html.contains("<nope>"));
 
@@ -247,7 +450,10 @@ async fn contract(url: &str) {
         assert_isolation_headers(&resp, path);
         if path == "/" {
             let body = resp.text().await.unwrap();
-            assert!(body.contains("bash scripts/build-web.sh") && body.contains("href=\"/leaderboard\""));
+            assert!(
+                body.contains("bash scripts/build-web.sh")
+                    && body.contains("href=\"/leaderboard\"")
+            );
         }
     }
 }
@@ -255,7 +461,11 @@ async fn contract(url: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn api_contract_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&sqlite_url(dir.path(), "api.db"), &dir.path().join("no-web")).await;
+    let server = TestServer::start(
+        &sqlite_url(dir.path(), "api.db"),
+        &dir.path().join("no-web"),
+    )
+    .await;
     contract(&server.url).await;
     server.stop().await;
 }
@@ -277,17 +487,32 @@ async fn serves_the_browser_page_when_built() {
     let dir = tempfile::tempdir().unwrap();
     let web = dir.path().join("dist");
     std::fs::create_dir_all(web.join("assets")).unwrap();
-    std::fs::write(web.join("index.html"), "<!doctype html><title>zkbench in the browser</title>").unwrap();
+    std::fs::write(
+        web.join("index.html"),
+        "<!doctype html><title>zkbench in the browser</title>",
+    )
+    .unwrap();
     std::fs::write(web.join("assets/app.js"), "console.log(1)").unwrap();
     let server = TestServer::start(&sqlite_url(dir.path(), "web.db"), &web).await;
     let c = Client::new();
     let resp = c.get(format!("{}/", server.url)).send().await.unwrap();
     assert_isolation_headers(&resp, "/ (built)");
-    assert!(resp.text().await.unwrap().contains("zkbench in the browser"));
-    let resp = c.get(format!("{}/assets/app.js", server.url)).send().await.unwrap();
+    assert!(resp
+        .text()
+        .await
+        .unwrap()
+        .contains("zkbench in the browser"));
+    let resp = c
+        .get(format!("{}/assets/app.js", server.url))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(resp.status(), StatusCode::OK);
     assert_isolation_headers(&resp, "/assets/app.js");
-    assert!(resp.headers()["content-type"].to_str().unwrap().contains("javascript"));
+    assert!(resp.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
     server.stop().await;
 }
 

@@ -60,7 +60,12 @@ async fn hundred_clients(url: &str, label: &str) {
         tasks.push(tokio::spawn(async move {
             let client = Client::new();
             barrier.wait().await;
-            let resp = client.post(format!("{url}/api/results")).json(&same).send().await.unwrap();
+            let resp = client
+                .post(format!("{url}/api/results"))
+                .json(&same)
+                .send()
+                .await
+                .unwrap();
             let status = resp.status();
             let v: Value = resp.json().await.unwrap();
             (status, v["id"].as_str().unwrap().to_string())
@@ -77,11 +82,22 @@ async fn hundred_clients(url: &str, label: &str) {
         }
         same_ids.insert(id);
     }
-    assert_eq!((created, same_ids.len()), (1, 1), "{label}: identical posts");
+    assert_eq!(
+        (created, same_ids.len()),
+        (1, 1),
+        "{label}: identical posts"
+    );
 
     // Every submission is listed without paging parameters, and readable.
     let client = Client::new();
-    let list: Value = client.get(format!("{url}/api/results")).send().await.unwrap().json().await.unwrap();
+    let list: Value = client
+        .get(format!("{url}/api/results"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let listed: HashSet<&str> = list["submissions"]
         .as_array()
         .unwrap()
@@ -89,9 +105,19 @@ async fn hundred_clients(url: &str, label: &str) {
         .map(|s| s["id"].as_str().unwrap())
         .collect();
     assert_eq!(listed.len() as u64, CLIENTS * PER_CLIENT + 1, "{label}");
-    assert!(ids.iter().all(|id| listed.contains(id.as_str())), "{label}: a submission is missing");
+    assert!(
+        ids.iter().all(|id| listed.contains(id.as_str())),
+        "{label}: a submission is missing"
+    );
     for (id, doc) in posted.iter().step_by(97) {
-        let got: Value = client.get(format!("{url}/api/results/{id}")).send().await.unwrap().json().await.unwrap();
+        let got: Value = client
+            .get(format!("{url}/api/results/{id}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
         assert_eq!(&got, doc, "{label}");
     }
 }

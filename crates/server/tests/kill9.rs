@@ -21,7 +21,14 @@ use zkbench_server::sample::document_json;
 /// Starts `zkbench-server` and returns it with the URL it printed.
 fn spawn_server(db_url: &str, log: &std::path::Path) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_zkbench-server"))
-        .args(["--addr", "127.0.0.1:0", "--db", db_url, "--web", "/nonexistent"])
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--db",
+            db_url,
+            "--web",
+            "/nonexistent",
+        ])
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(log).unwrap())
         .spawn()
@@ -56,15 +63,26 @@ async fn kill9(db_url: &str, label: &str, dir: &std::path::Path) {
     for c in 0..16u64 {
         let (acked, stop, url) = (acked.clone(), stop.clone(), url.clone());
         tasks.push(tokio::spawn(async move {
-            let client = Client::builder().timeout(Duration::from_secs(20)).build().unwrap();
+            let client = Client::builder()
+                .timeout(Duration::from_secs(20))
+                .build()
+                .unwrap();
             let mut k = 0u64;
             while !stop.load(Ordering::Relaxed) {
                 let doc = document_json(1_000_000 + c * 100_000 + k, 3, 3);
                 k += 1;
-                match client.post(format!("{url}/api/results")).json(&doc).send().await {
+                match client
+                    .post(format!("{url}/api/results"))
+                    .json(&doc)
+                    .send()
+                    .await
+                {
                     Ok(resp) if resp.status() == StatusCode::CREATED => {
                         if let Ok(v) = resp.json::<Value>().await {
-                            acked.lock().unwrap().push((v["id"].as_str().unwrap().to_string(), doc));
+                            acked
+                                .lock()
+                                .unwrap()
+                                .push((v["id"].as_str().unwrap().to_string(), doc));
                         }
                     }
                     Ok(resp) => panic!("{}", resp.status()),
@@ -85,18 +103,40 @@ async fn kill9(db_url: &str, label: &str, dir: &std::path::Path) {
         t.await.unwrap();
     }
     let acked = std::mem::take(&mut *acked.lock().unwrap());
-    assert!(!acked.is_empty(), "{label}: nothing was acknowledged before the kill");
+    assert!(
+        !acked.is_empty(),
+        "{label}: nothing was acknowledged before the kill"
+    );
 
     let (mut child, url) = spawn_server(db_url, &dir.join("server2.log"));
     let client = Client::new();
     let mut present = 0;
     for (id, doc) in &acked {
-        let resp = client.get(format!("{url}/api/results/{id}")).send().await.unwrap();
-        assert_eq!(resp.status(), StatusCode::OK, "{label}: acknowledged {id} lost");
-        assert_eq!(&resp.json::<Value>().await.unwrap(), doc, "{label}: {id} changed");
+        let resp = client
+            .get(format!("{url}/api/results/{id}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            resp.status(),
+            StatusCode::OK,
+            "{label}: acknowledged {id} lost"
+        );
+        assert_eq!(
+            &resp.json::<Value>().await.unwrap(),
+            doc,
+            "{label}: {id} changed"
+        );
         present += 1;
     }
-    let list: Value = client.get(format!("{url}/api/results")).send().await.unwrap().json().await.unwrap();
+    let list: Value = client
+        .get(format!("{url}/api/results"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let stored = list["submissions"].as_array().unwrap().len();
     assert!(stored >= acked.len());
     common::say(&format!(
@@ -112,7 +152,12 @@ async fn kill9(db_url: &str, label: &str, dir: &std::path::Path) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill9_loses_no_acknowledged_submission_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    kill9(&common::sqlite_url(dir.path(), "k.db"), "sqlite", dir.path()).await;
+    kill9(
+        &common::sqlite_url(dir.path(), "k.db"),
+        "sqlite",
+        dir.path(),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

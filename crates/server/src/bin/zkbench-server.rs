@@ -10,10 +10,7 @@ fn main() -> ExitCode {
     let mut config = ServerConfig::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
         let r = match a.as_str() {
             "--addr" => value("--addr").map(|v| config.addr = v),
             "--db" => value("--db").map(|v| config.db_url = v),
