@@ -29,8 +29,10 @@ use http_body_util::BodyExt;
 use serde::{Deserialize, Serialize};
 use tower_http::{
     catch_panic::CatchPanicLayer, services::ServeDir, set_header::SetResponseHeaderLayer,
-    timeout::TimeoutLayer, trace::TraceLayer,
+    timeout::TimeoutLayer,
+    trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer},
 };
+use tracing::Level;
 
 use crate::{
     canonical::{canonical_text, content_id, is_content_id},
@@ -84,7 +86,11 @@ pub fn router(state: AppState, config: &ServerConfig) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             config.request_timeout,
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("cross-origin-opener-policy"),
             HeaderValue::from_static("same-origin"),

@@ -241,18 +241,32 @@ fn check_time(field: impl FnOnce() -> String, x: f64, max: f64) -> Result<(), Va
     }
 }
 
+/// `value` (a count or size of `what`, e.g. "records") must not exceed `max`.
+fn at_most(
+    field: impl FnOnce() -> String,
+    value: u64,
+    max: u64,
+    what: &str,
+) -> Result<(), ValidationError> {
+    if value <= max {
+        Ok(())
+    } else {
+        Err(bad(
+            field(),
+            format!("{value}{what}; accepted: at most {max}"),
+        ))
+    }
+}
+
 fn check_values(f: &ResultsFile) -> Result<(), ValidationError> {
     check_time(|| "duration_s".into(), f.duration_s, MAX_DURATION_S)?;
     check_env("env", &f.env)?;
-    if f.records.len() > MAX_RECORDS {
-        return Err(bad(
-            "records",
-            format!(
-                "{} records; accepted: at most {MAX_RECORDS}",
-                f.records.len()
-            ),
-        ));
-    }
+    at_most(
+        || "records".into(),
+        f.records.len() as u64,
+        MAX_RECORDS as u64,
+        " records",
+    )?;
     for (i, r) in f.records.iter().enumerate() {
         check_record(&format!("records[{i}]"), r)?;
     }
@@ -260,21 +274,18 @@ fn check_values(f: &ResultsFile) -> Result<(), ValidationError> {
 }
 
 fn check_env(at: &str, e: &zkbench_core::Environment) -> Result<(), ValidationError> {
-    if e.logical_cpus > MAX_THREADS {
-        return Err(bad(
-            format!("{at}.logical_cpus"),
-            format!("{}; accepted: at most {MAX_THREADS}", e.logical_cpus),
-        ));
-    }
-    if let Some(m) = e.memory_bytes {
-        if m > MAX_BYTES {
-            return Err(bad(
-                format!("{at}.memory_bytes"),
-                format!("{m}; accepted: at most {MAX_BYTES} (1 PiB)"),
-            ));
-        }
-    }
-    Ok(())
+    at_most(
+        || format!("{at}.logical_cpus"),
+        e.logical_cpus as u64,
+        MAX_THREADS as u64,
+        "",
+    )?;
+    at_most(
+        || format!("{at}.memory_bytes"),
+        e.memory_bytes.unwrap_or(0),
+        MAX_BYTES,
+        " bytes",
+    )
 }
 
 fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
@@ -289,12 +300,12 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
         ));
     }
     for (name, v) in [("samples_s", &r.samples_s), ("cpu_s", &r.cpu_s)] {
-        if v.len() > MAX_SAMPLES {
-            return Err(bad(
-                format!("{at}.{name}"),
-                format!("{} samples; accepted: at most {MAX_SAMPLES}", v.len()),
-            ));
-        }
+        at_most(
+            || format!("{at}.{name}"),
+            v.len() as u64,
+            MAX_SAMPLES as u64,
+            " samples",
+        )?;
         for (j, &x) in v.iter().enumerate() {
             check_time(|| format!("{at}.{name}[{j}]"), x, MAX_SECONDS)?;
         }
@@ -310,30 +321,25 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
         ] {
             check_time(|| format!("{at}.summary.{name}"), x, MAX_SECONDS)?;
         }
-        if s.n > MAX_SAMPLES {
-            return Err(bad(
-                format!("{at}.summary.n"),
-                format!("{}; accepted: at most {MAX_SAMPLES}", s.n),
-            ));
-        }
+        at_most(
+            || format!("{at}.summary.n"),
+            s.n as u64,
+            MAX_SAMPLES as u64,
+            " samples",
+        )?;
     }
-    if let Some(m) = r.peak_rss_bytes {
-        if m > MAX_BYTES {
-            return Err(bad(
-                format!("{at}.peak_rss_bytes"),
-                format!("{m}; accepted: at most {MAX_BYTES} (1 PiB)"),
-            ));
-        }
-    }
-    if r.metrics.len() > MAX_METRICS {
-        return Err(bad(
-            format!("{at}.metrics"),
-            format!(
-                "{} metrics; accepted: at most {MAX_METRICS}",
-                r.metrics.len()
-            ),
-        ));
-    }
+    at_most(
+        || format!("{at}.peak_rss_bytes"),
+        r.peak_rss_bytes.unwrap_or(0),
+        MAX_BYTES,
+        " bytes",
+    )?;
+    at_most(
+        || format!("{at}.metrics"),
+        r.metrics.len() as u64,
+        MAX_METRICS as u64,
+        " metrics",
+    )?;
     for (k, &x) in &r.metrics {
         if !x.is_finite() {
             return Err(bad(
@@ -342,14 +348,18 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
             ));
         }
     }
-    for (name, t) in [("threads", r.threads), ("case.threads", r.case.threads)] {
-        if t > MAX_THREADS {
-            return Err(bad(
-                format!("{at}.{name}"),
-                format!("{t}; accepted: 0 (all cores) to {MAX_THREADS}"),
-            ));
-        }
-    }
+    at_most(
+        || format!("{at}.threads"),
+        r.threads as u64,
+        MAX_THREADS as u64,
+        " threads",
+    )?;
+    at_most(
+        || format!("{at}.case.threads"),
+        r.case.threads as u64,
+        MAX_THREADS as u64,
+        " threads",
+    )?;
     if let Some(a) = r.case.arity {
         if !(2..=MAX_SHAPE).contains(&(a as u64)) {
             return Err(bad(
@@ -358,19 +368,18 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
             ));
         }
     }
-    for (name, v) in [
-        ("width", r.case.width.map(|w| w as u64)),
-        ("depth", r.case.depth.map(u64::from)),
-    ] {
-        if let Some(v) = v {
-            if v > MAX_SHAPE {
-                return Err(bad(
-                    format!("{at}.case.{name}"),
-                    format!("{v}; accepted: at most {MAX_SHAPE}"),
-                ));
-            }
-        }
-    }
+    at_most(
+        || format!("{at}.case.width"),
+        r.case.width.unwrap_or(0) as u64,
+        MAX_SHAPE,
+        "",
+    )?;
+    at_most(
+        || format!("{at}.case.depth"),
+        r.case.depth.unwrap_or(0).into(),
+        MAX_SHAPE,
+        "",
+    )?;
     check_env(&format!("{at}.env"), &r.env)
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{sqlite_url, TestServer};
+use common::{get_json, sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
 use zkbench_server::sample::document_json;
@@ -38,12 +38,6 @@ async fn post_json(c: &Client, url: &str, v: &Value) -> (StatusCode, Value) {
         Some("application/json"),
     )
     .await
-}
-
-async fn get_json(c: &Client, url: &str) -> (StatusCode, Value) {
-    let resp = c.get(url).send().await.expect("request");
-    let status = resp.status();
-    (status, resp.json().await.expect("JSON body"))
 }
 
 /// `v` with its top-level keys in reverse order, pretty-printed: same content.

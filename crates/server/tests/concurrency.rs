@@ -6,7 +6,7 @@ mod common;
 
 use std::{collections::HashSet, sync::Arc};
 
-use common::{sqlite_url, TestServer};
+use common::{get_json, sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::Value;
 use zkbench_server::sample::document_json;
@@ -90,14 +90,7 @@ async fn hundred_clients(url: &str, label: &str) {
 
     // Every submission is listed without paging parameters, and readable.
     let client = Client::new();
-    let list: Value = client
-        .get(format!("{url}/api/results"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, list) = get_json(&client, &format!("{url}/api/results")).await;
     let listed: HashSet<&str> = list["submissions"]
         .as_array()
         .unwrap()
@@ -110,14 +103,7 @@ async fn hundred_clients(url: &str, label: &str) {
         "{label}: a submission is missing"
     );
     for (id, doc) in posted.iter().step_by(97) {
-        let got: Value = client
-            .get(format!("{url}/api/results/{id}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let (_, got) = get_json(&client, &format!("{url}/api/results/{id}")).await;
         assert_eq!(&got, doc, "{label}");
     }
 }

@@ -129,14 +129,7 @@ async fn kill9(db_url: &str, label: &str, dir: &std::path::Path) {
         );
         present += 1;
     }
-    let list: Value = client
-        .get(format!("{url}/api/results"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let (_, list) = common::get_json(&client, &format!("{url}/api/results")).await;
     let stored = list["submissions"].as_array().unwrap().len();
     assert!(stored >= acked.len());
     common::say(&format!(

@@ -73,3 +73,10 @@ pub fn postgres(test: &str) -> Option<TempPostgres> {
 pub fn sqlite_url(dir: &Path, name: &str) -> String {
     format!("sqlite://{}", dir.join(name).display())
 }
+
+/// GET `url`: its status and JSON body.
+pub async fn get_json(c: &reqwest::Client, url: &str) -> (reqwest::StatusCode, serde_json::Value) {
+    let resp = c.get(url).send().await.expect("request");
+    let status = resp.status();
+    (status, resp.json().await.expect("JSON body"))
+}
