@@ -192,13 +192,13 @@ fn main() {
         format!("sqlite://{}", dir.path().join("load.db").display()),
     )];
     if let Some(pg) = &pg {
-        dbs.push((
-            format!(
-                "PostgreSQL ({})",
-                pg.version().trim_start_matches("pg_ctl (PostgreSQL) ")
-            ),
-            pg.url(),
-        ));
+        let version = pg.version();
+        let version = version
+            .trim_start_matches("pg_ctl (PostgreSQL) ")
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        dbs.push((format!("PostgreSQL {version}"), pg.url()));
     }
     let mut rows = Vec::new();
     let mut first = 0u64;

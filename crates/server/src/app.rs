@@ -28,7 +28,9 @@ use axum::{
 use http_body_util::BodyExt;
 use serde::{Deserialize, Serialize};
 use tower_http::{
-    catch_panic::CatchPanicLayer, services::ServeDir, set_header::SetResponseHeaderLayer,
+    catch_panic::CatchPanicLayer,
+    services::ServeDir,
+    set_header::SetResponseHeaderLayer,
     timeout::TimeoutLayer,
     trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer},
 };

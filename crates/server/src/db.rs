@@ -28,24 +28,30 @@ pub enum DbError {
     #[error("unsupported database URL {0:?}; accepted: sqlite://PATH (or a file path) or postgres://USER@HOST:PORT/DB")]
     UnsupportedUrl(String),
     /// The database could not be opened.
-    #[error("cannot open database {url}: {source}")]
+    #[error("cannot open database {url}: {cause}")]
     Open {
         /// URL (password removed).
         url: String,
-        /// Cause.
-        source: sqlx::Error,
+        /// Cause (in the message; not chained, so it is not printed twice).
+        cause: sqlx::Error,
     },
     /// The migrations could not be applied.
-    #[error("cannot migrate database {url}: {source}")]
+    #[error("cannot migrate database {url}: {cause}")]
     Migrate {
         /// URL (password removed).
         url: String,
         /// Cause.
-        source: sqlx::migrate::MigrateError,
+        cause: sqlx::migrate::MigrateError,
     },
     /// A query failed.
     #[error("database error: {0}")]
-    Query(#[from] sqlx::Error),
+    Query(sqlx::Error),
+}
+
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Query(e)
+    }
 }
 
 /// One stored submission, without its document.
@@ -143,9 +149,9 @@ impl Db {
         install_default_drivers();
         let (sqlx_url, backend) = normalize_url(url)?;
         let shown = redact(url);
-        let open = |source| DbError::Open {
+        let open = |cause| DbError::Open {
             url: shown.clone(),
-            source,
+            cause,
         };
         // One direct connection first: it fails at once (the pool would retry a
         // refused connection until its acquire timeout) and runs the migrations.
@@ -156,9 +162,9 @@ impl Db {
         MIGRATOR
             .run(&mut conn)
             .await
-            .map_err(|source| DbError::Migrate {
+            .map_err(|cause| DbError::Migrate {
                 url: shown.clone(),
-                source,
+                cause,
             })?;
         let _ = conn.close().await;
         let pool = AnyPoolOptions::new()

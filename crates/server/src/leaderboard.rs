@@ -172,7 +172,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         h,
         "<p class=\"muted\">{} submissions, {} device classes shown. Times are each submission's median; \
          <b>best</b> is the fastest of them and <b>median</b> their median, per device class \
-         (CPU model, logical CPUs, architecture). Raw data: <a href=\"/api/results\">/api/results</a>.</p>",
+         (CPU model, logical CPUs, architecture); in the charts the bar is the median and the red tick the best. Raw data: <a href=\"/api/results\">/api/results</a>.</p>",
         docs.len(),
         devices.len()
     );

@@ -83,16 +83,22 @@ pub enum ServeError {
     #[error(transparent)]
     Db(#[from] DbError),
     /// The listen address is malformed or taken.
-    #[error("cannot listen on {addr}: {source}; accepted: HOST:PORT such as 127.0.0.1:8080")]
+    #[error("cannot listen on {addr}: {cause}; accepted: HOST:PORT such as 127.0.0.1:8080")]
     Bind {
         /// The address asked for.
         addr: String,
         /// Cause.
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The server stopped with an I/O error.
     #[error("server error: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for ServeError {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
 }
 
 /// A server whose database is open and migrated and whose socket is bound.
@@ -109,9 +115,9 @@ impl Server {
         let db = Db::connect(&config.db_url).await?;
         let listener = tokio::net::TcpListener::bind(&config.addr)
             .await
-            .map_err(|source| ServeError::Bind {
+            .map_err(|cause| ServeError::Bind {
                 addr: config.addr.clone(),
-                source,
+                cause,
             })?;
         let addr = listener.local_addr()?;
         let app = router(AppState::new(db.clone(), config.web_dir.clone()), config);
@@ -185,6 +191,7 @@ pub fn init_tracing() {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .try_init();
 }
