@@ -134,7 +134,7 @@ async fn kill9(db_url: &str, label: &str, dir: &std::path::Path) {
     assert!(stored >= acked.len());
     common::say(&format!(
         "kill -9 ({label}): server killed ({status}) after {} acknowledged submissions; \
-         after restart {present}/{} present and unchanged ({stored} stored in all, the rest were in flight)",
+         after restart {present}/{} present and unchanged ({stored} rows in all: extra ones were committed while the kill cut their response)",
         acked.len(),
         acked.len()
     ));
