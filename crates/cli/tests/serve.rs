@@ -30,7 +30,9 @@ fn serve_then_submit() {
             let _ = tx.send(line);
         }
     });
-    let line = rx.recv_timeout(Duration::from_secs(60)).expect("serve prints its URL");
+    let line = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("serve prints its URL");
     assert!(line.contains("listening on http://127.0.0.1:"), "{line}");
     let url = line[line.find("http://").unwrap()..]
         .split_whitespace()
@@ -43,23 +45,39 @@ fn serve_then_submit() {
         .write(&results)
         .unwrap();
     let file = results.to_str().unwrap();
-    let submit = |f: &str| zkbench().args(["submit", f, "--to", &url]).output().unwrap();
+    let submit = |f: &str| {
+        zkbench()
+            .args(["submit", f, "--to", &url])
+            .output()
+            .unwrap()
+    };
     let first = submit(file);
     let out = String::from_utf8_lossy(&first.stdout);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
-    assert!(out.contains("(new)") && out.contains("/api/results/"), "{out}");
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(
+        out.contains("(new)") && out.contains("/api/results/"),
+        "{out}"
+    );
     let again = submit(file);
     assert!(String::from_utf8_lossy(&again.stdout).contains("already stored"));
 
     // A file the server refuses: a negative time (valid for the local reader).
-    let mut bad: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
+    let mut bad: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&results).unwrap()).unwrap();
     bad["records"][0]["samples_s"][0] = serde_json::json!(-1.0);
     let bad_path = dir.path().join("bad.json");
     std::fs::write(&bad_path, bad.to_string()).unwrap();
     let refused = submit(bad_path.to_str().unwrap());
     let err = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(1), "{err}");
-    assert!(err.contains("HTTP 400") && err.contains("samples_s"), "{err}");
+    assert!(
+        err.contains("HTTP 400") && err.contains("samples_s"),
+        "{err}"
+    );
 
     server.kill().unwrap();
     server.wait().unwrap();
