@@ -41,6 +41,8 @@ pub const MAX_SHAPE: u64 = 1 << 10;
 pub const MAX_STRING: usize = 64 * 1024;
 /// Most metrics in one record.
 pub const MAX_METRICS: usize = 1_000;
+/// Largest metric value accepted (counts, sizes and rates are all non-negative).
+pub const MAX_METRIC: f64 = 1.0e18;
 
 /// Phases a record may have (`docs/results-schema.md`, plus the harness's
 /// reference `msm` and the Merkle phases).
@@ -341,10 +343,10 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
         " metrics",
     )?;
     for (k, &x) in &r.metrics {
-        if !x.is_finite() {
+        if !(x.is_finite() && (0.0..=MAX_METRIC).contains(&x)) {
             return Err(bad(
                 format!("{at}.metrics.{k}"),
-                format!("{x}; accepted: a finite number"),
+                format!("{x}; accepted: a finite number from 0 to {MAX_METRIC:e}"),
             ));
         }
     }

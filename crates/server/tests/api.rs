@@ -205,6 +205,20 @@ fn bad_inputs() -> Vec<Bad> {
             "status",
         ),
         bad(
+            "negative metric",
+            with(d.clone(), |v| {
+                v["records"][0]["metrics"]["proof_bytes"] = json!(-128)
+            }),
+            "records[0].metrics.proof_bytes",
+        ),
+        bad(
+            "absurd metric",
+            with(d.clone(), |v| {
+                v["records"][0]["metrics"]["constraints"] = json!(1e300)
+            }),
+            "records[0].metrics.constraints",
+        ),
+        bad(
             "absurd peak memory",
             with(d.clone(), |v| {
                 v["records"][0]["peak_rss_bytes"] = json!(u64::MAX)
