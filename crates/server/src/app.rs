@@ -37,7 +37,7 @@ use tower_http::{
 use tracing::Level;
 
 use crate::{
-    canonical::{canonical_text, content_id, is_content_id},
+    canonical::{content_id, into_canonical_text, is_content_id},
     db::{Db, NewSubmission},
     leaderboard,
     validate::validate,
@@ -210,7 +210,7 @@ async fn post_results(State(st): State<AppState>, headers: HeaderMap, body: Body
             return error(StatusCode::BAD_REQUEST, e.to_string());
         }
     };
-    let canonical = canonical_text(&valid.value);
+    let canonical = into_canonical_text(valid.value);
     let id = content_id(&canonical);
     let sub = NewSubmission {
         id: &id,
@@ -302,7 +302,11 @@ async fn list_results(
     }
 }
 
-async fn get_result(State(st): State<AppState>, Path(id): Path<String>) -> Response {
+async fn get_result(
+    State(st): State<AppState>,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Response {
+    let id = id.map(|Path(id)| id).unwrap_or_default();
     if !is_content_id(&id) {
         return error(
             StatusCode::NOT_FOUND,

@@ -6,30 +6,38 @@
 //! key order or formatting, have the same canonical text and so the same id:
 //! the lowercase hex SHA-256 of that text.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
+
+/// Sorts every object's keys, recursively, in place.
+pub fn sort_keys(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.sort_keys();
+            m.values_mut().for_each(sort_keys);
+        }
+        Value::Array(a) => a.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
+}
 
 /// `v` with every object's keys sorted, recursively.
 pub fn canonicalize(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let mut out = Map::with_capacity(m.len());
-            for k in keys {
-                out.insert(k.clone(), canonicalize(&m[k]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(canonicalize).collect()),
-        other => other.clone(),
-    }
+    let mut c = v.clone();
+    sort_keys(&mut c);
+    c
 }
 
 /// The canonical text of `v` (sorted keys, compact).
 pub fn canonical_text(v: &Value) -> String {
+    into_canonical_text(v.clone())
+}
+
+/// The canonical text of `v`, without copying it.
+pub fn into_canonical_text(mut v: Value) -> String {
+    sort_keys(&mut v);
     // Serialising a `Value` cannot fail: its keys are strings and its numbers finite.
-    serde_json::to_string(&canonicalize(v)).unwrap_or_default()
+    serde_json::to_string(&v).unwrap_or_default()
 }
 
 /// Content id of a canonical text: lowercase hex SHA-256 (64 characters).

@@ -386,6 +386,8 @@ async fn contract(url: &str) {
     assert!(e["error"].is_string());
     let (s, _) = get_json(&c, &format!("{url}/api/results/..%2F..%2Fetc")).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = get_json(&c, &format!("{url}/api/results/%ZZ%FF")).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
 
     // Every bad input: the right 4xx with a JSON error naming the problem; nothing stored.
     for b in bad_inputs() {
