@@ -16,3 +16,15 @@ if [ -f scripts/snarkjs/package.json ]; then
     echo "setup: npm not found; the snarkjs interoperability test will be skipped" >&2
   fi
 fi
+
+# PostgreSQL (Debian package): the results server's tests and load generator start a throwaway
+# cluster with its initdb + pg_ctl (crates/server/src/pgtemp.rs).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >/dev/null; } \
+      || echo "setup: could not install postgresql; the results server's PostgreSQL tests will say so and not run" >&2
+  else
+    echo "setup: PostgreSQL (initdb) not found and not root; the results server's PostgreSQL tests will say so and not run" >&2
+  fi
+fi

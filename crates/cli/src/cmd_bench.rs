@@ -42,6 +42,9 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// After the run, send the results file to this results server (`zkbench serve`).
+    #[arg(long, value_name = "URL")]
+    pub submit: Option<String>,
 }
 
 /// Arguments of `zkbench hashes`.
@@ -151,14 +154,18 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         threads: a.threads,
         quiet: a.quiet || a.json || !std::io::stderr().is_terminal(),
     };
-    run_and_write(
+    let code = run_and_write(
         &suite,
         &opts,
         &a.out,
         Some(&a.report),
         a.csv.as_ref(),
         a.json,
-    )
+    )?;
+    if let Some(url) = &a.submit {
+        crate::cmd_serve::submit_file(&a.out, url)?;
+    }
+    Ok(code)
 }
 
 /// `zkbench hashes`.

@@ -6,6 +6,7 @@ mod cmd_bench;
 mod cmd_hash;
 mod cmd_merkle;
 mod cmd_prove;
+mod cmd_serve;
 
 use std::process::ExitCode;
 
@@ -43,6 +44,10 @@ enum Command {
     Compare(cmd_bench::CompareArgs),
     /// Soundness: mutation-test every circuit, fuzz every verifier with malformed proofs.
     Audit(cmd_audit::AuditArgs),
+    /// Run the results server: API, leaderboard and browser page (SQLite or PostgreSQL).
+    Serve(cmd_serve::ServeArgs),
+    /// Send a results file to a results server.
+    Submit(cmd_serve::SubmitArgs),
     /// Internal: measure one case in this process (used by `run`).
     #[command(name = "__run-case", hide = true)]
     RunCase {
@@ -66,6 +71,8 @@ fn main() -> ExitCode {
         Command::Report(a) => cmd_bench::report(a),
         Command::Compare(a) => cmd_bench::compare(a),
         Command::Audit(a) => cmd_audit::run(a),
+        Command::Serve(a) => cmd_serve::serve(a),
+        Command::Submit(a) => cmd_serve::submit(a),
         Command::RunCase { case, profile } => zkbench_bench::runner::run_case_here(&case, &profile)
             .map_err(anyhow::Error::msg)
             .map(|_| ExitCode::SUCCESS),

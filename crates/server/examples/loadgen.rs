@@ -1,0 +1,255 @@
+//! Load generator for `POST /api/results`: requests per second and p50 / p99
+//! latency at 1, 10 and 100 concurrent clients, against SQLite and
+//! PostgreSQL, in one run.
+//!
+//! ```sh
+//! cargo run --release -p zkbench-server --example loadgen -- [--seconds 5] [--records 30] [--samples 10] [--clients 1,10,100]
+//! ```
+//!
+//! For each database it starts a server in this process (its own tokio
+//! runtime, so the server's threads are not the clients' threads) on a fresh
+//! database: a SQLite file in a temporary directory, and a throwaway
+//! PostgreSQL cluster (`zkbench_server::pgtemp`). Each client has its own
+//! connection and posts distinct documents (every request stores a new row,
+//! 201) back to back for the given time. Prints a Markdown table.
+
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use zkbench_server::{pgtemp::TempPostgres, sample, Server, ServerConfig};
+
+struct Args {
+    seconds: f64,
+    records: usize,
+    samples: usize,
+    clients: Vec<usize>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut a = Args {
+        seconds: 5.0,
+        records: 30,
+        samples: 10,
+        clients: vec![1, 10, 100],
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let v = it.next().ok_or(format!("{flag} needs a value"))?;
+        let num = |v: &str| {
+            v.parse::<f64>()
+                .map_err(|_| format!("{flag}: not a number: {v}"))
+        };
+        match flag.as_str() {
+            "--seconds" => a.seconds = num(&v)?,
+            "--records" => a.records = num(&v)? as usize,
+            "--samples" => a.samples = num(&v)? as usize,
+            "--clients" => {
+                a.clients = v
+                    .split(',')
+                    .map(|c| c.trim().parse().map_err(|_| format!("--clients: {c}")))
+                    .collect::<Result<_, _>>()?
+            }
+            _ => {
+                return Err(format!(
+                    "unknown flag {flag}; accepted: --seconds, --records, --samples, --clients"
+                ))
+            }
+        }
+    }
+    Ok(a)
+}
+
+/// A document body with a unique suite name, from a template split once.
+struct Bodies {
+    head: String,
+    tail: String,
+}
+
+impl Bodies {
+    fn new(records: usize, samples: usize) -> Self {
+        let text =
+            serde_json::to_string(&sample::document(7, records, samples)).expect("serialise");
+        let marker = "\"suite\":\"sample\"";
+        let i = text.find(marker).expect("suite field");
+        Self {
+            head: text[..i].to_string(),
+            tail: text[i + marker.len()..].to_string(),
+        }
+    }
+    fn body(&self, n: u64) -> String {
+        format!("{}\"suite\":\"load-{n}\"{}", self.head, self.tail)
+    }
+}
+
+struct Level {
+    clients: usize,
+    requests: usize,
+    errors: usize,
+    rps: f64,
+    p50: Duration,
+    p99: Duration,
+}
+
+fn nearest_rank(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+async fn run_level(
+    url: &str,
+    clients: usize,
+    seconds: f64,
+    bodies: Arc<Bodies>,
+    first: u64,
+) -> Level {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs_f64(seconds);
+    let counter = Arc::new(std::sync::atomic::AtomicU64::new(first));
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let (url, bodies, counter) = (url.to_string(), bodies.clone(), counter.clone());
+        tasks.push(tokio::spawn(async move {
+            let client = reqwest::Client::new();
+            let (mut lat, mut errors) = (Vec::new(), 0usize);
+            while Instant::now() < deadline {
+                let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let body = bodies.body(n);
+                let t = Instant::now();
+                let r = client
+                    .post(format!("{url}/api/results"))
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await;
+                match r {
+                    Ok(resp) if resp.status() == reqwest::StatusCode::CREATED => {
+                        let _ = resp.bytes().await;
+                        lat.push(t.elapsed());
+                    }
+                    _ => errors += 1,
+                }
+            }
+            (lat, errors)
+        }));
+    }
+    let (mut all, mut errors) = (Vec::new(), 0);
+    for t in tasks {
+        let (l, e) = t.await.expect("client task");
+        all.extend(l);
+        errors += e;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    all.sort();
+    Level {
+        clients,
+        requests: all.len(),
+        errors,
+        rps: all.len() as f64 / elapsed,
+        p50: nearest_rank(&all, 50.0),
+        p99: nearest_rank(&all, 99.0),
+    }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1e3)
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let server_rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("server")
+        .build()
+        .expect("runtime");
+    let client_rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("client")
+        .build()
+        .expect("runtime");
+    let bodies = Arc::new(Bodies::new(args.records, args.samples));
+    let body_len = bodies.body(0).len();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pg = match TempPostgres::start() {
+        Ok(pg) => Some(pg),
+        Err(e) => {
+            eprintln!("PostgreSQL rows skipped: {e}");
+            None
+        }
+    };
+    let mut dbs = vec![(
+        "SQLite (WAL, synchronous=FULL)".to_string(),
+        format!("sqlite://{}", dir.path().join("load.db").display()),
+    )];
+    if let Some(pg) = &pg {
+        let version = pg.version();
+        let version = version
+            .trim_start_matches("pg_ctl (PostgreSQL) ")
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
+        dbs.push((format!("PostgreSQL {version}"), pg.url()));
+    }
+    let mut rows = Vec::new();
+    let mut first = 0u64;
+    for (name, url) in &dbs {
+        let config = ServerConfig {
+            addr: "127.0.0.1:0".into(),
+            db_url: url.clone(),
+            web_dir: dir.path().join("no-web"),
+            request_timeout: Duration::from_secs(60),
+        };
+        let server = server_rt.block_on(Server::bind(&config)).expect("server");
+        let base = server.url();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let handle = server_rt.spawn(server.run_until(async move {
+            let _ = rx.await;
+        }));
+        for &c in &args.clients {
+            let level =
+                client_rt.block_on(run_level(&base, c, args.seconds, bodies.clone(), first));
+            first += 10_000_000;
+            eprintln!(
+                "{name}: {c} clients: {} requests, {:.0}/s, p50 {}, p99 {}, {} errors",
+                level.requests,
+                level.rps,
+                ms(level.p50),
+                ms(level.p99),
+                level.errors
+            );
+            rows.push((name.clone(), level));
+        }
+        let _ = tx.send(());
+        let _ = server_rt.block_on(handle);
+    }
+    println!(
+        "POST /api/results, {} records x {} samples per document ({:.1} KiB), {} s per level, every request a new row (201)\n",
+        args.records,
+        args.samples,
+        body_len as f64 / 1024.0,
+        args.seconds
+    );
+    println!("| database | clients | requests | requests/s | p50 | p99 | errors |");
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for (name, l) in &rows {
+        println!(
+            "| {name} | {} | {} | {:.0} | {} | {} | {} |",
+            l.clients,
+            l.requests,
+            l.rps,
+            ms(l.p50),
+            ms(l.p99),
+            l.errors
+        );
+    }
+}

@@ -1,0 +1,364 @@
+//! The HTTP surface (contract: `docs/server-api.md`).
+//!
+//! | route | what |
+//! |---|---|
+//! | `POST /api/results` | store a results document: 201 `{"id"}` (new), 200 `{"id"}` (already stored), 400/413/415 `{"error"}` |
+//! | `GET /api/results` | `{"submissions": [{"id", "received_at", "suite", "cpu_model", "records"}]}`, optional `limit`, `offset` |
+//! | `GET /api/results/{id}` | the stored document |
+//! | `GET /leaderboard` | HTML leaderboard, filters `system`, `hash`, `arity`, `phase` |
+//! | `GET /` and the rest | the browser page from `web/dist`, or a page saying how to build it |
+//!
+//! Every response carries `Cross-Origin-Opener-Policy: same-origin` and
+//! `Cross-Origin-Embedder-Policy: require-corp` (the browser page needs
+//! cross-origin isolation for threads). Bodies are read here, not by an
+//! extractor, so that an oversized body is answered with a JSON 413 after it
+//! has been drained (a client still sending would otherwise see a reset
+//! connection instead of the status).
+
+use std::{collections::HashMap, path::PathBuf};
+
+use axum::{
+    body::{Body, Bytes},
+    extract::{DefaultBodyLimit, Path, Query, State},
+    http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode},
+    response::{Html, IntoResponse, Response},
+    routing::{any, get},
+    Json, Router,
+};
+use http_body_util::BodyExt;
+use serde::{Deserialize, Serialize};
+use tower_http::{
+    catch_panic::CatchPanicLayer,
+    services::ServeDir,
+    set_header::SetResponseHeaderLayer,
+    timeout::TimeoutLayer,
+    trace::{DefaultMakeSpan, DefaultOnResponse, TraceLayer},
+};
+use tracing::Level;
+
+use crate::{
+    canonical::{content_id, into_canonical_text, is_content_id},
+    db::{Db, NewSubmission},
+    leaderboard,
+    validate::validate,
+    ServerConfig,
+};
+
+/// Largest accepted request body: 16 MiB. Larger bodies get 413.
+pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// An oversized body is read and discarded up to this size before the 413 is
+/// sent; a body declared (Content-Length) larger than this gets its 413 at once.
+const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
+
+/// What every handler shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    db: Db,
+    web_dir: PathBuf,
+}
+
+impl AppState {
+    /// State over an open database, serving the browser page from `web_dir`.
+    pub fn new(db: Db, web_dir: PathBuf) -> Self {
+        Self { db, web_dir }
+    }
+}
+
+/// The router with its limits (timeout, panics caught, body read by hand with
+/// [`MAX_BODY_BYTES`]), request tracing and the cross-origin-isolation headers.
+pub fn router(state: AppState, config: &ServerConfig) -> Router {
+    let web = ServeDir::new(&state.web_dir);
+    Router::new()
+        .route("/api/results", get(list_results).post(post_results))
+        .route("/api/results/{id}", get(get_result))
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .route("/leaderboard", get(leaderboard_page))
+        .route("/", get(index))
+        .fallback_service(web)
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                tracing::error!("handler panicked");
+                error(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
+            },
+        ))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            config.request_timeout,
+        ))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(DefaultMakeSpan::new().level(Level::INFO))
+                .on_response(DefaultOnResponse::new().level(Level::INFO)),
+        )
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("cross-origin-opener-policy"),
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("cross-origin-embedder-policy"),
+            HeaderValue::from_static("require-corp"),
+        ))
+}
+
+/// `{"error": message}` with `status`.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    #[derive(Serialize)]
+    struct E {
+        error: String,
+    }
+    (
+        status,
+        Json(E {
+            error: message.into(),
+        }),
+    )
+        .into_response()
+}
+
+fn too_large() -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "request body larger than {} MiB; accepted: at most {MAX_BODY_BYTES} bytes",
+            MAX_BODY_BYTES >> 20
+        ),
+    )
+}
+
+/// Reads the whole body, at most [`MAX_BODY_BYTES`]; an oversized one is
+/// drained (up to [`DRAIN_LIMIT`]) and answered with 413.
+async fn read_body(headers: &HeaderMap, mut body: Body) -> Result<Bytes, Response> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > DRAIN_LIMIT as u64) {
+        return Err(too_large());
+    }
+    let mut buf: Vec<u8> =
+        Vec::with_capacity(declared.map_or(0, |n| n.min(MAX_BODY_BYTES as u64) as usize));
+    let mut total = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| {
+            error(
+                StatusCode::BAD_REQUEST,
+                format!("cannot read the request body: {e}"),
+            )
+        })?;
+        if let Ok(data) = frame.into_data() {
+            total = total.saturating_add(data.len());
+            if total > MAX_BODY_BYTES {
+                buf = Vec::new();
+                if total > DRAIN_LIMIT {
+                    break;
+                }
+            } else {
+                buf.extend_from_slice(&data);
+            }
+        }
+    }
+    if total > MAX_BODY_BYTES {
+        return Err(too_large());
+    }
+    Ok(Bytes::from(buf))
+}
+
+/// `application/json` or `application/*+json`, parameters allowed.
+fn is_json(headers: &HeaderMap) -> bool {
+    let Some(ct) = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let mime = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+#[derive(Serialize)]
+struct IdBody {
+    id: String,
+}
+
+async fn post_results(State(st): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+    let body = match read_body(&headers, body).await {
+        Ok(b) => b,
+        Err(resp) => return resp,
+    };
+    if !is_json(&headers) {
+        let got = headers
+            .get(header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .unwrap_or_else(|| "none".into());
+        return error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("Content-Type {got:?} is not JSON; accepted: application/json"),
+        );
+    }
+    let valid = match validate(&body) {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::info!(error = %e, "rejected submission");
+            return error(StatusCode::BAD_REQUEST, e.to_string());
+        }
+    };
+    let canonical = into_canonical_text(valid.value);
+    let id = content_id(&canonical);
+    let sub = NewSubmission {
+        id: &id,
+        suite: &valid.file.suite,
+        cpu_model: &valid.file.env.cpu_model,
+        records: valid.file.records.len() as i64,
+        document: &canonical,
+    };
+    match st.db.insert(&sub).await {
+        Ok(inserted) => {
+            tracing::info!(%id, inserted, records = sub.records, "submission");
+            let status = if inserted {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            (status, Json(IdBody { id })).into_response()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "cannot store a submission");
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "database error; the submission was not stored",
+            )
+        }
+    }
+}
+
+/// Paging parameters of `GET /api/results`.
+#[derive(Debug, Deserialize)]
+struct ListParams {
+    limit: Option<u64>,
+    offset: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct SubmissionJson {
+    id: String,
+    received_at: String,
+    suite: String,
+    cpu_model: String,
+    records: i64,
+}
+
+#[derive(Serialize)]
+struct ListJson {
+    submissions: Vec<SubmissionJson>,
+}
+
+async fn list_results(
+    State(st): State<AppState>,
+    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Query(p) = match params {
+        Ok(p) => p,
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "{}; accepted: limit and offset, non-negative integers",
+                    e.body_text()
+                ),
+            )
+        }
+    };
+    let clamp = |x: u64| x.min(i64::MAX as u64) as i64;
+    match st
+        .db
+        .list(p.limit.map(clamp), p.offset.map_or(0, clamp))
+        .await
+    {
+        Ok(rows) => Json(ListJson {
+            submissions: rows
+                .into_iter()
+                .map(|r| SubmissionJson {
+                    id: r.id,
+                    received_at: r.received_at,
+                    suite: r.suite,
+                    cpu_model: r.cpu_model,
+                    records: r.records,
+                })
+                .collect(),
+        })
+        .into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot list submissions");
+            error(StatusCode::INTERNAL_SERVER_ERROR, "database error")
+        }
+    }
+}
+
+async fn get_result(
+    State(st): State<AppState>,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Response {
+    let id = id.map(|Path(id)| id).unwrap_or_default();
+    if !is_content_id(&id) {
+        return error(
+            StatusCode::NOT_FOUND,
+            "no such submission; ids are 64 lowercase hex digits as returned by POST /api/results",
+        );
+    }
+    match st.db.get(&id).await {
+        Ok(Some(doc)) => ([(header::CONTENT_TYPE, "application/json")], doc).into_response(),
+        Ok(None) => error(StatusCode::NOT_FOUND, format!("no submission with id {id}")),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read a submission");
+            error(StatusCode::INTERNAL_SERVER_ERROR, "database error")
+        }
+    }
+}
+
+async fn api_not_found() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "no such API route; see docs/server-api.md (POST/GET /api/results, GET /api/results/{id})",
+    )
+}
+
+async fn leaderboard_page(
+    State(st): State<AppState>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Response {
+    match st.db.all_documents().await {
+        Ok(docs) => {
+            let filters = leaderboard::Filters::from_query(&params);
+            Html(leaderboard::render(&docs, &filters)).into_response()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read submissions");
+            error(StatusCode::INTERNAL_SERVER_ERROR, "database error")
+        }
+    }
+}
+
+async fn index(State(st): State<AppState>) -> Response {
+    let index = st.web_dir.join("index.html");
+    match tokio::fs::read(&index).await {
+        Ok(bytes) => ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response(),
+        Err(_) => Html(format!(
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>zkbench</title></head><body>\
+             <h1>zkbench results server</h1>\
+             <p>The browser benchmark page is not built ({} is missing). Build it with \
+             <code>bash scripts/build-web.sh</code>, then reload.</p>\
+             <p>See the <a href=\"/leaderboard\">leaderboard</a> and the \
+             <a href=\"/api/results\">submissions</a> (JSON).</p></body></html>",
+            leaderboard::esc(&index.display().to_string())
+        ))
+        .into_response(),
+    }
+}

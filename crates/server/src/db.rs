@@ -1,0 +1,327 @@
+//! Storage: the `submissions` table in SQLite or PostgreSQL, through sqlx's
+//! `Any` driver (why one driver: see the crate docs), with the embedded
+//! migrations of `crates/server/migrations`.
+
+use std::{sync::Arc, time::Duration};
+
+use sqlx::{
+    any::{install_default_drivers, AnyPoolOptions},
+    AnyConnection, AnyPool, Connection, Executor, Row,
+};
+
+/// The embedded migrations (`crates/server/migrations`), the same for both databases.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Which database a [`Db`] talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// A SQLite file (WAL, `synchronous = FULL`, busy timeout, one writer at a time).
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// Database errors.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    /// The URL names no supported database.
+    #[error("unsupported database URL {0:?}; accepted: sqlite://PATH (or a file path) or postgres://USER@HOST:PORT/DB")]
+    UnsupportedUrl(String),
+    /// The database could not be opened.
+    #[error("cannot open database {url}: {cause}")]
+    Open {
+        /// URL (password removed).
+        url: String,
+        /// Cause (in the message; not chained, so it is not printed twice).
+        cause: sqlx::Error,
+    },
+    /// The migrations could not be applied.
+    #[error("cannot migrate database {url}: {cause}")]
+    Migrate {
+        /// URL (password removed).
+        url: String,
+        /// Cause.
+        cause: sqlx::migrate::MigrateError,
+    },
+    /// A query failed.
+    #[error("database error: {0}")]
+    Query(sqlx::Error),
+}
+
+impl From<sqlx::Error> for DbError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Query(e)
+    }
+}
+
+/// One stored submission, without its document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubmissionInfo {
+    /// Content id.
+    pub id: String,
+    /// When it was first received (RFC 3339, UTC, microseconds).
+    pub received_at: String,
+    /// Suite name.
+    pub suite: String,
+    /// `env.cpu_model` of the document.
+    pub cpu_model: String,
+    /// Number of records.
+    pub records: i64,
+}
+
+/// A submission to store.
+#[derive(Clone, Debug)]
+pub struct NewSubmission<'a> {
+    /// Content id ([`crate::canonical::content_id`] of `document`).
+    pub id: &'a str,
+    /// Suite name.
+    pub suite: &'a str,
+    /// `env.cpu_model`.
+    pub cpu_model: &'a str,
+    /// Number of records.
+    pub records: i64,
+    /// Canonical JSON text.
+    pub document: &'a str,
+}
+
+/// A connection pool to the results database.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+    /// SQLite allows one writer at a time; inserts queue here (fairly) rather
+    /// than in SQLite's busy handler.
+    write_lock: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// `url` with any password replaced by `***`, for messages and logs.
+pub fn redact(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        if let Some((auth, host)) = rest.split_once('@') {
+            if let Some((user, _)) = auth.split_once(':') {
+                return format!("{scheme}://{user}:***@{host}");
+            }
+        }
+    }
+    url.to_string()
+}
+
+/// Turns what the user typed into a URL sqlx accepts, and names the backend.
+/// SQLite files are created when missing (`mode=rwc` unless a mode is given).
+pub fn normalize_url(url: &str) -> Result<(String, Backend), DbError> {
+    let url = url.trim();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok((url.to_string(), Backend::Postgres));
+    }
+    let sqlite = if let Some(rest) = url.strip_prefix("sqlite://") {
+        rest
+    } else if let Some(rest) = url.strip_prefix("sqlite:") {
+        rest
+    } else if !url.is_empty() && !url.contains("://") {
+        url
+    } else {
+        return Err(DbError::UnsupportedUrl(url.to_string()));
+    };
+    if sqlite.is_empty() || sqlite.starts_with(":memory:") {
+        // Every pooled connection would get its own empty in-memory database.
+        return Err(DbError::UnsupportedUrl(url.to_string()));
+    }
+    let mut out = format!("sqlite://{sqlite}");
+    if !sqlite.contains("mode=") {
+        out.push(if sqlite.contains('?') { '&' } else { '?' });
+        out.push_str("mode=rwc");
+    }
+    Ok((out, Backend::Sqlite))
+}
+
+/// WAL (readers do not block the writer), a commit is on disk before it
+/// returns (`synchronous = FULL`), and waits instead of failing when locked.
+async fn sqlite_pragmas(conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    conn.execute("PRAGMA busy_timeout = 15000").await?;
+    conn.execute("PRAGMA journal_mode = WAL").await?;
+    conn.execute("PRAGMA synchronous = FULL").await?;
+    Ok(())
+}
+
+impl Db {
+    /// Opens the database named by `url` and applies the migrations.
+    pub async fn connect(url: &str) -> Result<Self, DbError> {
+        install_default_drivers();
+        let (sqlx_url, backend) = normalize_url(url)?;
+        let shown = redact(url);
+        let open = |cause| DbError::Open {
+            url: shown.clone(),
+            cause,
+        };
+        // One direct connection first: it fails at once (the pool would retry a
+        // refused connection until its acquire timeout) and runs the migrations.
+        let mut conn = AnyConnection::connect(&sqlx_url).await.map_err(open)?;
+        if backend == Backend::Sqlite {
+            sqlite_pragmas(&mut conn).await.map_err(open)?;
+        }
+        MIGRATOR
+            .run(&mut conn)
+            .await
+            .map_err(|cause| DbError::Migrate {
+                url: shown.clone(),
+                cause,
+            })?;
+        let _ = conn.close().await;
+        let pool = AnyPoolOptions::new()
+            .max_connections(match backend {
+                Backend::Sqlite => 8,
+                Backend::Postgres => 16,
+            })
+            .acquire_timeout(Duration::from_secs(15))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        sqlite_pragmas(conn).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(&sqlx_url)
+            .await
+            .map_err(open)?;
+        Ok(Self {
+            pool,
+            backend,
+            write_lock: Arc::new(tokio::sync::Mutex::new(())),
+        })
+    }
+
+    /// Which database this is.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes the pool (waits for connections in use).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Stores a submission unless one with the same id exists. Returns `true`
+    /// when a row was inserted; either way the document is committed when this
+    /// returns `Ok`.
+    pub async fn insert(&self, s: &NewSubmission<'_>) -> Result<bool, DbError> {
+        let _guard = match self.backend {
+            Backend::Sqlite => Some(self.write_lock.lock().await),
+            Backend::Postgres => None,
+        };
+        let received_at =
+            humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string();
+        let r = sqlx::query(
+            "INSERT INTO submissions (id, received_at, suite, cpu_model, record_count, document) \
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(s.id)
+        .bind(received_at)
+        .bind(s.suite)
+        .bind(s.cpu_model)
+        .bind(s.records)
+        .bind(s.document)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected() > 0)
+    }
+
+    /// Submissions in the order received; `limit` `None` means all.
+    pub async fn list(
+        &self,
+        limit: Option<i64>,
+        offset: i64,
+    ) -> Result<Vec<SubmissionInfo>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id, received_at, suite, cpu_model, record_count FROM submissions \
+             ORDER BY received_at, id LIMIT $1 OFFSET $2",
+        )
+        .bind(limit.unwrap_or(i64::MAX))
+        .bind(offset)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SubmissionInfo {
+                    id: r.try_get(0)?,
+                    received_at: r.try_get(1)?,
+                    suite: r.try_get(2)?,
+                    cpu_model: r.try_get(3)?,
+                    records: r.try_get(4)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The canonical document of submission `id`.
+    pub async fn get(&self, id: &str) -> Result<Option<String>, DbError> {
+        let row = sqlx::query("SELECT document FROM submissions WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(match row {
+            Some(r) => Some(r.try_get(0)?),
+            None => None,
+        })
+    }
+
+    /// Every submission with its document, in the order received (for the leaderboard).
+    pub async fn all_documents(&self) -> Result<Vec<(SubmissionInfo, String)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT id, received_at, suite, cpu_model, record_count, document FROM submissions \
+             ORDER BY received_at, id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    SubmissionInfo {
+                        id: r.try_get(0)?,
+                        received_at: r.try_get(1)?,
+                        suite: r.try_get(2)?,
+                        cpu_model: r.try_get(3)?,
+                        records: r.try_get(4)?,
+                    },
+                    r.try_get(5)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Number of stored submissions.
+    pub async fn count(&self) -> Result<i64, DbError> {
+        Ok(sqlx::query("SELECT COUNT(*) FROM submissions")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(
+            normalize_url("zkbench.db").unwrap(),
+            ("sqlite://zkbench.db?mode=rwc".into(), Backend::Sqlite)
+        );
+        assert_eq!(
+            normalize_url("sqlite:///tmp/x.db").unwrap().0,
+            "sqlite:///tmp/x.db?mode=rwc"
+        );
+        assert_eq!(
+            normalize_url("sqlite://x.db?mode=ro").unwrap().0,
+            "sqlite://x.db?mode=ro"
+        );
+        assert_eq!(
+            normalize_url("postgres://u@h:5432/d").unwrap().1,
+            Backend::Postgres
+        );
+        assert!(normalize_url("mysql://h/d").is_err());
+        assert!(normalize_url("sqlite::memory:").is_err());
+        assert_eq!(redact("postgres://u:secret@h/d"), "postgres://u:***@h/d");
+    }
+}

@@ -1,0 +1,364 @@
+//! The leaderboard page (`GET /leaderboard`): for every case and phase, the
+//! results across device classes (best and median of the submissions' median
+//! times), a bar chart (SVG) of those times per device, device details, and
+//! links to each submission. Filters: `system`, `hash`, `arity`, `phase`
+//! (default `prove`; empty means any). Every string that came from a
+//! submission is HTML-escaped ([`esc`]).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use zkbench_core::{results::ResultsFile, stats::Summary, Environment, Status};
+
+use crate::db::SubmissionInfo;
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The leaderboard's filters (query parameters).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Filters {
+    /// Proof system (`groth16`, ...).
+    pub system: Option<String>,
+    /// Hash family, with or without its exponent (`poseidon2` or `poseidon2-a5`).
+    pub hash: Option<String>,
+    /// Merkle arity.
+    pub arity: Option<usize>,
+    /// Phase; `None` means every phase.
+    pub phase: Option<String>,
+}
+
+impl Filters {
+    /// From query parameters; a missing `phase` means `prove`, an empty one any.
+    pub fn from_query(q: &HashMap<String, String>) -> Self {
+        let opt = |k: &str| {
+            q.get(k)
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+        };
+        Self {
+            system: opt("system"),
+            hash: opt("hash"),
+            arity: opt("arity").and_then(|a| a.parse().ok()),
+            phase: match q.get("phase") {
+                None => Some("prove".into()),
+                Some(_) => opt("phase"),
+            },
+        }
+    }
+}
+
+/// One submission's median for a case and phase on one device.
+struct Entry {
+    median: f64,
+    id: String,
+    env: Environment,
+}
+
+fn device_class(e: &Environment) -> String {
+    let cpu = if e.cpu_model.trim().is_empty() {
+        "unknown CPU"
+    } else {
+        e.cpu_model.trim()
+    };
+    format!("{cpu} · {} CPUs · {}", e.logical_cpus, e.arch)
+}
+
+/// Human time: s, ms or µs with 3-4 significant digits.
+pub fn fmt_time(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.1} µs", s * 1e6)
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Renders the page from every stored submission (info and canonical document).
+pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
+    // (case id, phase) -> device class -> entries
+    let mut cases: BTreeMap<(String, String), BTreeMap<String, Vec<Entry>>> = BTreeMap::new();
+    let (mut systems, mut hashes, mut arities, mut phases) = (
+        BTreeSet::new(),
+        BTreeSet::new(),
+        BTreeSet::new(),
+        BTreeSet::new(),
+    );
+    let mut devices = BTreeSet::new();
+    for (info, text) in docs {
+        let Ok(file) = serde_json::from_str::<ResultsFile>(text) else {
+            continue;
+        };
+        for r in &file.records {
+            systems.insert(r.case.system.clone());
+            hashes.insert(r.case.hash_label());
+            if let Some(a) = r.case.arity {
+                arities.insert(a);
+            }
+            phases.insert(r.phase.clone());
+            if r.status != Status::Ok
+                || f.system.as_ref().is_some_and(|s| *s != r.case.system)
+                || f.hash
+                    .as_ref()
+                    .is_some_and(|h| *h != r.case.hash && *h != r.case.hash_label())
+                || f.arity.is_some_and(|a| Some(a) != r.case.arity)
+                || f.phase.as_ref().is_some_and(|p| *p != r.phase)
+            {
+                continue;
+            }
+            let Some(m) = r
+                .summary
+                .map(|s| s.median)
+                .or_else(|| Summary::of(&r.samples_s).map(|s| s.median))
+            else {
+                continue;
+            };
+            let case_id = if r.case_id.is_empty() {
+                r.case.id()
+            } else {
+                r.case_id.clone()
+            };
+            let class = device_class(&r.env);
+            devices.insert(class.clone());
+            cases
+                .entry((case_id, r.phase.clone()))
+                .or_default()
+                .entry(class)
+                .or_default()
+                .push(Entry {
+                    median: m,
+                    id: info.id.clone(),
+                    env: r.env.clone(),
+                });
+        }
+    }
+
+    let mut h = String::with_capacity(64 * 1024);
+    h.push_str(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>zkbench leaderboard</title><style>\
+         body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}\
+         table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .5em;font-size:.9em}\
+         th{background:#f3f3f3;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}\
+         h2{font-size:1.05em;margin-top:2em;font-family:ui-monospace,monospace}form label{margin-right:1em}\
+         .muted{color:#777}</style></head><body><h1>zkbench leaderboard</h1>",
+    );
+    let _ = write!(
+        h,
+        "<p class=\"muted\">{} submissions, {} device classes shown. Times are each submission's median; \
+         <b>best</b> is the fastest of them and <b>median</b> their median, per device class \
+         (CPU model, logical CPUs, architecture); in the charts the bar is the median and the red tick the best. Raw data: <a href=\"/api/results\">/api/results</a>.</p>",
+        docs.len(),
+        devices.len()
+    );
+
+    // Filters.
+    h.push_str("<form method=\"get\" action=\"/leaderboard\">");
+    let select = |h: &mut String,
+                  name: &str,
+                  label: &str,
+                  values: Vec<String>,
+                  cur: Option<String>,
+                  any: &str| {
+        let _ = write!(
+            h,
+            "<label>{label} <select name=\"{name}\"><option value=\"\">{any}</option>"
+        );
+        for v in values {
+            let sel = if cur.as_deref() == Some(v.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
+            let _ = write!(h, "<option value=\"{0}\"{sel}>{0}</option>", esc(&v));
+        }
+        h.push_str("</select></label>");
+    };
+    select(
+        &mut h,
+        "system",
+        "system",
+        systems.into_iter().collect(),
+        f.system.clone(),
+        "any",
+    );
+    select(
+        &mut h,
+        "hash",
+        "hash",
+        hashes.into_iter().collect(),
+        f.hash.clone(),
+        "any",
+    );
+    select(
+        &mut h,
+        "arity",
+        "arity",
+        arities.iter().map(|a| a.to_string()).collect(),
+        f.arity.map(|a| a.to_string()),
+        "any",
+    );
+    select(
+        &mut h,
+        "phase",
+        "phase",
+        phases.into_iter().collect(),
+        f.phase.clone(),
+        "any",
+    );
+    h.push_str("<button type=\"submit\">filter</button></form>");
+
+    if cases.is_empty() {
+        h.push_str("<p>No measured results match these filters yet. Submit some with \
+                    <code>zkbench run --submit URL</code> or <code>zkbench submit results.json --to URL</code>.</p>");
+    }
+    for ((case_id, phase), classes) in &cases {
+        // (class, best, median, n, entries)
+        let mut rows: Vec<(&String, f64, f64, &Vec<Entry>)> = classes
+            .iter()
+            .map(|(class, es)| {
+                let mut ms: Vec<f64> = es.iter().map(|e| e.median).collect();
+                let best = ms.iter().copied().fold(f64::INFINITY, f64::min);
+                (class, best, median(&mut ms), es)
+            })
+            .collect();
+        rows.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let _ = write!(h, "<h2>{} · {}</h2>", esc(case_id), esc(phase));
+        chart(&mut h, &rows);
+        h.push_str(
+            "<table><tr><th>device class</th><th>submissions</th><th>best</th><th>median</th>\
+             <th>device details (latest)</th><th>submissions</th></tr>",
+        );
+        for (class, best, med, es) in &rows {
+            let latest = &es[es.len() - 1].env;
+            let mem = latest
+                .memory_bytes
+                .map(|b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
+                .unwrap_or_else(|| "memory unknown".into());
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td>{} · {} · {} build · {}</td><td>",
+                esc(class),
+                es.len(),
+                fmt_time(*best),
+                fmt_time(*med),
+                esc(&mem),
+                esc(&latest.os),
+                esc(&latest.build_profile),
+                esc(&latest.zkbench_version),
+            );
+            let mut seen = BTreeSet::new();
+            for e in es
+                .iter()
+                .rev()
+                .filter(|e| seen.insert(e.id.clone()))
+                .take(10)
+            {
+                let _ = write!(
+                    h,
+                    "<a href=\"/api/results/{0}\" title=\"{1}\">{2}</a> ",
+                    esc(&e.id),
+                    fmt_time(e.median),
+                    esc(&e.id[..e.id.len().min(10)])
+                );
+            }
+            h.push_str("</td></tr>");
+        }
+        h.push_str("</table>");
+    }
+    h.push_str("</body></html>");
+    h
+}
+
+/// Horizontal bars: median per device class, with a tick at the best.
+fn chart(h: &mut String, rows: &[(&String, f64, f64, &Vec<Entry>)]) {
+    let (label_w, bar_w, row_h) = (300.0, 420.0, 22.0);
+    let max = rows
+        .iter()
+        .map(|r| r.2.max(r.1))
+        .fold(0.0f64, f64::max)
+        .max(1e-12);
+    let height = row_h * rows.len() as f64 + 8.0;
+    let _ = write!(
+        h,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{height}\" role=\"img\" \
+         aria-label=\"median time per device class\" style=\"font:12px system-ui,sans-serif\">",
+        w = label_w + bar_w + 90.0
+    );
+    for (i, (class, best, med, _)) in rows.iter().enumerate() {
+        let y = 4.0 + i as f64 * row_h;
+        let short: String = if class.chars().count() > 44 {
+            class.chars().take(43).collect::<String>() + "…"
+        } else {
+            class.to_string()
+        };
+        let w = (med / max * bar_w).max(1.0);
+        let bx = label_w + best / max * bar_w;
+        let _ = write!(
+            h,
+            "<text x=\"{tx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\
+             <rect x=\"{label_w}\" y=\"{y}\" width=\"{w:.1}\" height=\"{bh}\" fill=\"#4e79a7\"><title>{title}: median {m}, best {b}</title></rect>\
+             <line x1=\"{bx:.1}\" x2=\"{bx:.1}\" y1=\"{y}\" y2=\"{y2}\" stroke=\"#e15759\" stroke-width=\"2\"/>\
+             <text x=\"{vx:.1}\" y=\"{ty}\">{m}</text>",
+            tx = label_w - 6.0,
+            ty = y + 13.0,
+            label = esc(&short),
+            bh = row_h - 6.0,
+            title = esc(class),
+            m = fmt_time(*med),
+            b = fmt_time(*best),
+            y2 = y + row_h - 6.0,
+            vx = label_w + w + 4.0,
+        );
+    }
+    h.push_str("</svg>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            esc("<script>alert('x')</script>&\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"
+        );
+    }
+
+    #[test]
+    fn filters_default_to_prove() {
+        let mut q = HashMap::new();
+        assert_eq!(Filters::from_query(&q).phase.as_deref(), Some("prove"));
+        q.insert("phase".into(), "".into());
+        q.insert("arity".into(), "4".into());
+        let f = Filters::from_query(&q);
+        assert_eq!((f.phase, f.arity), (None, Some(4)));
+    }
+}

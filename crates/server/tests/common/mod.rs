@@ -1,0 +1,82 @@
+//! Helpers shared by the server's integration tests.
+#![allow(dead_code)]
+
+use std::{io::Write as _, path::Path, time::Duration};
+
+use zkbench_server::{
+    pgtemp::{PgError, TempPostgres},
+    Server, ServerConfig,
+};
+
+/// An in-process server on a free port.
+pub struct TestServer {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    handle: tokio::task::JoinHandle<Result<(), zkbench_server::ServeError>>,
+}
+
+impl TestServer {
+    /// Starts a server on `db_url`, serving the browser page from `web_dir`.
+    pub async fn start(db_url: &str, web_dir: &Path) -> Self {
+        let config = ServerConfig {
+            addr: "127.0.0.1:0".into(),
+            db_url: db_url.into(),
+            web_dir: web_dir.to_path_buf(),
+            request_timeout: Duration::from_secs(60),
+        };
+        let server = Server::bind(&config).await.expect("server starts");
+        let url = server.url();
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let handle = tokio::spawn(server.run_until(async move {
+            let _ = rx.await;
+        }));
+        Self {
+            url,
+            shutdown: Some(tx),
+            handle,
+        }
+    }
+
+    /// Stops it and waits.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.handle.await.expect("server task").expect("server ran");
+    }
+}
+
+/// One line on the real stderr (not captured by the test harness), so that a
+/// skipped database is visible in `cargo test` output.
+pub fn say(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// A throwaway PostgreSQL cluster, or `None` after saying in one line why
+/// PostgreSQL cannot be had on this machine. A cluster that is installed but
+/// fails to start fails the test.
+pub fn postgres(test: &str) -> Option<TempPostgres> {
+    match TempPostgres::start() {
+        Ok(pg) => Some(pg),
+        Err(PgError::Unavailable(why)) => {
+            say(&format!(
+                "{test}: NOT RUN against PostgreSQL: PostgreSQL is not available and could not be installed ({why})"
+            ));
+            None
+        }
+        Err(e) => panic!("{test}: {e}"),
+    }
+}
+
+/// `sqlite://DIR/name.db`.
+pub fn sqlite_url(dir: &Path, name: &str) -> String {
+    format!("sqlite://{}", dir.join(name).display())
+}
+
+/// GET `url`: its status and JSON body.
+pub async fn get_json(c: &reqwest::Client, url: &str) -> (reqwest::StatusCode, serde_json::Value) {
+    let resp = c.get(url).send().await.expect("request");
+    let status = resp.status();
+    (status, resp.json().await.expect("JSON body"))
+}
