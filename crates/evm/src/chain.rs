@@ -71,7 +71,9 @@ impl CallOutcome {
     /// Whether the call returned exactly the ABI encoding of `true`.
     pub fn returned_true(&self) -> bool {
         match &self.status {
-            CallStatus::Returned(d) => d.len() == 32 && d[..31].iter().all(|&b| b == 0) && d[31] == 1,
+            CallStatus::Returned(d) => {
+                d.len() == 32 && d[..31].iter().all(|&b| b == 0) && d[31] == 1
+            }
             _ => false,
         }
     }
@@ -146,9 +148,7 @@ impl Chain {
         let used = r.gas().tx_gas_used();
         let gas_exec = used.saturating_sub(TX_BASE_GAS + gas_calldata);
         let status = match r {
-            ExecutionResult::Success { output, .. } => {
-                CallStatus::Returned(output.data().to_vec())
-            }
+            ExecutionResult::Success { output, .. } => CallStatus::Returned(output.data().to_vec()),
             ExecutionResult::Revert { output, .. } => CallStatus::Reverted(output.to_vec()),
             ExecutionResult::Halt { reason, .. } => CallStatus::Halted(format!("{reason:?}")),
         };

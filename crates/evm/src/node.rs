@@ -24,8 +24,9 @@ pub fn scripts_dir() -> Result<PathBuf, EvmError> {
         .find(|d| d.join("solc").is_dir())
         .ok_or_else(|| EvmError::ToolMissing {
             what: "the project's scripts/ directory".into(),
-            why: "not found next to the sources or above the current directory; set ZKBENCH_SCRIPTS"
-                .into(),
+            why:
+                "not found next to the sources or above the current directory; set ZKBENCH_SCRIPTS"
+                    .into(),
         })
 }
 

@@ -23,7 +23,9 @@ pub fn snarkjs_verifier_source(vk_json: &Path) -> Result<String, EvmError> {
 
 /// The version of the installed snarkjs (npm package version).
 pub fn snarkjs_version() -> Option<String> {
-    let p = scripts_dir().ok()?.join("snarkjs/node_modules/snarkjs/package.json");
+    let p = scripts_dir()
+        .ok()?
+        .join("snarkjs/node_modules/snarkjs/package.json");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p).ok()?).ok()?;
     v["version"].as_str().map(String::from)
 }

@@ -52,7 +52,8 @@ impl Solc {
         require_package(&dir, "solc")?;
         let pkg = dir.join("node_modules/solc/package.json");
         let text = std::fs::read_to_string(&pkg).map_err(|e| EvmError::io(&pkg, e))?;
-        let v: Value = serde_json::from_str(&text).map_err(|e| EvmError::decode("solc package.json", e))?;
+        let v: Value =
+            serde_json::from_str(&text).map_err(|e| EvmError::decode("solc package.json", e))?;
         let version = v["version"]
             .as_str()
             .ok_or_else(|| EvmError::decode("solc package.json", "no version"))?
