@@ -102,7 +102,9 @@ fn measure_case(case: &Case, profile: &Profile, env: &Environment) -> Result<Rec
     let calldata = Groth16Calldata::new(&proof, &public);
     let data = calldata.abi_encode();
     let mut chain = Chain::new();
-    let deployed = chain.deploy(&compiled.creation).map_err(|e| e.to_string())?;
+    let deployed = chain
+        .deploy(&compiled.creation)
+        .map_err(|e| e.to_string())?;
     let mut last = None;
     let s = measure::sample(profile, || {
         last = Some(chain.call(deployed.address, &data)?);

@@ -125,6 +125,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
         out.push('\n');
     }
+    out += &gas_table_markdown(&recs);
     let hash: Vec<&&Record> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
@@ -165,6 +166,137 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
     }
     out
+}
+
+/// An integer with thousands separators: `188,484` (gas figures are exact).
+fn fmt_thousands(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// Rows of the on-chain verification table: one per ok `evm` record with gas metrics.
+fn gas_rows<'a>(recs: &[&'a Record]) -> Vec<&'a Record> {
+    let mut rows: Vec<&Record> = recs
+        .iter()
+        .copied()
+        .filter(|r| {
+            r.case.kind == CaseKind::Evm
+                && r.status == Status::Ok
+                && r.metrics.contains_key("gas_verify")
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let key = |r: &Record| {
+            (
+                r.metrics.get("public_inputs").copied().unwrap_or(0.0) as u64,
+                r.case.circuit,
+                r.metrics.get("gas_verify").copied().unwrap_or(0.0) as u64,
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    rows
+}
+
+/// One row's cells: verifier, statement, l, verify gas, vs floor, tx gas, deploy gas, bytecode, calldata.
+fn gas_cells(r: &Record) -> [String; 9] {
+    let m = |k: &str| r.metrics.get(k).copied();
+    let n = |k: &str| m(k).map(fmt_thousands).unwrap_or_else(|| "-".into());
+    let vs_floor = match (m("gas_verify"), m("gas_floor")) {
+        (Some(g), Some(f)) if f > 0.0 => format!("{:+.2}%", (g / f - 1.0) * 100.0),
+        _ => "-".into(),
+    };
+    let mut statement = vec![r.case.hash_label()];
+    if let Some(c) = r.case.circuit {
+        statement.push(c.name().into());
+    }
+    if let Some(a) = r.case.arity {
+        statement.push(format!("arity {a}"));
+    }
+    if let Some(l) = r.case.leaves {
+        statement.push(format!("{} leaves", format_leaves(l)));
+    }
+    if let Some(d) = r.case.depth {
+        statement.push(format!("depth {d}"));
+    }
+    [
+        r.case.system.clone(),
+        statement.join(" · "),
+        n("public_inputs"),
+        format!("{} (floor {})", n("gas_verify"), n("gas_floor")),
+        vs_floor,
+        n("gas_tx"),
+        n("gas_deploy"),
+        format!(
+            "{}{}",
+            n("bytecode_bytes"),
+            if m("bytecode_bytes").is_some_and(|b| b > 24_576.0) {
+                " (over EIP-170)"
+            } else {
+                ""
+            }
+        ),
+        n("calldata_bytes"),
+    ]
+}
+
+const GAS_HEADERS: [&str; 9] = [
+    "verifier",
+    "statement",
+    "public inputs ℓ",
+    "verify gas (execution)",
+    "vs floor 181,150 + 6,150·ℓ",
+    "transaction gas",
+    "deploy gas",
+    "runtime bytecode (EIP-170: 24,576 B)",
+    "calldata (B)",
+];
+
+fn gas_table_markdown(recs: &[&Record]) -> String {
+    let rows = gas_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("### On-chain verification (revm, Cancun)\n\n|");
+    for h in GAS_HEADERS {
+        out += &format!(" {h} |");
+    }
+    out += "\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    for r in rows {
+        out += &format!("| {} |\n", gas_cells(r).join(" | "));
+    }
+    out.push('\n');
+    out
+}
+
+fn gas_table_html(recs: &[&Record]) -> String {
+    let rows = gas_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut html = String::from("<h2>On-chain verification (revm, Cancun)</h2><table><thead><tr>");
+    for h in GAS_HEADERS {
+        html += &format!("<th>{}</th>", esc(h));
+    }
+    html += "</tr></thead><tbody>";
+    for r in rows {
+        html += "<tr>";
+        for c in gas_cells(r) {
+            html += &format!("<td>{}</td>", esc(&c));
+        }
+        html += "</tr>";
+    }
+    html + "</tbody></table>"
 }
 
 fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
@@ -474,7 +606,9 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     for c in &charts {
         html += &format!("<figure>{c}</figure>");
     }
-    html += "</div><h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
+    html += "</div>";
+    html += &gas_table_html(&recs);
+    html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
     let metric_keys: BTreeSet<&String> = recs
         .iter()
         .flat_map(|r| r.metrics.keys())
@@ -575,6 +709,14 @@ rows.forEach(r=>tb.appendChild(r));}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_format() {
+        assert_eq!(fmt_thousands(188_484.0), "188,484");
+        assert_eq!(fmt_thousands(999.0), "999");
+        assert_eq!(fmt_thousands(1_000.0), "1,000");
+        assert_eq!(fmt_thousands(24_576.0), "24,576");
+    }
 
     #[test]
     fn seconds_format() {

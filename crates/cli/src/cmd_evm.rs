@@ -51,7 +51,8 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read the verification key in {}", a.dir.display()))?;
     match &a.out {
         Some(path) => {
-            std::fs::write(path, &src).with_context(|| format!("cannot write {}", path.display()))?;
+            std::fs::write(path, &src)
+                .with_context(|| format!("cannot write {}", path.display()))?;
             eprintln!(
                 "wrote {} (contract {}, verifyProof with snarkjs's ABI)",
                 path.display(),
