@@ -41,6 +41,11 @@ fn g2_words(p: &G2Affine) -> [[Word; 2]; 2] {
     }
 }
 
+/// The ABI word of a scalar-field element.
+pub fn fr_word(x: &zkbench_hash::Fr) -> Word {
+    word(x)
+}
+
 /// The 4-byte selector of `verifyProof` with `n` public inputs.
 pub fn selector(n: usize) -> [u8; 4] {
     let sig = format!("verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[{n}])");
@@ -101,4 +106,30 @@ impl Groth16Calldata {
 /// Transaction calldata gas under EIP-2028: 16 per non-zero byte, 4 per zero byte.
 pub fn calldata_gas(data: &[u8]) -> u64 {
     data.iter().map(|&b| if b == 0 { 4 } else { 16 }).sum()
+}
+
+/// Calldata of gnark's exported verifier (gnark v0.16, no commitments):
+/// `verifyProof(bytes proof, uint256[N] input)`, with `proof` the 256 bytes
+/// of gnark's `MarshalSolidity` (A, B, C in EIP-197 order). The verifier
+/// returns nothing and reverts on an invalid proof.
+pub fn gnark_calldata(proof: &[u8], public: &[Word]) -> Vec<u8> {
+    let n = public.len();
+    let sig = format!("verifyProof(bytes,uint256[{n}])");
+    let h = Keccak256::digest(sig.as_bytes());
+    let mut out = h[..4].to_vec();
+    let word_of = |v: usize| {
+        let mut w = [0u8; 32];
+        w[24..].copy_from_slice(&(v as u64).to_be_bytes());
+        w
+    };
+    // head: offset of `proof` (after the offset word and the N inline inputs), the inputs
+    out.extend_from_slice(&word_of(32 * (1 + n)));
+    for w in public {
+        out.extend_from_slice(w);
+    }
+    // tail: length, then the bytes padded to whole words
+    out.extend_from_slice(&word_of(proof.len()));
+    out.extend_from_slice(proof);
+    out.resize(out.len() + (32 - proof.len() % 32) % 32, 0);
+    out
 }
