@@ -98,7 +98,7 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
         ("GAMMA", &vk.gamma_g2),
         ("DELTA", &vk.delta_g2),
     ] {
-        let neg: G2Affine = (-*p).into();
+        let neg: G2Affine = -*p;
         let [x1, x0, y1, y0] = g2(&neg);
         let _ = writeln!(w, "    // -{} (G2, EIP-197 order)", name.to_lowercase());
         let _ = writeln!(w, "    uint256 internal constant NEG_{name}_X1 = {x1};");

@@ -90,11 +90,7 @@ fn cases(
         f(&mut pr);
         Groth16Calldata::new(&pr, &p.1)
     };
-    v.push((
-        "A negated".into(),
-        with(&|pr| pr.a = (-pr.a).into()),
-        Expect::False,
-    ));
+    v.push(("A negated".into(), with(&|pr| pr.a = -pr.a), Expect::False));
     v.push((
         "C doubled".into(),
         with(&|pr| pr.c = (pr.c + pr.c).into()),
