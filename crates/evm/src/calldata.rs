@@ -133,3 +133,34 @@ pub fn gnark_calldata(proof: &[u8], public: &[Word]) -> Vec<u8> {
     out.resize(out.len() + (32 - proof.len() % 32) % 32, 0);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_are_the_solidity_ones() {
+        // keccak256("verifyProof(uint256[2],uint256[2][2],uint256[2],uint256[1])")[..4],
+        // the selector of snarkjs's verifier with one public input.
+        assert_eq!(hex::encode(selector(1)), "43753b4d");
+        assert_ne!(selector(1), selector(3));
+    }
+
+    #[test]
+    fn calldata_gas_is_eip2028() {
+        assert_eq!(calldata_gas(&[0, 0, 1, 255]), 4 + 4 + 16 + 16);
+        assert_eq!(calldata_gas(&[]), 0);
+    }
+
+    #[test]
+    fn gnark_calldata_layout() {
+        let proof = vec![7u8; 256];
+        let public = vec![[1u8; 32]];
+        let d = gnark_calldata(&proof, &public);
+        assert_eq!(d.len(), 4 + 32 + 32 + 32 + 256);
+        assert_eq!(d[4 + 31], 64); // offset of `proof`: after the offset word and 1 input
+        assert_eq!(&d[36..68], &[1u8; 32]);
+        assert_eq!(d[68 + 30..68 + 32], [1, 0]); // length 256
+        assert_eq!(&d[100..], &proof[..]);
+    }
+}

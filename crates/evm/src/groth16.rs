@@ -189,3 +189,44 @@ pub(crate) fn word<F: PrimeField>(x: &F) -> [u8; 32] {
     out[32 - be.len()..].copy_from_slice(&be);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_is_eip1108_prices() {
+        // 4-pair pairing 45,000 + 4 * 34,000; per input ecMul 6,000 + ecAdd 150; + 150
+        assert_eq!(precompile_floor_gas(0), 45_000 + 4 * 34_000 + 150);
+        assert_eq!(precompile_floor_gas(3), 199_600);
+    }
+
+    #[test]
+    fn key_without_inputs_is_refused() {
+        let vk = VerifyingKey::<Bn254> {
+            gamma_abc_g1: vec![G1Affine::generator()],
+            ..Default::default()
+        };
+        assert!(matches!(
+            solidity_verifier(&vk),
+            Err(EvmError::UnsupportedKey(_))
+        ));
+    }
+
+    #[test]
+    fn source_has_snarkjs_abi_and_one_check_per_input() {
+        let vk = VerifyingKey::<Bn254> {
+            alpha_g1: G1Affine::generator(),
+            beta_g2: G2Affine::generator(),
+            gamma_g2: G2Affine::generator(),
+            delta_g2: G2Affine::generator(),
+            gamma_abc_g1: vec![G1Affine::generator(); 4],
+        };
+        let s = solidity_verifier(&vk).unwrap();
+        assert!(s.contains("contract Groth16Verifier {"));
+        assert!(s.contains("uint[3] calldata _pubSignals"));
+        assert_eq!(s.matches("lt(x, R)").count(), 3);
+        assert_eq!(s.matches("staticcall(gas(), 0x07").count(), 3);
+        assert_eq!(s.matches("staticcall(gas(), 0x08").count(), 1);
+    }
+}
