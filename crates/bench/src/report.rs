@@ -711,6 +711,40 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gas_table_lists_evm_records() {
+        use crate::case::Case;
+        let case = Case {
+            kind: CaseKind::Evm,
+            system: "zkbench".into(),
+            hash: "poseidon2".into(),
+            alpha: Some(5),
+            width: None,
+            arity: Some(2),
+            leaves: Some(1 << 32),
+            depth: None,
+            circuit: Some(Circuit::Membership),
+            threads: 0,
+        };
+        let mut r = Record::new(&case, "verify", 1, &Default::default());
+        for (k, v) in [
+            ("gas_verify", 188_484.0),
+            ("gas_floor", 187_300.0),
+            ("gas_tx", 214_144.0),
+            ("gas_deploy", 288_349.0),
+            ("bytecode_bytes", 1_087.0),
+            ("calldata_bytes", 292.0),
+            ("public_inputs", 1.0),
+        ] {
+            r.metrics.insert(k.into(), v);
+        }
+        let md = gas_table_markdown(&[&r]);
+        assert!(md.contains("| zkbench | poseidon2-a5 · membership · arity 2 · 2^32 leaves | 1 | 188,484 (floor 187,300) | +0.63% | 214,144 | 288,349 | 1,087 | 292 |"), "{md}");
+        assert!(gas_table_html(&[&r]).contains("<td>188,484 (floor 187,300)</td>"));
+        r.status = Status::Error;
+        assert!(gas_table_markdown(&[&r]).is_empty());
+    }
+
+    #[test]
     fn thousands_format() {
         assert_eq!(fmt_thousands(188_484.0), "188,484");
         assert_eq!(fmt_thousands(999.0), "999");

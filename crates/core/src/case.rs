@@ -190,5 +190,12 @@ mod tests {
         let mut d = c.clone();
         d.threads = 1;
         assert_ne!(c.id(), d.id());
+        let mut e = c.clone();
+        e.kind = CaseKind::Evm;
+        e.system = "zkbench".into();
+        assert_eq!(
+            e.id(),
+            "evm/zkbench/poseidon2-a7/spend/arity4/2^36/threads-all"
+        );
     }
 }
