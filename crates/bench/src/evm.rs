@@ -51,7 +51,7 @@ impl Backend for EvmVerifiers {
     }
 
     fn description(&self) -> &'static str {
-        "on-chain verification: gas and bytecode of the zkbench and snarkjs Solidity Groth16 verifiers in revm (evm cases)"
+        "on-chain verification (evm cases): gas and bytecode of the zkbench, snarkjs and gnark Solidity Groth16 verifiers in revm"
     }
 
     fn handles(&self, case: &Case) -> bool {
