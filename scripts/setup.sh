@@ -8,14 +8,18 @@ if command -v rustup >/dev/null 2>&1; then
     || rustup target add wasm32-unknown-unknown
 fi
 
-# snarkjs (npm) verifies our Groth16 artifacts in crates/groth16/tests/snarkjs.rs.
-if [ -f scripts/snarkjs/package.json ]; then
+# snarkjs (npm) verifies our Groth16 artifacts in crates/groth16/tests/snarkjs.rs and exports
+# its Solidity verifier for crates/evm; solc-js (npm) compiles the Solidity verifiers (crates/evm).
+# Each is (re)installed when a package its package.json pins is missing.
+for pkg in snarkjs:snarkjs snarkjs:ejs solc:solc; do
+  dir="scripts/${pkg%%:*}" name="${pkg##*:}"
+  [ -f "$dir/package.json" ] || continue
   if command -v npm >/dev/null 2>&1; then
-    (cd scripts/snarkjs && { [ -d node_modules/snarkjs ] || npm ci --no-audit --no-fund --loglevel=error; })
+    (cd "$dir" && { [ -d "node_modules/$name" ] || npm ci --no-audit --no-fund --loglevel=error; })
   else
-    echo "setup: npm not found; the snarkjs interoperability test will be skipped" >&2
+    echo "setup: npm not found; the tests that need $dir/node_modules/$name will be skipped" >&2
   fi
-fi
+done
 
 # PostgreSQL (Debian package): the results server's tests and load generator start a throwaway
 # cluster with its initdb + pg_ctl (crates/server/src/pgtemp.rs).

@@ -4,6 +4,7 @@
 // object per line (see docs/external-runners.md).
 //
 //	go run ./peers/gnark --depth 32
+//	go run ./peers/gnark --depth 32 --evm-out DIR   (gnark's Solidity verifier and a proof, for `zkbench run evm`)
 //
 // The circuit: public root; private leaf and 32 siblings; per level the two
 // children are ordered by the position bit (api.Select) and compressed with
@@ -12,11 +13,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -24,7 +27,9 @@ import (
 	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
 	fposeidon2 "github.com/consensys/gnark-crypto/ecc/bn254/fr/poseidon2"
 	"github.com/consensys/gnark/backend/groth16"
+	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
 	"github.com/consensys/gnark/backend/witness"
+	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
 	"github.com/consensys/gnark/logger"
@@ -75,6 +80,7 @@ type record struct {
 
 func main() {
 	depth := flag.Int("depth", 32, "tree depth (binary)")
+	evmOut := flag.String("evm-out", "", "instead of benchmarking: prove once and write gnark's Solidity verifier (Verifier.sol), the proof in its Solidity layout (proof.hex) and the public inputs (public.json) to this directory, for zkbench's evm suite")
 	flag.Parse()
 	logger.Disable()
 	prof := profile{Warmup: 1, MinSamples: 3, MaxSamples: 10, TargetSeconds: 2}
@@ -94,6 +100,9 @@ func main() {
 		"leaves": leaves, "circuit": "membership", "threads": 0,
 	}
 	emit := func(phase string, samples []float64, metrics map[string]float64) {
+		if *evmOut != "" {
+			return // export mode prints no records
+		}
 		r := record{Case: kase, Phase: phase, Status: "ok", Samples: samples, Threads: threads, Metrics: metrics, Test: true}
 		b, _ := json.Marshal(r)
 		fmt.Println(string(b))
@@ -161,6 +170,14 @@ func main() {
 	}, func(err error) { fail("witness", err) })
 	emit("witness", witnessSamples, metrics)
 
+	if *evmOut != "" {
+		if err := exportEVM(*evmOut, ccs, pk, vk, wit, cur); err != nil {
+			fmt.Fprintln(os.Stderr, "evm export:", err)
+			os.Exit(1)
+		}
+		return
+	}
+
 	var proof groth16.Proof
 	t1 := time.Now()
 	proof, err = groth16.Prove(ccs, pk, wit)
@@ -195,6 +212,42 @@ func main() {
 			fail("verify", fmt.Errorf("proof verified against a wrong root"))
 		}
 	}
+}
+
+// exportEVM proves once and writes gnark's Solidity verifier for vk, the proof as its
+// verifyProof(bytes proof, uint256[1] input) expects it (MarshalSolidity: A, B, C in EIP-197
+// order), and the public input, into dir.
+func exportEVM(dir string, ccs constraint.ConstraintSystem, pk groth16.ProvingKey, vk groth16.VerifyingKey, wit witness.Witness, root fr.Element) error {
+	proof, err := groth16.Prove(ccs, pk, wit)
+	if err != nil {
+		return err
+	}
+	pub, err := wit.Public()
+	if err != nil {
+		return err
+	}
+	if err := groth16.Verify(proof, vk, pub); err != nil {
+		return err
+	}
+	p, ok := proof.(*groth16bn254.Proof)
+	if !ok {
+		return fmt.Errorf("not a BN254 proof")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var sol bytes.Buffer
+	if err := vk.ExportSolidity(&sol); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Verifier.sol"), sol.Bytes(), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "proof.hex"), []byte(hex.EncodeToString(p.MarshalSolidity())), 0o644); err != nil {
+		return err
+	}
+	public, _ := json.Marshal([]string{root.String()})
+	return os.WriteFile(filepath.Join(dir, "public.json"), public, 0o644)
 }
 
 // sample runs f warmup times, then measures it until the profile is satisfied.

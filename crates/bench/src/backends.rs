@@ -7,7 +7,7 @@
 //! report and CLI listing come with it.
 
 pub use crate::backend::Backend;
-use crate::{case::Case, native::NativeHash, proof::ProofBackend};
+use crate::{case::Case, evm::EvmVerifiers, native::NativeHash, proof::ProofBackend};
 
 /// All backends compiled into this build.
 pub fn all() -> Vec<Box<dyn Backend>> {
@@ -15,6 +15,7 @@ pub fn all() -> Vec<Box<dyn Backend>> {
         Box::new(NativeHash),
         Box::new(ProofBackend::new(zkbench_groth16::Groth16)),
         Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::default())),
+        Box::new(EvmVerifiers),
     ]
 }
 
@@ -32,11 +33,11 @@ pub fn for_case(case: &Case) -> Option<Box<dyn Backend>> {
 }
 
 /// Names of the proof systems in [`all`] (the accepted `system` values of
-/// proof cases).
+/// proof cases; the native and EVM backends are not proof systems).
 pub fn proof_system_names() -> Vec<&'static str> {
     all()
         .iter()
         .map(|b| b.name())
-        .filter(|n| *n != "native")
+        .filter(|n| !["native", crate::evm::BACKEND_NAME].contains(n))
         .collect()
 }

@@ -9,7 +9,8 @@
 //! - [`measure`] / [`sys`]: phases timed separately (wall + CPU), warm-up and
 //!   repetitions by time budget, peak RSS per phase, environment capture;
 //! - [`backends`]: the registry of backends; [`proof`]: the measurement loop of
-//!   every `zkbench_core::ProofSystem`; [`native`]: hash throughput;
+//!   every `zkbench_core::ProofSystem`; [`native`]: hash throughput; [`evm`]:
+//!   Solidity verifiers' gas in an embedded EVM;
 //! - [`results`]: the versioned results schema (`docs/results-schema.md`, owned
 //!   by `zkbench-core`) and CSV;
 //! - [`report`]: self-contained HTML report and Markdown summary;
@@ -21,6 +22,7 @@ pub mod backends;
 pub mod build_info;
 pub mod compare;
 pub mod headline;
+pub mod evm;
 pub mod measure;
 pub mod native;
 pub mod proof;

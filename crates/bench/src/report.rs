@@ -185,6 +185,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
         out.push('\n');
     }
+    out += &gas_table_markdown(&recs);
     let hash: Vec<&&Record> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
@@ -225,6 +226,137 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
     }
     out
+}
+
+/// An integer with thousands separators: `188,484` (gas figures are exact).
+fn fmt_thousands(v: f64) -> String {
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// Rows of the on-chain verification table: one per ok `evm` record with gas metrics.
+fn gas_rows<'a>(recs: &[&'a Record]) -> Vec<&'a Record> {
+    let mut rows: Vec<&Record> = recs
+        .iter()
+        .copied()
+        .filter(|r| {
+            r.case.kind == CaseKind::Evm
+                && r.status == Status::Ok
+                && r.metrics.contains_key("gas_verify")
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        let key = |r: &Record| {
+            (
+                r.metrics.get("public_inputs").copied().unwrap_or(0.0) as u64,
+                r.case.circuit,
+                r.metrics.get("gas_verify").copied().unwrap_or(0.0) as u64,
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    rows
+}
+
+/// One row's cells: verifier, statement, l, verify gas, vs floor, tx gas, deploy gas, bytecode, calldata.
+fn gas_cells(r: &Record) -> [String; 9] {
+    let m = |k: &str| r.metrics.get(k).copied();
+    let n = |k: &str| m(k).map(fmt_thousands).unwrap_or_else(|| "-".into());
+    let vs_floor = match (m("gas_verify"), m("gas_floor")) {
+        (Some(g), Some(f)) if f > 0.0 => format!("{:+.2}%", (g / f - 1.0) * 100.0),
+        _ => "-".into(),
+    };
+    let mut statement = vec![r.case.hash_label()];
+    if let Some(c) = r.case.circuit {
+        statement.push(c.name().into());
+    }
+    if let Some(a) = r.case.arity {
+        statement.push(format!("arity {a}"));
+    }
+    if let Some(l) = r.case.leaves {
+        statement.push(format!("{} leaves", format_leaves(l)));
+    }
+    if let Some(d) = r.case.depth {
+        statement.push(format!("depth {d}"));
+    }
+    [
+        r.case.system.clone(),
+        statement.join(" · "),
+        n("public_inputs"),
+        format!("{} (floor {})", n("gas_verify"), n("gas_floor")),
+        vs_floor,
+        n("gas_tx"),
+        n("gas_deploy"),
+        format!(
+            "{}{}",
+            n("bytecode_bytes"),
+            if m("bytecode_bytes").is_some_and(|b| b > 24_576.0) {
+                " (over EIP-170)"
+            } else {
+                ""
+            }
+        ),
+        n("calldata_bytes"),
+    ]
+}
+
+const GAS_HEADERS: [&str; 9] = [
+    "verifier",
+    "statement",
+    "public inputs ℓ",
+    "verify gas (execution)",
+    "vs floor 181,150 + 6,150·ℓ",
+    "transaction gas",
+    "deploy gas",
+    "runtime bytecode (EIP-170: 24,576 B)",
+    "calldata (B)",
+];
+
+fn gas_table_markdown(recs: &[&Record]) -> String {
+    let rows = gas_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("### On-chain verification (revm, Cancun)\n\n|");
+    for h in GAS_HEADERS {
+        out += &format!(" {h} |");
+    }
+    out += "\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    for r in rows {
+        out += &format!("| {} |\n", gas_cells(r).join(" | "));
+    }
+    out.push('\n');
+    out
+}
+
+fn gas_table_html(recs: &[&Record]) -> String {
+    let rows = gas_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut html = String::from("<h2>On-chain verification (revm, Cancun)</h2><table><thead><tr>");
+    for h in GAS_HEADERS {
+        html += &format!("<th>{}</th>", esc(h));
+    }
+    html += "</tr></thead><tbody>";
+    for r in rows {
+        html += "<tr>";
+        for c in gas_cells(r) {
+            html += &format!("<td>{}</td>", esc(&c));
+        }
+        html += "</tr>";
+    }
+    html + "</tbody></table>"
 }
 
 fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
@@ -535,7 +667,9 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     for c in &charts {
         html += &format!("<figure>{c}</figure>");
     }
-    html += "</div><h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
+    html += "</div>";
+    html += &gas_table_html(&recs);
+    html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
     let metric_keys: BTreeSet<&String> = recs
         .iter()
         .flat_map(|r| r.metrics.keys())
@@ -636,6 +770,48 @@ rows.forEach(r=>tb.appendChild(r));}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gas_table_lists_evm_records() {
+        use crate::case::Case;
+        let case = Case {
+            kind: CaseKind::Evm,
+            system: "zkbench".into(),
+            hash: "poseidon2".into(),
+            alpha: Some(5),
+            width: None,
+            arity: Some(2),
+            leaves: Some(1 << 32),
+            depth: None,
+            circuit: Some(Circuit::Membership),
+            threads: 0,
+        };
+        let mut r = Record::new(&case, "verify", 1, &Default::default());
+        for (k, v) in [
+            ("gas_verify", 188_484.0),
+            ("gas_floor", 187_300.0),
+            ("gas_tx", 214_144.0),
+            ("gas_deploy", 288_349.0),
+            ("bytecode_bytes", 1_087.0),
+            ("calldata_bytes", 292.0),
+            ("public_inputs", 1.0),
+        ] {
+            r.metrics.insert(k.into(), v);
+        }
+        let md = gas_table_markdown(&[&r]);
+        assert!(md.contains("| zkbench | poseidon2-a5 · membership · arity 2 · 2^32 leaves | 1 | 188,484 (floor 187,300) | +0.63% | 214,144 | 288,349 | 1,087 | 292 |"), "{md}");
+        assert!(gas_table_html(&[&r]).contains("<td>188,484 (floor 187,300)</td>"));
+        r.status = Status::Error;
+        assert!(gas_table_markdown(&[&r]).is_empty());
+    }
+
+    #[test]
+    fn thousands_format() {
+        assert_eq!(fmt_thousands(188_484.0), "188,484");
+        assert_eq!(fmt_thousands(999.0), "999");
+        assert_eq!(fmt_thousands(1_000.0), "1,000");
+        assert_eq!(fmt_thousands(24_576.0), "24,576");
+    }
 
     #[test]
     fn seconds_format() {

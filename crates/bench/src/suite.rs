@@ -15,7 +15,7 @@
 //! case_timeout_seconds = 120          # a case still running after this is killed (status "timeout")
 //!
 //! [[sweep]]
-//! kind = "proof"                      # proof | hash | merkle
+//! kind = "proof"                      # proof | hash | merkle | evm (systems: zkbench, snarkjs verifiers)
 //! systems = ["groth16"]
 //! hashes = ["poseidon", "poseidon2"]  # or ["all"]
 //! alphas = [5, 7]                     # optional; each family uses those it has (default: its default)
@@ -88,7 +88,7 @@ impl Profile {
 pub struct Sweep {
     /// What the cases measure.
     pub kind: Option<CaseKind>,
-    /// Proof systems (proof sweeps).
+    /// Proof systems (proof sweeps), or Solidity verifiers (evm sweeps: `zkbench`, `snarkjs`).
     #[serde(default)]
     pub systems: Vec<String>,
     /// Hash families, or `["all"]`.
@@ -206,6 +206,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("smoke", include_str!("../../../suites/smoke.toml")),
     ("peers", include_str!("../../../suites/peers.toml")),
     ("perf", include_str!("../../../suites/perf.toml")),
+    ("evm", include_str!("../../../suites/evm.toml")),
 ];
 
 impl Suite {
@@ -273,7 +274,7 @@ impl Suite {
         for (i, s) in self.sweeps.iter().enumerate() {
             if s.kind.is_none() {
                 return Err(invalid(format!(
-                    "sweep {i} has no kind (accepted: proof, hash, merkle)"
+                    "sweep {i} has no kind (accepted: proof, hash, merkle, evm)"
                 )));
             }
             for h in &s.hashes {
@@ -288,8 +289,8 @@ impl Suite {
             if let Some(a) = s.arities.iter().find(|a| !(2..=16).contains(*a)) {
                 return Err(invalid(format!("sweep {i}: arity {a} not in 2..=16")));
             }
-            if s.kind == Some(CaseKind::Proof) && s.systems.is_empty() {
-                return Err(invalid(format!("proof sweep {i} names no systems")));
+            if matches!(s.kind, Some(CaseKind::Proof | CaseKind::Evm)) && s.systems.is_empty() {
+                return Err(invalid(format!("proof or evm sweep {i} names no systems")));
             }
         }
         for (name, p) in &self.profiles {
@@ -408,7 +409,7 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
                 }
             }
         }
-        CaseKind::Proof => {
+        CaseKind::Proof | CaseKind::Evm => {
             let circuits = if s.circuits.is_empty() {
                 vec![Circuit::Spend]
             } else {

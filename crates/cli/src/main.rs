@@ -3,6 +3,7 @@
 
 mod cmd_audit;
 mod cmd_bench;
+mod cmd_evm;
 mod cmd_hash;
 mod cmd_merkle;
 mod cmd_prove;
@@ -23,6 +24,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Write a Solidity verifier (contract Groth16Verifier, snarkjs's ABI) for a proof directory's key.
+    Verifier(cmd_evm::VerifierArgs),
+    /// Print the calldata of verifyProof for a proof directory (snarkjs's soliditycalldata format).
+    Calldata(cmd_evm::CalldataArgs),
     /// Hash field elements (or apply a raw permutation) with one of the hash families.
     Hash(cmd_hash::HashArgs),
     /// Build n-ary Merkle trees, print roots and membership paths, verify paths.
@@ -61,6 +66,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Verifier(a) => cmd_evm::verifier(a),
+        Command::Calldata(a) => cmd_evm::calldata(a),
         Command::Hash(a) => cmd_hash::run(a),
         Command::Merkle(c) => cmd_merkle::run(c),
         Command::Prove(a) => cmd_prove::prove(a),

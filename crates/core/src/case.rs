@@ -15,6 +15,9 @@ pub enum CaseKind {
     Merkle,
     /// A proof: setup, witness, prove, verify.
     Proof,
+    /// On-chain verification: a Solidity verifier's gas and bytecode size in
+    /// an embedded EVM; `system` names the verifier (`zkbench`, `snarkjs`, `gnark`).
+    Evm,
 }
 
 /// The circuit of a proof case: the statement crate's [`CircuitKind`]
@@ -26,7 +29,8 @@ pub use zkbench_statement::CircuitKind as Circuit;
 pub struct Case {
     /// What is measured.
     pub kind: CaseKind,
-    /// Proof system (`groth16`, ...) or `native`; for external runners the runner's name.
+    /// Proof system (`groth16`, ...) or `native`; for external runners the runner's name;
+    /// for `evm` cases the verifier (`zkbench`, `snarkjs`, `gnark`).
     pub system: String,
     /// Hash family name (zkbench-hash registry name).
     pub hash: String,
@@ -74,9 +78,13 @@ impl Case {
         })
     }
 
-    /// Stable identifier used to match cases across result files.
+    /// Stable identifier used to match cases across result files
+    /// (`evm` cases start with `evm/`).
     pub fn id(&self) -> String {
         let mut parts = vec![self.system.clone(), self.hash_label()];
+        if self.kind == CaseKind::Evm {
+            parts.insert(0, "evm".into());
+        }
         if let Some(c) = self.circuit {
             parts.push(c.name().into());
         }
@@ -182,5 +190,12 @@ mod tests {
         let mut d = c.clone();
         d.threads = 1;
         assert_ne!(c.id(), d.id());
+        let mut e = c.clone();
+        e.kind = CaseKind::Evm;
+        e.system = "zkbench".into();
+        assert_eq!(
+            e.id(),
+            "evm/zkbench/poseidon2-a7/spend/arity4/2^36/threads-all"
+        );
     }
 }
