@@ -54,28 +54,73 @@ pub fn cache_path(pk_path: &Path) -> PathBuf {
     pk_path.with_extension("prover")
 }
 
+const FNV_PRIME: u64 = 0x100000001b3;
+
 /// Four interleaved word-wise FNV-1a-64 lanes (32 bytes at a time, so the
-/// multiplications pipeline), folded into one; trailing bytes one by one. A
-/// damage check, not a MAC, that runs at memory speed on tens of MiB.
-fn checksum(data: &[u8]) -> u64 {
-    const PRIME: u64 = 0x100000001b3;
-    let mut lanes = [0xcbf29ce484222325u64; 4];
-    let mut blocks = data.chunks_exact(32);
-    for b in &mut blocks {
-        for (k, h) in lanes.iter_mut().enumerate() {
-            *h ^= u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().expect("8 bytes"));
-            *h = h.wrapping_mul(PRIME);
+/// multiplications pipeline), folded into one at the end, then the trailing
+/// bytes one by one. A damage check, not a MAC, that runs at memory speed on
+/// tens of MiB; incremental, so that the file can be checked while streamed.
+struct Checksum {
+    lanes: [u64; 4],
+    pending: [u8; 32],
+    pending_len: usize,
+}
+
+impl Checksum {
+    fn new() -> Self {
+        Checksum {
+            lanes: [0xcbf29ce484222325; 4],
+            pending: [0; 32],
+            pending_len: 0,
         }
     }
-    let mut h = lanes[0];
-    for l in &lanes[1..] {
-        h = (h ^ l).wrapping_mul(PRIME);
+
+    fn block(&mut self, b: &[u8]) {
+        for (k, h) in self.lanes.iter_mut().enumerate() {
+            *h ^= u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+            *h = h.wrapping_mul(FNV_PRIME);
+        }
     }
-    for b in blocks.remainder() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(PRIME);
+
+    fn update(&mut self, mut data: &[u8]) {
+        if self.pending_len > 0 {
+            let k = (32 - self.pending_len).min(data.len());
+            self.pending[self.pending_len..self.pending_len + k].copy_from_slice(&data[..k]);
+            self.pending_len += k;
+            data = &data[k..];
+            if self.pending_len < 32 {
+                return;
+            }
+            let p = self.pending;
+            self.block(&p);
+            self.pending_len = 0;
+        }
+        let mut blocks = data.chunks_exact(32);
+        for b in &mut blocks {
+            self.block(b);
+        }
+        let rest = blocks.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.pending_len = rest.len();
     }
-    h
+
+    fn finish(&self) -> u64 {
+        let mut h = self.lanes[0];
+        for l in &self.lanes[1..] {
+            h = (h ^ l).wrapping_mul(FNV_PRIME);
+        }
+        for b in &self.pending[..self.pending_len] {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(FNV_PRIME);
+        }
+        h
+    }
+}
+
+fn checksum(data: &[u8]) -> u64 {
+    let mut c = Checksum::new();
+    c.update(data);
+    c.finish()
 }
 
 fn vk_bytes(vk: &VerifyingKey<ark_bn254::Bn254>) -> Vec<u8> {
@@ -207,25 +252,38 @@ pub fn to_bytes(
     out
 }
 
-struct Reader<'a> {
-    data: &'a [u8],
-    pos: usize,
+/// Reads the body from any byte source in pieces (a file is streamed through
+/// one reused buffer, never held whole), checksumming as it goes.
+struct Reader<R> {
+    src: R,
+    buf: Vec<u8>,
+    /// Body bytes not read yet.
+    left: u64,
+    /// Body bytes read so far (for error messages).
+    pos: u64,
+    sum: Checksum,
 }
+
+/// Table points are decoded this many bytes at a time (fits in L2 on most CPUs).
+const CHUNK_BYTES: usize = 1 << 20;
 
 fn bad(reason: impl ToString) -> Groth16Error {
     Groth16Error::decode(WHAT, reason)
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Groth16Error> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&e| e <= self.data.len())
-            .ok_or_else(|| bad(format!("truncated at byte {}", self.pos)))?;
-        let s = &self.data[self.pos..end];
-        self.pos = end;
-        Ok(s)
+impl<R: std::io::Read> Reader<R> {
+    fn take(&mut self, n: usize) -> Result<&[u8], Groth16Error> {
+        if n as u64 > self.left {
+            return Err(bad(format!("truncated at byte {}", self.pos)));
+        }
+        self.buf.resize(n, 0);
+        self.src
+            .read_exact(&mut self.buf)
+            .map_err(|e| bad(format!("reading at byte {}: {e}", self.pos)))?;
+        self.sum.update(&self.buf);
+        self.left -= n as u64;
+        self.pos += n as u64;
+        Ok(&self.buf)
     }
     fn u64(&mut self) -> Result<u64, Groth16Error> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8")))
@@ -233,9 +291,11 @@ impl<'a> Reader<'a> {
     /// A count of items of `item_bytes` each that must still fit in the file.
     fn count(&mut self, item_bytes: usize) -> Result<usize, Groth16Error> {
         let n = self.u64()?;
-        let left = (self.data.len() - self.pos) as u64;
-        if n.saturating_mul(item_bytes.max(1) as u64) > left {
-            return Err(bad(format!("count {n} exceeds the {left} bytes left")));
+        if n.saturating_mul(item_bytes.max(1) as u64) > self.left {
+            return Err(bad(format!(
+                "count {n} exceeds the {} bytes left",
+                self.left
+            )));
         }
         Ok(n as usize)
     }
@@ -287,33 +347,36 @@ impl<'a> Reader<'a> {
         let total = n
             .checked_mul(windows)
             .ok_or_else(|| bad("table too large"))?;
-        let raw = self.take(
-            total
-                .checked_mul(P::WORDS * 8)
-                .ok_or_else(|| bad("table too large"))?,
-        )?;
-        // One allocation, filled in place (in parallel): decoding is bound by
-        // memory traffic, so no intermediate vectors.
         let bytes = P::WORDS * 8;
-        let mut points = vec![Affine::<P>::identity(); total];
-        let fill = |(out, c): (&mut Affine<P>, &[u8])| -> Result<(), Groth16Error> {
-            *out = P::get(c).ok_or_else(|| bad("point coordinate not below the modulus"))?;
-            Ok(())
-        };
-        #[cfg(feature = "parallel")]
-        {
-            use rayon::prelude::*;
-            points
-                .par_iter_mut()
-                .zip(raw.par_chunks_exact(bytes))
-                .with_min_len(4096)
-                .try_for_each(fill)?;
+        if (total as u64).saturating_mul(bytes as u64) > self.left {
+            return Err(bad(format!("truncated table at byte {}", self.pos)));
         }
-        #[cfg(not(feature = "parallel"))]
-        points
-            .iter_mut()
-            .zip(raw.chunks_exact(bytes))
-            .try_for_each(fill)?;
+        // One allocation, written once (no zero-fill), a buffer-sized piece at
+        // a time and in parallel: decoding is bound by memory traffic, so the
+        // file's bytes are decoded while they are still in cache.
+        let mut points: Vec<Affine<P>> = Vec::with_capacity(total);
+        let invalid = std::sync::atomic::AtomicBool::new(false);
+        let decode = |c: &[u8]| {
+            P::get(c).unwrap_or_else(|| {
+                invalid.store(true, std::sync::atomic::Ordering::Relaxed);
+                Affine::<P>::identity()
+            })
+        };
+        let per_piece = (CHUNK_BYTES / bytes).max(1);
+        while points.len() < total {
+            let k = per_piece.min(total - points.len());
+            let raw = self.take(k * bytes)?;
+            #[cfg(feature = "parallel")]
+            {
+                use rayon::prelude::*;
+                points.par_extend(raw.par_chunks_exact(bytes).with_min_len(1024).map(decode));
+            }
+            #[cfg(not(feature = "parallel"))]
+            points.extend(raw.chunks_exact(bytes).map(decode));
+        }
+        if invalid.into_inner() {
+            return Err(bad("point coordinate not below the modulus"));
+        }
         Ok(FixedBaseTable {
             window,
             windows,
@@ -329,17 +392,32 @@ pub fn from_bytes(
     pk: &ProvingKey<ark_bn254::Bn254>,
     data: &[u8],
 ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
-    if data.len() < HEADER || &data[..8] != MAGIC {
+    let header = data.get(..HEADER).unwrap_or(data);
+    let body = data.get(HEADER..).unwrap_or(&[]);
+    decode(pk, header, body, body.len() as u64)
+}
+
+/// Decodes the header, then streams the body of `body_len` bytes from `src`.
+fn decode<R: std::io::Read>(
+    pk: &ProvingKey<ark_bn254::Bn254>,
+    header: &[u8],
+    src: R,
+    body_len: u64,
+) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
+    if header.len() < HEADER || &header[..8] != MAGIC {
         return Err(bad("not a zkbench prover cache"));
     }
-    if data[8] != VERSION {
-        return Err(bad(format!("version {} (expected {VERSION})", data[8])));
+    if header[8] != VERSION {
+        return Err(bad(format!("version {} (expected {VERSION})", header[8])));
     }
-    let body = &data[HEADER..];
-    if checksum(body) != u64::from_le_bytes(data[12..20].try_into().expect("8")) {
-        return Err(bad("checksum mismatch (damaged file)"));
-    }
-    let mut r = Reader { data: body, pos: 0 };
+    let expected_sum = u64::from_le_bytes(header[12..20].try_into().expect("8"));
+    let mut r = Reader {
+        src,
+        buf: Vec::new(),
+        left: body_len,
+        pos: 0,
+        sum: Checksum::new(),
+    };
     let n = r.count(1)?;
     if r.take(n)? != vk_bytes(&pk.vk).as_slice() {
         return Err(bad("made for another proving key"));
@@ -373,8 +451,13 @@ pub fn from_bytes(
         h: r.table(pk.h_query.len())?,
         l: r.table(pk.l_query.len())?,
     };
-    if r.pos != body.len() {
-        return Err(bad(format!("{} trailing bytes", body.len() - r.pos)));
+    if r.left != 0 {
+        return Err(bad(format!("{} trailing bytes", r.left)));
+    }
+    // the checksum covers every byte, so it is only known at the end; nothing
+    // decoded is returned before it matches
+    if r.sum.finish() != expected_sum {
+        return Err(bad("checksum mismatch (damaged file)"));
     }
     Ok((matrices, tables))
 }
@@ -394,12 +477,25 @@ pub fn read(
     pk_path: &Path,
     pk: &ProvingKey<ark_bn254::Bn254>,
 ) -> Result<Option<(ConstraintMatrices<Fr>, ProverTables)>, Groth16Error> {
+    use std::io::Read;
     let path = cache_path(pk_path);
-    match std::fs::read(&path) {
-        Ok(data) => from_bytes(pk, &data).map(Some),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Groth16Error::io(&path, e)),
+    let file = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Groth16Error::io(&path, e)),
+    };
+    let len = file
+        .metadata()
+        .map_err(|e| Groth16Error::io(&path, e))?
+        .len();
+    // small fields are read through the buffer; table pieces (as large as
+    // the buffer) go straight from the file into the reused piece buffer
+    let mut src = std::io::BufReader::with_capacity(CHUNK_BYTES, file);
+    let mut header = [0u8; HEADER];
+    if src.read_exact(&mut header).is_err() {
+        return Err(bad("shorter than its header"));
     }
+    decode(pk, &header, src, len.saturating_sub(HEADER as u64)).map(Some)
 }
 
 #[cfg(test)]
@@ -419,6 +515,23 @@ mod tests {
             circuit: CircuitKind::Membership,
         })
         .unwrap()
+    }
+
+    #[test]
+    fn incremental_checksum_equals_one_shot() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 3) as u8).collect();
+        let whole = checksum(&data);
+        for split in [vec![1, 31, 32, 33], vec![500], vec![3; 333], vec![64, 0, 7]] {
+            let mut c = Checksum::new();
+            let mut rest = &data[..];
+            for n in split {
+                let n = n.min(rest.len());
+                c.update(&rest[..n]);
+                rest = &rest[n..];
+            }
+            c.update(rest);
+            assert_eq!(c.finish(), whole);
+        }
     }
 
     #[test]
