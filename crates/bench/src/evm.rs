@@ -180,16 +180,18 @@ fn measure_calls(
 }
 
 /// gnark's verifier for gnark's own proof: the peer (`peers/gnark`) proves
-/// binary Poseidon2 membership of depth log2(leaves) and exports its verifier.
+/// binary membership of depth log2(leaves) with gnark's Poseidon2 (zkbench's
+/// `poseidon2-gnark` family) and exports its verifier.
 fn measure_gnark(case: &Case, profile: &Profile, env: &Environment) -> Result<Record, String> {
     let cfg = case.statement_config()?;
-    if case.hash != "poseidon2"
+    if case.hash != "poseidon2-gnark"
         || cfg.arity != 2
         || cfg.circuit != zkbench_core::statement::CircuitKind::Membership
         || !cfg.leaves.is_power_of_two()
     {
         return Err(
-            "the gnark peer proves binary Poseidon2 membership in a tree of 2^d leaves only".into(),
+            "the gnark peer proves binary poseidon2-gnark membership in a tree of 2^d leaves only"
+                .into(),
         );
     }
     let depth = cfg.leaves.trailing_zeros();
