@@ -75,13 +75,15 @@ fn describe(c: &Case) -> String {
     s
 }
 
-fn median(recs: &[&Record], id: &str, phase: &str) -> Option<f64> {
+/// The median of the successful `phase` record of case `id`.
+pub(crate) fn phase_median(recs: &[&Record], id: &str, phase: &str) -> Option<f64> {
     recs.iter()
         .find(|r| r.case_id == id && r.phase == phase && r.status == Status::Ok)
         .and_then(|r| r.median())
 }
 
-fn metric(recs: &[&Record], id: &str, key: &str) -> Option<f64> {
+/// The first value of metric `key` among the records of case `id`.
+pub(crate) fn metric(recs: &[&Record], id: &str, key: &str) -> Option<f64> {
     recs.iter()
         .filter(|r| r.case_id == id)
         .find_map(|r| r.metrics.get(key).copied())
@@ -117,8 +119,8 @@ pub fn same_statement(recs: &[&Record], ours: &[&str]) -> Vec<SameStatement> {
                 peer: p.case.system.clone(),
                 ours_prove_s: op,
                 peer_prove_s: pp,
-                ours_cold_s: median(recs, &o.case_id, "prove_cold"),
-                peer_cold_s: median(recs, &p.case_id, "prove_cold"),
+                ours_cold_s: phase_median(recs, &o.case_id, "prove_cold"),
+                peer_cold_s: phase_median(recs, &p.case_id, "prove_cold"),
                 ours_constraints: metric(recs, &o.case_id, "constraints"),
                 peer_constraints: metric(recs, &p.case_id, "constraints"),
             });

@@ -52,11 +52,7 @@ fn all_records(files: &[ResultsFile]) -> Vec<&Record> {
     files.iter().flat_map(|f| f.records.iter()).collect()
 }
 
-fn phase_median(recs: &[&Record], case_id: &str, phase: &str) -> Option<f64> {
-    recs.iter()
-        .find(|r| r.case_id == case_id && r.phase == phase && r.status == Status::Ok)
-        .and_then(|r| r.median())
-}
+use crate::headline::phase_median;
 
 fn same_statement_rows(recs: &[&Record]) -> Vec<crate::headline::SameStatement> {
     crate::headline::same_statement(recs, &crate::backends::proof_system_names())
@@ -146,11 +142,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                     .unwrap_or_else(|| "-".into())
             };
             let prove = recs.iter().find(|r| &r.case_id == id && r.phase == "prove");
-            let metric = |k: &str| {
-                recs.iter()
-                    .filter(|r| &r.case_id == id)
-                    .find_map(|r| r.metrics.get(k).copied())
-            };
+            let metric = |k: &str| crate::headline::metric(&recs, id, k);
             let msm = phase_median(&recs, id, "msm");
             let ratio = match (phase_median(&recs, id, "prove"), msm) {
                 (Some(p), Some(m)) if m > 0.0 => format!("{:.1}×", p / m),

@@ -325,7 +325,6 @@ impl Circuit {
                 ));
             }
             let keys = Keys::new(pk, pvk, Arc::new(matrices), true);
-            keys.prover_tables();
             crate::prover_cache::write(&path, &keys.pk, &keys.matrices, keys.prover_tables())?;
             return Ok((keys, true));
         }
