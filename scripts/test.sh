@@ -19,6 +19,9 @@ echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,00
 # `cargo run` would be unoptimised and far slower)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --arity 2 --fuzz 100000
 
+echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
+cargo check --locked --manifest-path fuzz/Cargo.toml --bins
+
 echo "== wasm32 build (zkbench-hash, zkbench-merkle without threads)"
 cargo build --locked --target wasm32-unknown-unknown -p zkbench-hash --no-default-features --features std
 cargo build --locked --target wasm32-unknown-unknown -p zkbench-merkle --no-default-features

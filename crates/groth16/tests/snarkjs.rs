@@ -14,39 +14,8 @@ use rand_chacha::ChaCha20Rng;
 use zkbench_groth16::{artifacts, snarkjs, testing, Circuit, CircuitKind, SpendConfig};
 use zkbench_hash::{Fr, HashFamily};
 
-fn snarkjs_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/snarkjs")
-}
-
-fn have(cmd: &str) -> bool {
-    Command::new(cmd)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
-
-/// Returns false (and prints why) if node/npm are not installed.
-fn ensure_snarkjs() -> bool {
-    if !have("node") || !have("npm") {
-        eprintln!("SKIPPED: node and npm are not installed, cannot run snarkjs");
-        return false;
-    }
-    let dir = snarkjs_dir();
-    if !dir.join("node_modules/snarkjs/build/cli.cjs").exists() {
-        let st = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect("running npm ci");
-        assert!(
-            st.success(),
-            "`npm ci` failed in {}; run it by hand",
-            dir.display()
-        );
-    }
-    true
-}
+mod common;
+use common::{ensure_snarkjs, snarkjs_dir};
 
 /// Runs `snarkjs groth16 verify vk public proof`; returns (exit ok, output).
 fn snarkjs_verify(dir: &std::path::Path) -> (bool, String) {
