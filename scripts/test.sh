@@ -18,6 +18,9 @@ echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,00
 # the binary `cargo test` just built for the CLI tests (test profile, opt-level 2; a dev-profile
 # `cargo run` would be unoptimised and far slower)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --arity 2 --fuzz 100000
+# Halo2's chips lay out wider arities differently (more lanes a row): audit them too
+"${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 4
+"${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 7
 
 echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
 cargo check --locked --manifest-path fuzz/Cargo.toml --bins

@@ -208,12 +208,15 @@ pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
 
 fn print_row(r: &Row) {
     let c = &r.config;
+    // the exponent only where the family has several (poseidon2-a5 / -a7)
+    let hash = match c.alpha {
+        Some(a) if c.family.alphas().len() > 1 => format!("{}-a{a}", c.family.name()),
+        _ => c.family.name().to_string(),
+    };
     let name = format!(
-        "{:<9} {:<10} {}-a{:<2} arity {:<2} leaves {:<4}",
+        "{:<9} {:<10} {hash:<15} arity {:<2} leaves {:<4}",
         r.system,
         c.circuit.name(),
-        c.family.name(),
-        c.alpha.map(|x| x.to_string()).unwrap_or_default(),
         c.arity,
         c.leaves
     );
