@@ -4,7 +4,10 @@
 // fflonk; one JSON record per line on stdout.
 //
 //   node peers/snarkjs/run.mjs [--circuit membership|batch-root] [--depths 32] \
-//        [--hashes poseidon,mimc-sponge] [--systems groth16,plonk,fflonk]
+//        [--hashes poseidon,mimc-sponge] [--systems groth16,plonk,fflonk] [--budget-s S]
+//
+// --budget-s: start no new cell after S seconds; the cells left are recorded as skipped.
+// Hashes without a circom template here (gmimc, poseidon2, neptune) are recorded as skipped.
 //
 // Environment: ZKBENCH_PROFILE (repetitions, JSON), ZKBENCH_BIN (the zkbench binary, for
 // test .ptau files and native roots; default target/release/zkbench), ZKBENCH_SNARKJS_CACHE
@@ -43,6 +46,7 @@ function args() {
       case "--hashes": o.hashes = v.split(","); i++; break;
       case "--systems": o.systems = v.split(","); i++; break;
       case "--child": o.child = JSON.parse(v); i++; break;
+      case "--budget-s": o.budget = Number(v); i++; break;
       default: console.error(`unknown argument ${a[i]}`); process.exit(2);
     }
   }
@@ -130,11 +134,10 @@ function input(c) {
     const out = JSON.parse(run(zkbench, ["merkle", "path", "--hash", c.hash, "--arity", "2", "--leaves", `2^${c.depth}`,
       "--index", "1", "--json", "11", "22", "33"]));
     const p = out.path;
-    const siblings = (p.siblings || p.levels.map((l) => l.siblings || l)).map((s) => Array.isArray(s) ? s[0] : s);
-    const index = BigInt(p.index ?? out.index ?? 1);
-    const bits = [];
-    for (let i = 0; i < c.depth; i++) bits.push(String((index >> BigInt(i)) & 1n));
-    inp = { root: String(out.root), leaf: String(out.leaf), siblings: siblings.map(String), bits };
+    // zkbench's path: siblings[level] = [the other child], positions[level] = 0 (left) | 1 (right).
+    const siblings = p.siblings.map((s) => String(s[0]));
+    const bits = p.positions.map(String);
+    inp = { root: String(out.root), leaf: String(out.leaf), siblings, bits };
   } else {
     const n = 2 ** c.depth;
     const leaves = Array.from({ length: n }, (_, i) => String(1000 + i));
@@ -276,10 +279,15 @@ if (o.child) {
     process.exit(1);
   }
 } else {
+  const started = performance.now();
   for (const depth of o.depths) {
     for (const hash of o.hashes) {
       for (const system of o.systems) {
         const c = { circuit: o.circuit, hash, system, depth };
+        if (o.budget && (performance.now() - started) / 1000 > o.budget) {
+          fail(c, "all", `runner time budget of ${o.budget} s exhausted`, "skipped");
+          continue;
+        }
         if (!(hash in HASHES)) { fail(c, "all", `no circom template for ${hash} in peers/snarkjs/circuits (has: ${Object.keys(HASHES).join(", ")})`, "skipped"); continue; }
         try {
           compile(c);
