@@ -21,6 +21,9 @@ pub enum PtauCmd {
         /// Seed of the test secrets (τ, α, β).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Phase 1 only: leave out the phase-2 preparation (sections 12..15; fflonk needs none).
+        #[arg(long)]
+        no_prepare: bool,
     },
     /// Read a real ceremony .ptau (Perpetual Powers of Tau, Hermez): check it, and write
     /// zkbench's Halo2 KZG SRS from it (use with `zkbench prove --system halo2-kzg --srs FILE`).
@@ -39,12 +42,22 @@ pub enum PtauCmd {
 /// Runs `zkbench ptau`.
 pub fn run(cmd: PtauCmd) -> anyhow::Result<ExitCode> {
     match cmd {
-        PtauCmd::New { power, out, seed } => {
+        PtauCmd::New {
+            power,
+            out,
+            seed,
+            no_prepare,
+        } => {
             let t = Instant::now();
-            ptau::write_test_ptau(&out, power, seed)?;
+            ptau::write_test_ptau_with(&out, power, seed, !no_prepare)?;
             println!(
-                "wrote {} (power {power}, phase-2 prepared, {:.1} s)",
+                "wrote {} (power {power}, {}, {:.1} s)",
                 out.display(),
+                if no_prepare {
+                    "phase 1 only"
+                } else {
+                    "phase-2 prepared"
+                },
                 t.elapsed().as_secs_f64()
             );
             println!(

@@ -596,6 +596,18 @@ fn lagrange_scalars(t: &[Fr], p: u32, zero_last: bool) -> Vec<Fr> {
 /// Writes a phase-2-prepared `.ptau` of `power` for a **test setup** (τ, α, β
 /// from `seed`; see the module docs). Returns τ, α, β.
 pub fn write_test_ptau(path: &Path, power: u32, seed: u64) -> Result<(Fr, Fr, Fr), PtauError> {
+    write_test_ptau_with(path, power, seed, true)
+}
+
+/// [`write_test_ptau`], with the phase-2 preparation (sections 12..15) only when
+/// `prepare`: fflonk and `zkey` tools that read phase 1 only need no more, and a
+/// phase-1 file of power 20 takes a third of the time.
+pub fn write_test_ptau_with(
+    path: &Path,
+    power: u32,
+    seed: u64,
+    prepare: bool,
+) -> Result<(Fr, Fr, Fr), PtauError> {
     if power > MAX_POWER {
         return Err(PtauError::Parameter(format!(
             "power {power} is too large (at most {MAX_POWER})"
@@ -697,7 +709,7 @@ pub fn write_test_ptau(path: &Path, power: u32, seed: u64) -> Result<(Fr, Fr, Fr
     };
     w.write(b"ptau")?;
     w.write(&1u32.to_le_bytes())?;
-    w.write(&11u32.to_le_bytes())?;
+    w.write(&(if prepare { 11u32 } else { 7 }).to_le_bytes())?;
     let mut header = Vec::new();
     header.extend_from_slice(&32u32.to_le_bytes());
     header.extend_from_slice(&Fq::MODULUS.to_bytes_le());
@@ -711,6 +723,13 @@ pub fn write_test_ptau(path: &Path, power: u32, seed: u64) -> Result<(Fr, Fr, Fr
     w.section(6, &lem_g2(&[beta_g2]))?;
     w.section(7, &contrib)?;
     drop((tau_g1, tau_g2, alpha_tau_g1, beta_tau_g1));
+    if !prepare {
+        w.w.flush().map_err(|e| PtauError::Io {
+            path: path.display().to_string(),
+            source: e,
+        })?;
+        return Ok((tau, alpha, beta));
+    }
 
     // Phase-2 preparation: Lagrange bases at τ for every domain 2^p.
     w.section_chunks(12, |out| {
