@@ -190,7 +190,7 @@ async function childSetup(c) {
     return;
   }
   // Powers needed: Groth16 the QAP domain of the R1CS; PLONK its own gate count; fflonk
-  // 9·2^c + 18 powers of τ in G1 (c: its domain), i.e. power c + 3, phase 1 only.
+  // 9·2^c + 18 powers of τ in G1 (c: its domain), i.e. power c + 3.
   const log2 = (n) => Math.ceil(Math.log2(Math.max(2, n)));
   let power;
   if (c.system === "groth16") power = log2(nConstraints + metrics.public_inputs + 1);
@@ -202,7 +202,8 @@ async function childSetup(c) {
   }
   let setup_s, ptauPower;
   for (let attempt = 0; ; attempt++) {
-    const f = ptau(power, c.system === "fflonk");
+    // fflonk reads only the powers of τ but refuses a file without section 12 (prepared).
+    const f = ptau(power);
     const t = performance.now();
     let r;
     try {
