@@ -219,9 +219,9 @@ pub fn per_statement(recs: &[&Record], ours: &[&str]) -> Vec<StatementHeadline> 
                     .iter()
                     .find(|r| r.status != Status::Ok)
                     .map(|r| {
+                        let status = format!("{:?}", r.status).to_lowercase();
                         format!(
-                            "{} in {}: {}",
-                            format!("{:?}", r.status).to_lowercase(),
+                            "{status} in {}: {}",
                             r.phase,
                             r.error.as_deref().unwrap_or("")
                         )
