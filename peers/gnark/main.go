@@ -3,8 +3,12 @@
 // Groth16, measured by phase and printed as zkbench result records, one JSON
 // object per line (see docs/external-runners.md).
 //
-//	go run ./peers/gnark --depth 32
+//	go run ./peers/gnark --depth 32                  (Groth16: case.system gnark-groth16)
+//	go run ./peers/gnark --depth 32 --system plonk   (PLONK with an unsafe test KZG SRS: gnark-plonk)
 //	go run ./peers/gnark --depth 32 --evm-out DIR   (gnark's Solidity verifier and a proof, for `zkbench run evm`)
+//
+// Both systems also record phase "verify-tampered": the proof checked against the root + 1,
+// status ok with metrics.rejected = 1 when gnark rejects it (an error record if it accepts).
 //
 // The circuit: public root; private leaf and 32 siblings; per level the two
 // children are ordered by the position bit (api.Select) and compressed with
@@ -28,12 +32,15 @@ import (
 	fposeidon2 "github.com/consensys/gnark-crypto/ecc/bn254/fr/poseidon2"
 	"github.com/consensys/gnark/backend/groth16"
 	groth16bn254 "github.com/consensys/gnark/backend/groth16/bn254"
+	"github.com/consensys/gnark/backend/plonk"
 	"github.com/consensys/gnark/backend/witness"
 	"github.com/consensys/gnark/constraint"
 	"github.com/consensys/gnark/frontend"
 	"github.com/consensys/gnark/frontend/cs/r1cs"
+	"github.com/consensys/gnark/frontend/cs/scs"
 	"github.com/consensys/gnark/logger"
 	"github.com/consensys/gnark/std/permutation/poseidon2"
+	"github.com/consensys/gnark/test/unsafekzg"
 )
 
 // membership is the circuit: Root is public, the rest private.
@@ -81,7 +88,16 @@ type record struct {
 func main() {
 	depth := flag.Int("depth", 32, "tree depth (binary)")
 	evmOut := flag.String("evm-out", "", "instead of benchmarking: prove once and write gnark's Solidity verifier (Verifier.sol), the proof in its Solidity layout (proof.hex) and the public inputs (public.json) to this directory, for zkbench's evm suite")
+	system := flag.String("system", "groth16", "proof system: groth16 or plonk (PLONK over KZG with gnark's unsafe test SRS)")
 	flag.Parse()
+	if *system != "groth16" && *system != "plonk" {
+		fmt.Fprintln(os.Stderr, "--system must be groth16 or plonk")
+		os.Exit(2)
+	}
+	if *system == "plonk" && *evmOut != "" {
+		fmt.Fprintln(os.Stderr, "--evm-out exports the Groth16 verifier only")
+		os.Exit(2)
+	}
 	logger.Disable()
 	prof := profile{Warmup: 1, MinSamples: 3, MaxSamples: 10, TargetSeconds: 2}
 	if s := os.Getenv("ZKBENCH_PROFILE"); s != "" {
@@ -96,7 +112,7 @@ func main() {
 		// hash: zkbench's name for exactly this hash (gnark-crypto's default
 		// Poseidon2, t = 2, R_F = 6, R_P = 50, with gnark's Compress), so that the
 		// report lines these records up with zkbench's proofs of the same statement.
-		"kind": "proof", "system": "gnark-groth16", "hash": "poseidon2-gnark", "arity": 2,
+		"kind": "proof", "system": "gnark-" + *system, "hash": "poseidon2-gnark", "arity": 2,
 		"leaves": leaves, "circuit": "membership", "threads": 0,
 	}
 	emit := func(phase string, samples []float64, metrics map[string]float64) {
@@ -143,6 +159,11 @@ func main() {
 		bits[i] = b
 	}
 	circuit := membership{Siblings: make([]frontend.Variable, *depth), Bits: make([]frontend.Variable, *depth)}
+
+	if *system == "plonk" {
+		runPlonk(circuit, membership{Root: cur, Leaf: leaf, Siblings: sibs, Bits: bits}, cur, prof, emit, fail)
+		return
+	}
 
 	t0 := time.Now()
 	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), r1cs.NewBuilder, &circuit)
@@ -200,18 +221,81 @@ func main() {
 	verifySamples := sample(prof, func() error { return groth16.Verify(proof, vk, pub) }, func(err error) { fail("verify", err) })
 	emit("verify", verifySamples, pm)
 
-	// A wrong root must be rejected (sanity check of the peer itself).
+	// A changed public input (root + 1) must be rejected: recorded.
+	tampered(assignment, cur, func(bw witness.Witness) error { return groth16.Verify(proof, vk, bw) }, emit, fail)
+}
+
+// tampered verifies the proof against root + 1 and records the verdict (phase verify-tampered).
+func tampered(assignment membership, root fr.Element, verify func(witness.Witness) error,
+	emit func(string, []float64, map[string]float64), fail func(string, error)) {
 	bad := assignment
-	var one fr.Element
+	var one, wrong fr.Element
 	one.SetOne()
-	var wrong fr.Element
-	wrong.Add(&cur, &one)
+	wrong.Add(&root, &one)
 	bad.Root = wrong
-	if bw, err := frontend.NewWitness(&bad, ecc.BN254.ScalarField(), frontend.PublicOnly()); err == nil {
-		if groth16.Verify(proof, vk, bw) == nil {
-			fail("verify", fmt.Errorf("proof verified against a wrong root"))
-		}
+	bw, err := frontend.NewWitness(&bad, ecc.BN254.ScalarField(), frontend.PublicOnly())
+	if err != nil {
+		fail("verify-tampered", err)
 	}
+	t := time.Now()
+	if verify(bw) == nil {
+		fail("verify-tampered", fmt.Errorf("proof verified against a changed public input (root + 1)"))
+	}
+	emit("verify-tampered", []float64{time.Since(t).Seconds()}, map[string]float64{"rejected": 1})
+}
+
+// runPlonk measures the same statement with gnark's PLONK (KZG, BN254). The SRS comes from
+// gnark's test/unsafekzg: its toxic value is known, for tests and benchmarks only.
+func runPlonk(circuit, assignment membership, root fr.Element, prof profile,
+	emit func(string, []float64, map[string]float64), fail func(string, error)) {
+	t0 := time.Now()
+	ccs, err := frontend.Compile(ecc.BN254.ScalarField(), scs.NewBuilder, &circuit)
+	if err != nil {
+		fail("setup", err)
+	}
+	srs, srsLagrange, err := unsafekzg.NewSRS(ccs)
+	if err != nil {
+		fail("setup", err)
+	}
+	pk, vk, err := plonk.Setup(ccs, srs, srsLagrange)
+	if err != nil {
+		fail("setup", err)
+	}
+	metrics := map[string]float64{"constraints": float64(ccs.GetNbConstraints())}
+	emit("setup", []float64{time.Since(t0).Seconds()}, metrics)
+
+	var wit, pub witness.Witness
+	witnessSamples := sample(prof, func() error {
+		w, err := frontend.NewWitness(&assignment, ecc.BN254.ScalarField())
+		if err != nil {
+			return err
+		}
+		p, err := w.Public()
+		wit, pub = w, p
+		return err
+	}, func(err error) { fail("witness", err) })
+	emit("witness", witnessSamples, metrics)
+
+	t1 := time.Now()
+	proof, err := plonk.Prove(ccs, pk, wit)
+	if err != nil {
+		fail("prove_cold", err)
+	}
+	emit("prove_cold", []float64{time.Since(t1).Seconds()}, metrics)
+	proveSamples := sample(prof, func() error {
+		var err error
+		proof, err = plonk.Prove(ccs, pk, wit)
+		return err
+	}, func(err error) { fail("prove", err) })
+	var buf bytes.Buffer
+	if _, err := proof.WriteTo(&buf); err != nil {
+		fail("prove", err)
+	}
+	pm := map[string]float64{"constraints": metrics["constraints"], "proof_bytes": float64(buf.Len())}
+	emit("prove", proveSamples, pm)
+	verifySamples := sample(prof, func() error { return plonk.Verify(proof, vk, pub) }, func(err error) { fail("verify", err) })
+	emit("verify", verifySamples, pm)
+	tampered(assignment, root, func(bw witness.Witness) error { return plonk.Verify(proof, vk, bw) }, emit, fail)
 }
 
 // exportEVM proves once and writes gnark's Solidity verifier for vk, the proof as its

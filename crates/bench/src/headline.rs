@@ -129,6 +129,165 @@ pub fn same_statement(recs: &[&Record], ours: &[&str]) -> Vec<SameStatement> {
     out
 }
 
+/// One peer's result on a statement: its median warm prove time, or why it has none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PeerResult {
+    /// The peer's `case.system`.
+    pub system: String,
+    /// Median warm prove time, seconds (`None`: the peer failed).
+    pub prove_s: Option<f64>,
+    /// The failure (status and reason) when there is no prove time.
+    pub failure: Option<String>,
+    /// Constraint count the peer reports.
+    pub constraints: Option<f64>,
+    /// Whether the peer recorded its proof rejected with a changed public input.
+    pub rejects_tampered: Option<bool>,
+}
+
+/// The headline of one statement: zkbench's fastest system against every peer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatementHeadline {
+    /// `hash / circuit / arity / leaves`.
+    pub statement: String,
+    /// zkbench's fastest proof system on it and its median warm prove time.
+    pub best_ours: Option<(String, f64)>,
+    /// Every peer that ran it (or failed on it).
+    pub peers: Vec<PeerResult>,
+}
+
+impl StatementHeadline {
+    /// `zkbench best / peer` for one peer (below 1: zkbench is faster).
+    pub fn ratio(&self, peer: &PeerResult) -> Option<f64> {
+        Some(self.best_ours.as_ref()?.1 / peer.prove_s?)
+    }
+}
+
+/// One headline per statement that a peer ran (or failed on), in order of first appearance.
+pub fn per_statement(recs: &[&Record], ours: &[&str]) -> Vec<StatementHeadline> {
+    let proofs: Vec<&&Record> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Proof)
+        .collect();
+    let mut keys: Vec<(String, usize, Option<u64>, Option<u32>, String)> = vec![];
+    for r in proofs
+        .iter()
+        .filter(|r| !ours.contains(&r.case.system.as_str()))
+    {
+        if let Some(k) = statement_key(&r.case) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    let mut out = vec![];
+    for key in keys {
+        let same: Vec<&&Record> = proofs
+            .iter()
+            .filter(|r| statement_key(&r.case).as_ref() == Some(&key))
+            .copied()
+            .collect();
+        let Some(first) = same.first() else { continue };
+        let statement = describe(&first.case);
+        let best_ours = same
+            .iter()
+            .filter(|r| ours.contains(&r.case.system.as_str()))
+            .filter(|r| r.phase == "prove" && r.status == Status::Ok)
+            .filter_map(|r| Some((r.case.system.clone(), r.median()?)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let mut systems: Vec<String> = vec![];
+        for r in same
+            .iter()
+            .filter(|r| !ours.contains(&r.case.system.as_str()))
+        {
+            if !systems.contains(&r.case.system) {
+                systems.push(r.case.system.clone());
+            }
+        }
+        let peers = systems
+            .into_iter()
+            .map(|sys| {
+                let mine: Vec<&&Record> = same
+                    .iter()
+                    .filter(|r| r.case.system == sys)
+                    .copied()
+                    .collect();
+                let prove = mine
+                    .iter()
+                    .find(|r| r.phase == "prove" && r.status == Status::Ok)
+                    .and_then(|r| r.median());
+                let failure = mine
+                    .iter()
+                    .find(|r| r.status != Status::Ok)
+                    .map(|r| {
+                        let status = format!("{:?}", r.status).to_lowercase();
+                        format!(
+                            "{status} in {}: {}",
+                            r.phase,
+                            r.error.as_deref().unwrap_or("")
+                        )
+                    })
+                    .filter(|_| prove.is_none())
+                    .or_else(|| prove.is_none().then(|| "no prove record".to_string()));
+                let tampered = mine.iter().find(|r| r.phase == "verify-tampered");
+                PeerResult {
+                    constraints: mine
+                        .iter()
+                        .find_map(|r| r.metrics.get("constraints").copied()),
+                    rejects_tampered: tampered.map(|r| {
+                        r.status == Status::Ok && r.metrics.get("rejected").copied() == Some(1.0)
+                    }),
+                    system: sys,
+                    prove_s: prove,
+                    failure,
+                }
+            })
+            .collect();
+        out.push(StatementHeadline {
+            statement,
+            best_ours,
+            peers,
+        });
+    }
+    out
+}
+
+/// The fastest configuration of one proof system in a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fastest {
+    /// `case.system`.
+    pub system: String,
+    /// The configuration (statement description).
+    pub config: String,
+    /// Median warm prove time, seconds.
+    pub prove_s: f64,
+    /// Constraints, when reported.
+    pub constraints: Option<f64>,
+}
+
+/// For every proof system in the run, its fastest successful configuration (warm prove median).
+pub fn fastest_per_system(recs: &[&Record]) -> Vec<Fastest> {
+    let mut best: Vec<Fastest> = vec![];
+    for r in recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Proof && r.phase == "prove" && r.status == Status::Ok)
+    {
+        let Some(m) = r.median() else { continue };
+        let f = Fastest {
+            system: r.case.system.clone(),
+            config: describe(&r.case),
+            prove_s: m,
+            constraints: r.metrics.get("constraints").copied(),
+        };
+        match best.iter_mut().find(|b| b.system == f.system) {
+            Some(b) if b.prove_s > m => *b = f,
+            Some(_) => {}
+            None => best.push(f),
+        }
+    }
+    best.sort_by(|a, b| a.prove_s.total_cmp(&b.prove_s));
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,5 +343,46 @@ mod tests {
         assert_eq!(r.ours_constraints, Some(5985.0));
         assert_eq!(r.peer_constraints, Some(6049.0));
         assert!(r.statement.starts_with("poseidon2-gnark membership"));
+    }
+
+    #[test]
+    fn headline_per_statement_shows_best_and_failures() {
+        let mut failed = rec("snarkjs-fflonk", "poseidon2-gnark", "setup", 1.0, 0.0);
+        failed.status = Status::Timeout;
+        failed.error = Some("timed out".into());
+        let mut tampered = rec(
+            "gnark-groth16",
+            "poseidon2-gnark",
+            "verify-tampered",
+            0.001,
+            0.0,
+        );
+        tampered.metrics.insert("rejected".into(), 1.0);
+        let recs = [
+            rec("groth16", "poseidon2-gnark", "prove", 0.06, 5985.0),
+            rec("halo2-kzg", "poseidon2-gnark", "prove", 0.04, 0.0),
+            rec("gnark-groth16", "poseidon2-gnark", "prove", 0.12, 6049.0),
+            tampered,
+            failed,
+            rec("groth16", "poseidon", "prove", 0.2, 7000.0),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let h = per_statement(&refs, &["groth16", "halo2-kzg"]);
+        assert_eq!(h.len(), 1);
+        assert_eq!(h[0].best_ours, Some(("halo2-kzg".to_string(), 0.04)));
+        assert_eq!(h[0].peers.len(), 2);
+        let g = &h[0].peers[0];
+        assert_eq!(g.system, "gnark-groth16");
+        assert!((h[0].ratio(g).unwrap() - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(g.rejects_tampered, Some(true));
+        let f = &h[0].peers[1];
+        assert_eq!(f.prove_s, None);
+        assert!(f.failure.as_deref().unwrap().contains("timeout"), "{f:?}");
+        let fast = fastest_per_system(&refs);
+        assert_eq!(fast[0].system, "halo2-kzg");
+        assert_eq!(
+            fast.iter().find(|f| f.system == "groth16").unwrap().prove_s,
+            0.06
+        );
     }
 }

@@ -113,6 +113,175 @@ fn same_statement_html(recs: &[&Record]) -> String {
     h + "</tbody></table>"
 }
 
+/// The headline per statement: zkbench's fastest system against each peer, with the ratio;
+/// a peer that failed shows its failure.
+fn headline_markdown(recs: &[&Record]) -> String {
+    let rows = crate::headline::per_statement(recs, &crate::backends::proof_system_names());
+    let mut out = String::new();
+    if !rows.is_empty() {
+        out += "### Headline: zkbench's best against each peer, per statement (median warm prove; ratio below 1× = zkbench faster)\n\n| statement | zkbench best | peer | peer prove | **ratio** | peer constraints | tampered input rejected |\n|---|---|---|---:|---:|---:|---|\n";
+        for h in &rows {
+            let ours = h
+                .best_ours
+                .as_ref()
+                .map(|(s, t)| format!("{s} {}", fmt_seconds(*t)))
+                .unwrap_or_else(|| "-".into());
+            for p in &h.peers {
+                out += &format!(
+                    "| {} | {} | {} | {} | {} | {} | {} |\n",
+                    h.statement,
+                    ours,
+                    p.system,
+                    p.prove_s.map(fmt_seconds).unwrap_or_else(|| format!(
+                        "FAILED ({})",
+                        p.failure.as_deref().unwrap_or("?")
+                    )),
+                    h.ratio(p)
+                        .map(|r| format!("**{r:.2}×**"))
+                        .unwrap_or_else(|| "-".into()),
+                    opt_count(p.constraints),
+                    match p.rejects_tampered {
+                        Some(true) => "yes",
+                        Some(false) => "NO",
+                        None => "-",
+                    },
+                );
+            }
+        }
+        out += "\n";
+    }
+    let fast = crate::headline::fastest_per_system(recs);
+    if fast.len() > 1 {
+        out += "### Fastest configuration per system\n\n| system | configuration | prove | constraints |\n|---|---|---:|---:|\n";
+        for f in &fast {
+            out += &format!(
+                "| {} | {} | {} | {} |\n",
+                f.system,
+                f.config,
+                fmt_seconds(f.prove_s),
+                opt_count(f.constraints)
+            );
+        }
+        out += "\n";
+    }
+    out
+}
+
+fn headline_html(recs: &[&Record]) -> String {
+    let rows = crate::headline::per_statement(recs, &crate::backends::proof_system_names());
+    let mut h = String::new();
+    if !rows.is_empty() {
+        h += "<h2>Headline: zkbench's best against each peer</h2><p class=meta>Per statement, zkbench's fastest proof system against every peer, median warm prove time in this run; ratio = zkbench / peer (below 1× zkbench is faster). A peer that failed is shown as a failure.</p><table><thead><tr><th>statement</th><th>zkbench best</th><th>peer</th><th>peer prove</th><th>ratio</th><th>peer constraints</th><th>tampered input rejected</th></tr></thead><tbody>";
+        for s in &rows {
+            let ours = s
+                .best_ours
+                .as_ref()
+                .map(|(n, t)| format!("{} {}", esc(n), fmt_seconds(*t)))
+                .unwrap_or_else(|| "-".into());
+            for p in &s.peers {
+                let (cls, prove) = match p.prove_s {
+                    Some(t) => ("ok", fmt_seconds(t)),
+                    None => (
+                        "bad",
+                        format!("FAILED: {}", esc(p.failure.as_deref().unwrap_or("?"))),
+                    ),
+                };
+                h += &format!(
+                    "<tr class={cls}><td>{}</td><td>{ours}</td><td>{}</td><td>{prove}</td><td><b>{}</b></td><td>{}</td><td>{}</td></tr>",
+                    esc(&s.statement),
+                    esc(&p.system),
+                    s.ratio(p).map(|r| format!("{r:.2}×")).unwrap_or_else(|| "-".into()),
+                    opt_count(p.constraints),
+                    match p.rejects_tampered {
+                        Some(true) => "yes",
+                        Some(false) => "<b>NO</b>",
+                        None => "-",
+                    },
+                );
+            }
+        }
+        h += "</tbody></table>";
+    }
+    let fast = crate::headline::fastest_per_system(recs);
+    if fast.len() > 1 {
+        h += "<h2>Fastest configuration per system</h2><table><thead><tr><th>system</th><th>configuration</th><th>prove</th><th>constraints</th></tr></thead><tbody>";
+        for f in &fast {
+            h += &format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&f.system),
+                esc(&f.config),
+                fmt_seconds(f.prove_s),
+                opt_count(f.constraints)
+            );
+        }
+        h += "</tbody></table>";
+    }
+    h
+}
+
+/// Failed, timed-out or skipped records, shown as failures (not dropped from the report).
+fn failures_html(recs: &[&Record]) -> String {
+    let bad: Vec<&&Record> = recs.iter().filter(|r| r.status != Status::Ok).collect();
+    if bad.is_empty() {
+        return String::new();
+    }
+    let mut h = format!("<h2>Failures ({})</h2><table><thead><tr><th>case</th><th>phase</th><th>status</th><th>reason</th></tr></thead><tbody>", bad.len());
+    for r in bad {
+        h += &format!(
+            "<tr class=bad><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&r.case_id),
+            esc(&r.phase),
+            format!("{:?}", r.status).to_lowercase(),
+            esc(r.error.as_deref().unwrap_or(""))
+        );
+    }
+    h + "</tbody></table>"
+}
+
+/// One bar chart per proof system: which of its configurations proves fastest.
+fn per_system_bar_charts(recs: &[&Record]) -> Vec<String> {
+    let mut by_system: BTreeMap<String, Vec<(String, f64)>> = BTreeMap::new();
+    for r in recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Proof && r.phase == "prove" && r.status == Status::Ok)
+    {
+        if let Some(m) = r.median() {
+            let mut label = format!(
+                "{} {}",
+                r.case.hash_label(),
+                r.case.circuit.map(|c| c.name()).unwrap_or("-")
+            );
+            if let Some(a) = r.case.arity {
+                label += &format!(" a{a}");
+            }
+            if let Some(l) = r.case.leaves {
+                label += &format!(" {}", format_leaves(l));
+            }
+            if let Some(d) = r.case.depth {
+                label += &format!(" d{d}");
+            }
+            if r.case.threads > 0 {
+                label += &format!(" t{}", r.case.threads);
+            }
+            by_system
+                .entry(r.case.system.clone())
+                .or_default()
+                .push((label, m));
+        }
+    }
+    by_system
+        .into_iter()
+        .filter_map(|(sys, mut bars)| {
+            bars.sort_by(|a, b| a.1.total_cmp(&b.1));
+            bar_chart(
+                &format!("{sys}: which configuration proves fastest?"),
+                "median prove time, s (log scale)",
+                &bars,
+            )
+        })
+        .collect()
+}
+
 /// The Markdown summary printed after a run.
 pub fn markdown_summary(files: &[ResultsFile]) -> String {
     let recs = all_records(files);
@@ -131,6 +300,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
             e.build_profile
         );
     }
+    out += &headline_markdown(&recs);
     out += &same_statement_markdown(&recs);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
@@ -375,7 +545,8 @@ fn line_chart(
         .flat_map(|(_, v)| v.iter().copied())
         .filter(|p| p.1 > 0.0)
         .collect();
-    if pts.is_empty() {
+    // A chart of lone dots answers nothing: the per-system bar charts show single configurations.
+    if pts.is_empty() || !series.iter().any(|(_, v)| v.len() > 1) {
         return None;
     }
     let (xmin, xmax) = pts
@@ -391,8 +562,25 @@ fn line_chart(
     };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (680, 420)).into_drawing_area();
-        root.fill(&WHITE).ok()?;
+        // The legend goes beside the plot (right), never over the data.
+        let legend_w = 300u32;
+        let whole = SVGBackend::with_string(&mut svg, (680 + legend_w, 420)).into_drawing_area();
+        whole.fill(&WHITE).ok()?;
+        let (root, legend) = whole.split_horizontally(680);
+        for (i, (name, _)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let y = 50 + 20 * i as i32;
+            legend
+                .draw(&PathElement::new(
+                    vec![(4, y), (26, y)],
+                    color.stroke_width(3),
+                ))
+                .ok()?;
+            legend.draw(&Circle::new((15, y), 3, color.filled())).ok()?;
+            legend
+                .draw(&Text::new(name.clone(), (32, y - 7), ("sans-serif", 13)))
+                .ok()?;
+        }
         let mut b = ChartBuilder::on(&root);
         b.caption(title, ("sans-serif", 20))
             .margin(12)
@@ -425,40 +613,25 @@ fn line_chart(
                     let color = Palette99::pick(i).to_rgba();
                     let mut data = data.clone();
                     data.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let _ = name;
                     chart
                         .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))
-                        .ok()?
-                        .label(name.clone())
-                        .legend(move |(x, y)| {
-                            PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                        });
+                        .ok()?;
                     chart
                         .draw_series(data.iter().map(|&p| Circle::new(p, 3, color.filled())))
                         .ok()?;
                 }
-                chart
-                    .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
-                    .background_style(WHITE.mix(0.85))
-                    .border_style(BLACK.mix(0.3))
-                    .label_font(("sans-serif", 13))
-                    .draw()
-                    .ok()?;
             }};
         }
         // A log axis only helps across a wide range; with a narrow one it shows too few ticks.
-        // Headroom above the data keeps the legend (upper left) off the lines.
-        let n_series = series.len() as f64;
         if log_y && ymax / ymin > 20.0 {
-            let head = 2.0f64.powf(1.0 + 0.5 * n_series);
             finish!(b
-                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * head).log_scale())
+                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.5).log_scale())
                 .ok()?);
         } else {
-            let head = 1.3 + 0.12 * n_series;
-            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * head).ok()?);
+            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.1).ok()?);
         }
-        root.present().ok()?;
+        whole.present().ok()?;
     }
     Some(svg)
 }
@@ -486,13 +659,13 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
     let height = (90 + 26 * n) as u32;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (680, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (980, height)).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(44)
-            .y_label_area_size(150)
+            .y_label_area_size(300)
             .build_cartesian_2d((lo * 0.5..hi * 2.0).log_scale(), -0.5..(n as f64 - 0.5))
             .ok()?;
         let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
@@ -508,7 +681,13 @@ fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<Strin
                     String::new()
                 }
             })
-            .x_label_formatter(&|x| fmt_count(*x))
+            .x_label_formatter(&|x| {
+                if x_label.contains(", s") {
+                    fmt_seconds(*x)
+                } else {
+                    fmt_count(*x)
+                }
+            })
             .label_style(("sans-serif", 13))
             .axis_desc_style(("sans-serif", 15))
             .disable_y_mesh()
@@ -621,6 +800,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
         &s,
         false,
     ));
+    charts.extend(per_system_bar_charts(&recs));
     let mut bars: Vec<(String, f64)> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
@@ -654,7 +834,9 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     if recs.iter().any(|r| r.test_setup) {
         html += "<p class=warn>Keys marked <b>test setup</b> come from a setup whose toxic waste is known (deterministic seed): fine for benchmarking, never for production.</p>";
     }
+    html += &headline_html(&recs);
     html += &same_statement_html(&recs);
+    html += &failures_html(&recs);
     html += "<div class=charts>";
     for c in &charts {
         html += &format!("<figure>{c}</figure>");

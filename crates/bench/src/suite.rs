@@ -207,6 +207,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("peers", include_str!("../../../suites/peers.toml")),
     ("perf", include_str!("../../../suites/perf.toml")),
     ("evm", include_str!("../../../suites/evm.toml")),
+    ("seed003", include_str!("../../../suites/seed003.toml")),
 ];
 
 impl Suite {

@@ -51,6 +51,10 @@ pub struct ProveArgs {
     /// halo2-kzg: KZG parameters file in halo2's params format (default: an UNSAFE test SRS from --seed).
     #[arg(long)]
     pub srs: Option<PathBuf>,
+    /// groth16: keys from a powers-of-tau ceremony file (.ptau, phase-2 prepared, e.g. Perpetual
+    /// Powers of Tau / Hermez) instead of the TEST setup; phase 2 is drawn from OS randomness here.
+    #[arg(long)]
+    pub ptau: Option<PathBuf>,
 }
 
 /// Arguments of `zkbench verify`.
@@ -107,7 +111,7 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
         return prove_halo2(a);
     }
     if a.srs.is_some() {
-        bail!("--srs applies to halo2-kzg only (Groth16 has a circuit-specific setup)");
+        bail!("--srs applies to halo2-kzg only (Groth16 has a circuit-specific setup; use --ptau FILE)");
     }
     let family: HashFamily = a.hash.parse()?;
     let circuit_kind: CircuitKind = a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -121,7 +125,9 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     };
     let circuit = Circuit::new(&cfg)?;
     let counts = circuit.num_constraints()?;
-    eprintln!("WARNING: {TEST_SETUP_WARNING}");
+    if a.ptau.is_none() {
+        eprintln!("WARNING: {TEST_SETUP_WARNING}");
+    }
     println!(
         "groth16 · {} circuit · {}{} · arity {} · {} leaves · height {} · {} constraints · {} public inputs",
         circuit_kind.name(),
@@ -136,9 +142,25 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
 
     let cache = key_cache_dir(a.keys.as_ref());
     let t0 = Instant::now();
-    let (keys, cached) = circuit
-        .load_or_setup(&cache, a.seed)
-        .with_context(|| format!("key cache {}", cache.display()))?;
+    let (keys, cached) = match &a.ptau {
+        Some(p) => {
+            let keys = circuit
+                .setup_from_ptau(p, &mut ChaCha20Rng::from_entropy())
+                .with_context(|| format!("keys from {}", p.display()))?;
+            if keys.test_setup {
+                eprintln!(
+                    "WARNING: {} is a TEST SETUP (zkbench ptau new): tau is public.",
+                    p.display()
+                );
+            } else {
+                eprintln!("keys from the ceremony file {} (phase 2: one contribution from this machine's OS randomness, discarded)", p.display());
+            }
+            (keys, false)
+        }
+        None => circuit
+            .load_or_setup(&cache, a.seed)
+            .with_context(|| format!("key cache {}", cache.display()))?,
+    };
     let setup = t0.elapsed();
     let mut rng = ChaCha20Rng::seed_from_u64(a.seed ^ 0x5eed);
     let witness = circuit.random_witness(&mut rng);
@@ -151,7 +173,7 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
         bail!("internal error: the fresh proof does not verify");
     }
     let proof_bytes = api::proof_size(&proof);
-    let meta = artifacts::meta_json(
+    let mut meta = artifacts::meta_json(
         &cfg,
         a.seed,
         Some(&counts),
@@ -160,6 +182,13 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
         Some(keys.pk_size()),
         keys.vk_size(),
     );
+    if let Some(p) = &a.ptau {
+        meta["test_setup"] = keys.test_setup.into();
+        meta["ptau"] = p.display().to_string().into();
+        if !keys.test_setup {
+            meta["warning"] = serde_json::Value::Null;
+        }
+    }
     artifacts::write_artifacts(
         &a.out,
         &Artifacts {
@@ -187,8 +216,10 @@ fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &api::Keys)
         ms(t.setup),
         if cached {
             format!("loaded from cache {}", cache.display())
-        } else {
+        } else if keys.test_setup {
             format!("TEST setup, cached in {}", cache.display())
+        } else {
+            "from the ceremony file, not cached".to_string()
         },
         keys.pk_size(),
         ms(t.witness),

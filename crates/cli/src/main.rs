@@ -7,6 +7,7 @@ mod cmd_evm;
 mod cmd_hash;
 mod cmd_merkle;
 mod cmd_prove;
+mod cmd_ptau;
 mod cmd_serve;
 
 use std::process::ExitCode;
@@ -53,6 +54,9 @@ enum Command {
     Serve(cmd_serve::ServeArgs),
     /// Send a results file to a results server.
     Submit(cmd_serve::SubmitArgs),
+    /// Powers of tau (.ptau): `new` writes a TEST setup in seconds, `import` reads a real ceremony file.
+    #[command(subcommand)]
+    Ptau(cmd_ptau::PtauCmd),
     /// Internal: measure one case in this process (used by `run`).
     #[command(name = "__run-case", hide = true)]
     RunCase {
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         Command::Audit(a) => cmd_audit::run(a),
         Command::Serve(a) => cmd_serve::serve(a),
         Command::Submit(a) => cmd_serve::submit(a),
+        Command::Ptau(c) => cmd_ptau::run(c),
         Command::RunCase { case, profile } => zkbench_bench::runner::run_case_here(&case, &profile)
             .map_err(anyhow::Error::msg)
             .map(|_| ExitCode::SUCCESS),

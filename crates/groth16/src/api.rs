@@ -286,6 +286,36 @@ impl Circuit {
         Ok(keys)
     }
 
+    /// Keys from a real powers-of-tau ceremony file (`.ptau`, phase-2 prepared): phase 1 is
+    /// the ceremony's, phase 2 (γ, δ) is one contribution drawn here from `rng` (pass OS
+    /// randomness and let it be dropped). `Keys::test_setup` is true only when the file is
+    /// a `zkbench ptau new` test file.
+    pub fn setup_from_ptau(
+        &self,
+        path: &Path,
+        rng: &mut impl RngCore,
+    ) -> Result<Keys, Groth16Error> {
+        let matrices = self.matrices()?;
+        let n = (matrices.num_constraints + matrices.num_instance_variables).next_power_of_two();
+        let k = n.trailing_zeros();
+        let file = crate::ptau::read_ptau(path, Some(k))?;
+        if file.read_power < k {
+            return Err(crate::ptau::PtauError::Parameter(format!(
+                "{}: the circuit needs a ceremony of power {k} or more; the file has power {}",
+                path.display(),
+                file.power
+            ))
+            .into());
+        }
+        file.check_consistency(&path.display().to_string())?;
+        let lag = crate::ptau::read_lagrange(path, k)?;
+        let pk = crate::ptau::groth16_keys(&matrices, &file, &lag, rng)?;
+        let pvk = prepare_verifying_key(&pk.vk);
+        let keys = Keys::new(pk, pvk, Arc::new(matrices), file.is_test_setup());
+        keys.prover_tables();
+        Ok(keys)
+    }
+
     /// [`Circuit::setup`] without the prover tables.
     fn setup_keys(&self, seed: u64) -> Result<Keys, Groth16Error> {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);

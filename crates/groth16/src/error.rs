@@ -39,6 +39,9 @@ pub enum Groth16Error {
         /// Why it failed.
         reason: String,
     },
+    /// A powers-of-tau file could not be used.
+    #[error(transparent)]
+    Ptau(#[from] crate::ptau::PtauError),
     /// File system error.
     #[error("{path}: {source}")]
     Io {

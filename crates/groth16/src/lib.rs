@@ -33,6 +33,7 @@ pub mod keys;
 pub mod lc;
 pub mod prover;
 pub mod prover_cache;
+pub mod ptau;
 pub mod snarkjs;
 pub mod system;
 pub mod testing;

@@ -369,6 +369,54 @@ pub(crate) fn mat_inverse(m: &[Vec<Fr>]) -> Option<Vec<Vec<Fr>>> {
     Some(a.into_iter().map(|r| r[n..].to_vec()).collect())
 }
 
+/// Writes a Halo2 KZG SRS (halo2's params format, readable by `Srs::File`) of `2^k`
+/// rows from powers of a ceremony's τ: `g_raw[i]` = τ^i·G1, `g2_raw` = G2 and
+/// `s_g2_raw` = τ·G2, each in halo2curves' raw encoding (Montgomery limbs, little
+/// endian, the `.ptau` encoding too). The Lagrange basis is computed by halo2
+/// (its own root of unity). Points are checked to be on the curve.
+pub fn write_srs_from_powers(
+    path: &std::path::Path,
+    k: u32,
+    g_raw: &[Vec<u8>],
+    g2_raw: &[u8],
+    s_g2_raw: &[u8],
+) -> Result<(), Halo2Error> {
+    use halo2_axiom::{
+        halo2curves::{
+            bn256::{Bn256, G1Affine, G2Affine},
+            serde::SerdeObject,
+        },
+        poly::{commitment::Params, kzg::commitment::ParamsKZG},
+    };
+    if g_raw.len() != 1usize << k {
+        return Err(Halo2Error::Config(format!(
+            "an SRS of k = {k} needs {} G1 powers, got {}",
+            1usize << k,
+            g_raw.len()
+        )));
+    }
+    let bad = |what: &str| {
+        Halo2Error::decode(
+            path.display().to_string(),
+            format!("{what} is not a valid point"),
+        )
+    };
+    let g = g_raw
+        .iter()
+        .map(|b| G1Affine::from_raw_bytes(b).ok_or_else(|| bad("a G1 power")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let g2 = G2Affine::from_raw_bytes(g2_raw).ok_or_else(|| bad("G2"))?;
+    let s_g2 = G2Affine::from_raw_bytes(s_g2_raw).ok_or_else(|| bad("tau·G2"))?;
+    // `from_parts` takes `&self` only for its type: a k = 1 setup is the cheapest receiver.
+    use rand::SeedableRng;
+    let any = ParamsKZG::<Bn256>::setup(1, rand_chacha::ChaCha20Rng::seed_from_u64(0));
+    let params = any.from_parts(k, g, None, g2, s_g2);
+    let mut f =
+        std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| Halo2Error::io(path, e))?);
+    params.write(&mut f).map_err(|e| Halo2Error::io(path, e))?;
+    std::io::Write::flush(&mut f).map_err(|e| Halo2Error::io(path, e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

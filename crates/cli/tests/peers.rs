@@ -1,0 +1,89 @@
+//! The snarkjs peer (`peers/snarkjs/run.mjs`) end to end on a tiny tree (depth 1,
+//! circomlib Poseidon): its records parse as results-schema v1 records, carry the exact
+//! system names, and its proofs are rejected with a changed public input. It uses this
+//! build's `zkbench` for the test `.ptau` (`zkbench ptau new`) and the native tree.
+//!
+//! Skipped (with a printed reason) when node or peers/snarkjs/node_modules is missing
+//! (scripts/setup.sh installs them).
+
+use std::{collections::BTreeSet, path::PathBuf, process::Command};
+
+use zkbench_bench::runner::parse_record_line;
+use zkbench_core::env::Environment;
+
+#[test]
+fn snarkjs_runner_records_all_three_systems() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let runner = root.join("peers/snarkjs/run.mjs");
+    let have_node = Command::new("node")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !have_node || !root.join("peers/snarkjs/node_modules/circom2").exists() {
+        eprintln!("SKIPPED: node or peers/snarkjs/node_modules missing (run scripts/setup.sh)");
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new("node")
+        .arg(&runner)
+        .args([
+            "--depths",
+            "1",
+            "--hashes",
+            "poseidon,gmimc",
+            "--systems",
+            "groth16,plonk,fflonk",
+        ])
+        .env("ZKBENCH_BIN", env!("CARGO_BIN_EXE_zkbench"))
+        .env("ZKBENCH_SNARKJS_CACHE", cache.path())
+        .env(
+            "ZKBENCH_PROFILE",
+            r#"{"warmup":0,"min_samples":1,"max_samples":1,"target_seconds":0,"case_timeout_seconds":300}"#,
+        )
+        .output()
+        .expect("running node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let env = Environment::default();
+    let recs: Vec<_> = stdout
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| parse_record_line(l, &env).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let systems: BTreeSet<&str> = recs.iter().map(|r| r.case.system.as_str()).collect();
+    assert_eq!(
+        systems,
+        BTreeSet::from(["snarkjs-fflonk", "snarkjs-groth16", "snarkjs-plonk"])
+    );
+    for sys in ["snarkjs-groth16", "snarkjs-plonk", "snarkjs-fflonk"] {
+        let mine: Vec<_> = recs
+            .iter()
+            .filter(|r| r.case.system == sys && r.case.hash == "poseidon")
+            .collect();
+        for phase in ["setup", "witness", "prove_cold", "prove", "verify"] {
+            let r = mine
+                .iter()
+                .find(|r| r.phase == phase)
+                .unwrap_or_else(|| panic!("{sys}: no {phase} record in\n{stdout}"));
+            assert_eq!(r.status, zkbench_bench::results::Status::Ok, "{r:?}");
+            assert!(r.test_setup);
+        }
+        let t = mine.iter().find(|r| r.phase == "verify-tampered").unwrap();
+        assert_eq!(t.status, zkbench_bench::results::Status::Ok);
+        assert_eq!(t.metrics.get("rejected"), Some(&1.0));
+        let p = mine.iter().find(|r| r.phase == "prove").unwrap();
+        assert_eq!(
+            p.case_id,
+            format!("{sys}/poseidon/membership/arity2/2^1/threads-all")
+        );
+        assert!(p.metrics["constraints"] > 240.0);
+    }
+    // A hash without a circom template is a recorded skip, not a silent gap.
+    let g = recs.iter().find(|r| r.case.hash == "gmimc").unwrap();
+    assert_eq!(g.status, zkbench_bench::results::Status::Skipped);
+}
