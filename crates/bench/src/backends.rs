@@ -16,6 +16,7 @@ pub fn all() -> Vec<Box<dyn Backend>> {
         Box::new(ProofBackend::new(zkbench_groth16::Groth16)),
         Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::default())),
         Box::new(EvmVerifiers),
+        Box::new(crate::primitives::Primitives),
     ]
 }
 
@@ -38,6 +39,13 @@ pub fn proof_system_names() -> Vec<&'static str> {
     all()
         .iter()
         .map(|b| b.name())
-        .filter(|n| !["native", crate::evm::BACKEND_NAME].contains(n))
+        .filter(|n| {
+            ![
+                "native",
+                crate::evm::BACKEND_NAME,
+                crate::primitives::BACKEND_NAME,
+            ]
+            .contains(n)
+        })
         .collect()
 }

@@ -166,6 +166,7 @@ mod tests {
                 depth: None,
                 circuit: None,
                 threads: 1,
+                size: None,
             };
             let mut r = Record::new(&case, "hash", 1, &env);
             r.set_samples(samples.to_vec(), samples.to_vec());

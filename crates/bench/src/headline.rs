@@ -306,6 +306,7 @@ mod tests {
             depth: None,
             circuit: Some(Circuit::Membership),
             threads: 0,
+            size: None,
         };
         let mut r = Record::new(&case, phase, 2, &Environment::default());
         r.status = Status::Ok;

@@ -9,7 +9,8 @@
 //! - [`measure`] / [`sys`]: phases timed separately (wall + CPU), warm-up and
 //!   repetitions by time budget, peak RSS per phase, environment capture;
 //! - [`backends`]: the registry of backends; [`proof`]: the measurement loop of
-//!   every `zkbench_core::ProofSystem`; [`native`]: hash throughput; [`evm`]:
+//!   every `zkbench_core::ProofSystem`; [`native`]: hash throughput; [`primitives`]:
+//!   MSM, FFT, pairing, field and polynomial-commitment cases; [`evm`]:
 //!   Solidity verifiers' gas in an embedded EVM;
 //! - [`results`]: the versioned results schema (`docs/results-schema.md`, owned
 //!   by `zkbench-core`) and CSV;
@@ -25,8 +26,10 @@ pub mod evm;
 pub mod headline;
 pub mod measure;
 pub mod native;
+pub mod primitives;
 pub mod proof;
 pub mod report;
+pub mod report_primitives;
 pub mod runner;
 pub mod suite;
 pub mod sys;

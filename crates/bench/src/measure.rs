@@ -79,6 +79,7 @@ mod tests {
             max_samples: 4,
             target_seconds: 0.0,
             case_timeout_seconds: 1.0,
+            max_log_size: Default::default(),
         };
         let mut calls = 0;
         let s = sample::<()>(&p, || {

@@ -8,7 +8,7 @@
 //! | `setup` | circuit-specific key generation (one sample: it is the most expensive phase) |
 //! | `prove_cold` | one proof in a fresh state: keys read from disk, witness, proof |
 //! | `witness` | witness generation ([`ProofSystem::witness`]) |
-//! | `prove` | the prover proper from a ready witness, warm keys |
+//! | `prove` | the prover proper from a ready witness, warm keys; Groth16's record carries the median of each part of the prover as `metrics.phase_<name>_s` (`h`, `msm_a`, `msm_b_g1`, `msm_b_g2`, `msm_c`, `msm_h`, `rest`; see `zkbench_groth16::prover::ProveTimings`) |
 //! | `verify` | verification |
 //! | `msm` | R1CS backends only: one G1 multi-scalar multiplication with as many points as the circuit has constraints (the unit the prover cost is usually compared with) |
 
@@ -123,9 +123,12 @@ impl<P: ProofSystem> ProofBackend<P> {
         out.push(record("witness", s, &none));
 
         let mut proof = None;
+        let mut parts: Vec<Vec<(&'static str, f64)>> = Vec::new();
         let s = tri!(
             measure::sample(profile, || {
-                proof = Some(sys.prove(&circuit, &keys, &prepared, &mut rng)?);
+                let (p, t) = sys.prove_with_phases(&circuit, &keys, &prepared, &mut rng)?;
+                proof = Some(p);
+                parts.push(t);
                 Ok::<_, P::Error>(())
             }),
             "prove"
@@ -136,6 +139,9 @@ impl<P: ProofSystem> ProofBackend<P> {
             sys.proof_to_bytes(&proof).len() as f64,
         )]);
         let mut prove_rec = record("prove", s, &size);
+        // the measured samples are the last ones (after the warm-up runs)
+        let measured = &parts[parts.len().saturating_sub(prove_rec.samples_s.len())..];
+        prove_rec.metrics.extend(phase_medians(measured));
 
         let public = sys.public_inputs(&circuit, &prepared);
         let s = tri!(
@@ -172,6 +178,23 @@ impl<P: ProofSystem> ProofBackend<P> {
         }
         Ok(out)
     }
+}
+
+/// `phase_<name>_s`: the median over the samples of each part of the prover
+/// ([`ProofSystem::prove_with_phases`]); nothing when the system reports no parts.
+pub fn phase_medians(samples: &[Vec<(&'static str, f64)>]) -> Metrics {
+    let mut by_name: std::collections::BTreeMap<&str, Vec<f64>> = Default::default();
+    for s in samples {
+        for &(name, secs) in s {
+            by_name.entry(name).or_default().push(secs);
+        }
+    }
+    by_name
+        .into_iter()
+        .filter_map(|(name, v)| {
+            crate::stats::Summary::of(&v).map(|s| (format!("phase_{name}_s"), s.median))
+        })
+        .collect()
 }
 
 /// Samples one BN254 G1 MSM of `n` random points (arkworks' `VariableBaseMSM`).

@@ -374,6 +374,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
         out.push('\n');
     }
+    out += &crate::report_primitives::markdown(&recs);
     let failed: Vec<&&Record> = recs.iter().filter(|r| r.status != Status::Ok).collect();
     if !failed.is_empty() {
         out += "### Not measured\n\n";
@@ -842,6 +843,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
         html += &format!("<figure>{c}</figure>");
     }
     html += "</div>";
+    html += &crate::report_primitives::html(&recs);
     html += &gas_table_html(&recs);
     html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
     let metric_keys: BTreeSet<&String> = recs
@@ -959,6 +961,7 @@ mod tests {
             depth: None,
             circuit: Some(Circuit::Membership),
             threads: 0,
+            size: None,
         };
         let mut r = Record::new(&case, "verify", 1, &Default::default());
         for (k, v) in [

@@ -59,9 +59,11 @@ pub fn select_cases(suite: &Suite, opts: &RunOptions) -> Result<Vec<Case>, RunEr
     let all = suite.cases(opts.threads.as_deref());
     let total = all.len();
     let example = all.first().map(|c| c.id()).unwrap_or_default();
+    let profile = suite.profile(opts.profile.as_deref())?;
     let cases: Vec<Case> = all
         .into_iter()
         .filter(|c| opts.filter.iter().all(|f| c.id().contains(f.as_str())))
+        .filter(|c| profile.admits(c))
         .collect();
     if cases.is_empty() && (total > 0 || !opts.filter.is_empty()) && suite.externals.is_empty() {
         return Err(RunError::EmptySelection {
@@ -308,6 +310,7 @@ pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec
         depth: None,
         circuit: None,
         threads: 0,
+        size: None,
     };
     let Some((prog, args)) = ext.command.split_first() else {
         return vec![Record::failed(

@@ -25,6 +25,13 @@
 //! circuits = ["spend"]
 //! threads = [0]                       # 0 = all cores
 //!
+//! [[sweep]]                           # primitives (docs/primitives.md)
+//! kind = "msm"                        # msm | fft | pairing | field | pcs-commit (records commit, open, verify)
+//! systems = ["zkbench", "arkworks", "halo2curves"]
+//! groups = ["bn254-g1", "bn254-g2"]   # group, field or scheme (kzg-bn254, fri-babybear, ...); recorded as case.hash
+//! sizes = ["2^10", "2^12"]            # points / coefficients / pairs / operations; recorded as case.size
+//! threads = [1, 2]
+//!
 //! [[external]]                        # peers in other languages (see docs/external-runners.md)
 //! name = "snarkjs"
 //! command = ["node", "peers/snarkjs/run.js"]
@@ -51,6 +58,13 @@ pub struct Profile {
     pub target_seconds: f64,
     /// A case running longer than this is killed and recorded as a timeout.
     pub case_timeout_seconds: f64,
+    /// Primitive cases (`msm`, `fft`, `pcs-commit` ...) with a size above
+    /// `2^k` are left out, `k` looked up by the case's group or scheme
+    /// (`ipa-pasta`), then its kind (`msm`), then `all`: the `quick` profile
+    /// of a suite whose `full` profile doubles sizes up to the memory ceiling,
+    /// e.g. `max_log_size = { msm = 18, fft = 20, all = 20 }`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max_log_size: BTreeMap<String, u32>,
 }
 
 impl Profile {
@@ -62,6 +76,7 @@ impl Profile {
             max_samples: 10,
             target_seconds: 2.0,
             case_timeout_seconds: 180.0,
+            max_log_size: BTreeMap::new(),
         }
     }
 
@@ -73,6 +88,26 @@ impl Profile {
             max_samples: 100,
             target_seconds: 10.0,
             case_timeout_seconds: 1800.0,
+            max_log_size: BTreeMap::new(),
+        }
+    }
+
+    /// The largest `log2(size)` the profile runs for `case` (see
+    /// [`Profile::max_log_size`]).
+    pub fn max_log_size_for(&self, case: &Case) -> Option<u32> {
+        let m = &self.max_log_size;
+        m.get(&case.hash)
+            .or_else(|| m.get(case.kind.name()))
+            .or_else(|| m.get("all"))
+            .copied()
+    }
+
+    /// Whether the profile runs `case` (its size, if any, is within
+    /// [`Profile::max_log_size`]).
+    pub fn admits(&self, case: &Case) -> bool {
+        match (case.size, self.max_log_size_for(case)) {
+            (Some(n), Some(k)) => k >= 63 || n <= 1u64 << k,
+            _ => true,
         }
     }
 
@@ -115,6 +150,13 @@ pub struct Sweep {
     /// Thread counts (0 = all).
     #[serde(default)]
     pub threads: Vec<usize>,
+    /// Primitive sweeps: groups, fields or commitment schemes (`bn254-g1`,
+    /// `bn254-fr`, `kzg-bn254`, ...; recorded as `case.hash`).
+    #[serde(default)]
+    pub groups: Vec<String>,
+    /// Primitive sweeps: sizes (`"2^16"` or decimal; recorded as `case.size`).
+    #[serde(default)]
+    pub sizes: Vec<String>,
 }
 
 /// A peer implementation run as an external command (see `docs/external-runners.md`).
@@ -208,6 +250,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("perf", include_str!("../../../suites/perf.toml")),
     ("evm", include_str!("../../../suites/evm.toml")),
     ("seed003", include_str!("../../../suites/seed003.toml")),
+    (
+        "primitives",
+        include_str!("../../../suites/primitives.toml"),
+    ),
+    ("pcs", include_str!("../../../suites/pcs.toml")),
 ];
 
 impl Suite {
@@ -273,10 +320,15 @@ impl Suite {
             message: m,
         };
         for (i, s) in self.sweeps.iter().enumerate() {
-            if s.kind.is_none() {
+            let Some(kind) = s.kind else {
                 return Err(invalid(format!(
-                    "sweep {i} has no kind (accepted: proof, hash, merkle, evm)"
+                    "sweep {i} has no kind (accepted: proof, hash, merkle, evm, msm, fft, pairing, field, pcs-commit)"
                 )));
+            };
+            if kind.is_primitive() {
+                validate_primitive_sweep(s, kind)
+                    .map_err(|m| invalid(format!("sweep {i}: {m}")))?;
+                continue;
             }
             for h in &s.hashes {
                 if h != "all" {
@@ -308,6 +360,10 @@ impl Suite {
     pub fn cases(&self, threads_override: Option<&[usize]>) -> Vec<Case> {
         let mut out = Vec::new();
         for s in &self.sweeps {
+            if s.kind.is_some_and(|k| k.is_primitive()) {
+                expand_primitive_sweep(s, threads_override, &mut out);
+                continue;
+            }
             let families: Vec<HashFamily> =
                 if s.hashes.is_empty() || s.hashes.iter().any(|h| h == "all") {
                     HashFamily::ALL.to_vec()
@@ -361,6 +417,7 @@ impl Suite {
                             depth: None,
                             circuit: None,
                             threads: t,
+                            size: None,
                         };
                         expand_sweep(s, fam, base, &mut out);
                     }
@@ -370,6 +427,91 @@ impl Suite {
         let mut seen = std::collections::HashSet::new();
         out.retain(|c| seen.insert(c.id()));
         out
+    }
+}
+
+/// Parses a primitive size: decimal (>= 1) or `2^K` (K <= 40).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let bad = || format!("invalid size {s:?}; accepted: a positive integer or 2^K with K <= 40");
+    let v = match s.trim().split_once('^') {
+        Some(("2", k)) => {
+            let k: u32 = k.trim().parse().map_err(|_| bad())?;
+            if k > 40 {
+                return Err(bad());
+            }
+            1u64 << k
+        }
+        Some(_) => return Err(bad()),
+        None => s.trim().parse::<u64>().map_err(|_| bad())?,
+    };
+    if v == 0 {
+        return Err(bad());
+    }
+    Ok(v)
+}
+
+fn validate_primitive_sweep(s: &Sweep, kind: CaseKind) -> Result<(), String> {
+    if matches!(kind, CaseKind::PcsOpen | CaseKind::PcsVerify) {
+        return Err(format!(
+            "kind {:?}: use kind = \"pcs-commit\" (a pcs case records commit, open and verify)",
+            kind.name()
+        ));
+    }
+    if s.systems.is_empty() || s.groups.is_empty() || s.sizes.is_empty() {
+        return Err(format!(
+            "a {} sweep needs systems, groups and sizes",
+            kind.name()
+        ));
+    }
+    if !s.hashes.is_empty() || !s.arities.is_empty() || !s.leaves.is_empty() {
+        return Err(format!(
+            "a {} sweep takes groups and sizes, not hashes, arities or leaves",
+            kind.name()
+        ));
+    }
+    if let Some(sys) = s.systems.iter().find(|x| !zkbench_primitives::is_system(x)) {
+        return Err(format!(
+            "no primitive implementation {sys:?} (see docs/primitives.md)"
+        ));
+    }
+    for g in &s.groups {
+        if !s
+            .systems
+            .iter()
+            .any(|sys| zkbench_primitives::supported(kind, sys, g))
+        {
+            return Err(format!(
+                "no {} implementation among {:?} for {g:?}",
+                kind.name(),
+                s.systems
+            ));
+        }
+    }
+    for z in &s.sizes {
+        parse_size(z)?;
+    }
+    Ok(())
+}
+
+/// Cases of a primitive sweep: systems × groups × sizes × threads, keeping
+/// the combinations an implementation exists for.
+fn expand_primitive_sweep(s: &Sweep, threads_override: Option<&[usize]>, out: &mut Vec<Case>) {
+    let kind = s.kind.expect("primitive sweep");
+    let threads: Vec<usize> = match threads_override {
+        Some(t) => t.to_vec(),
+        None if s.threads.is_empty() => vec![0],
+        None => s.threads.clone(),
+    };
+    for g in &s.groups {
+        for z in s.sizes.iter().filter_map(|z| parse_size(z).ok()) {
+            for &t in &threads {
+                for sys in &s.systems {
+                    if zkbench_primitives::supported(kind, sys, g) {
+                        out.push(Case::primitive(kind, sys, g, z, t));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -410,6 +552,14 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
                 }
             }
         }
+        // primitive sweeps are expanded by `expand_primitive_sweep`
+        CaseKind::Msm
+        | CaseKind::Fft
+        | CaseKind::Pairing
+        | CaseKind::Field
+        | CaseKind::PcsCommit
+        | CaseKind::PcsOpen
+        | CaseKind::PcsVerify => {}
         CaseKind::Proof | CaseKind::Evm => {
             let circuits = if s.circuits.is_empty() {
                 vec![Circuit::Spend]
@@ -544,6 +694,7 @@ mod tests {
             max_samples: 5,
             target_seconds: 1.0,
             case_timeout_seconds: 10.0,
+            max_log_size: BTreeMap::new(),
         };
         assert!(p.wants_more(0, 10.0));
         assert!(p.wants_more(2, 10.0));

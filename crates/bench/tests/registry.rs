@@ -143,6 +143,7 @@ fn case(system: &str) -> Case {
         depth: None,
         circuit: Some(Circuit::Spend),
         threads: 1,
+        size: None,
     }
 }
 

@@ -18,6 +18,58 @@ pub enum CaseKind {
     /// On-chain verification: a Solidity verifier's gas and bytecode size in
     /// an embedded EVM; `system` names the verifier (`zkbench`, `snarkjs`, `gnark`).
     Evm,
+    /// Multi-scalar multiplication of `size` points (`hash`: the group,
+    /// `bn254-g1` or `bn254-g2`; `system`: `zkbench`, `arkworks`, `halo2curves`,
+    /// `gnark-crypto`).
+    Msm,
+    /// FFT/NTT of `size` coefficients over the BN254 scalar field (`hash`: `bn254-fr`).
+    Fft,
+    /// Pairing (`size` = 1) or multi-pairing of `size` pairs on BN254.
+    Pairing,
+    /// Field multiplication and inversion (`hash`: the field, `bn254-fr` or `bn254-fq`).
+    Field,
+    /// Polynomial commitment of `size` coefficients (`hash`: the scheme,
+    /// `kzg-bn254`, `ipa-pasta`, `fri-babybear`, `fri-goldilocks`).
+    PcsCommit,
+    /// Opening proof of a committed polynomial at one point.
+    PcsOpen,
+    /// Verification of an opening proof.
+    PcsVerify,
+}
+
+impl CaseKind {
+    /// Whether the kind measures a primitive or a polynomial commitment
+    /// (`msm`, `fft`, `pairing`, `field`, `pcs-*`): such cases have a `size`
+    /// and their `hash` names a group, field or scheme.
+    pub fn is_primitive(self) -> bool {
+        matches!(
+            self,
+            Self::Msm
+                | Self::Fft
+                | Self::Pairing
+                | Self::Field
+                | Self::PcsCommit
+                | Self::PcsOpen
+                | Self::PcsVerify
+        )
+    }
+
+    /// The kebab-case name used in suites and records (`pcs-commit`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Hash => "hash",
+            Self::Merkle => "merkle",
+            Self::Proof => "proof",
+            Self::Evm => "evm",
+            Self::Msm => "msm",
+            Self::Fft => "fft",
+            Self::Pairing => "pairing",
+            Self::Field => "field",
+            Self::PcsCommit => "pcs-commit",
+            Self::PcsOpen => "pcs-open",
+            Self::PcsVerify => "pcs-verify",
+        }
+    }
 }
 
 /// The circuit of a proof case: the statement crate's [`CircuitKind`]
@@ -32,7 +84,9 @@ pub struct Case {
     /// Proof system (`groth16`, ...) or `native`; for external runners the runner's name;
     /// for `evm` cases the verifier (`zkbench`, `snarkjs`, `gnark`).
     pub system: String,
-    /// Hash family name (zkbench-hash registry name).
+    /// Hash family name (zkbench-hash registry name); for primitive cases
+    /// ([`CaseKind::is_primitive`]) the group, field or commitment scheme
+    /// (`bn254-g1`, `bn254-fr`, `kzg-bn254`, `fri-babybear`, ...).
     pub hash: String,
     /// S-box exponent, when the family has several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,9 +108,37 @@ pub struct Case {
     pub circuit: Option<Circuit>,
     /// Worker threads; 0 means all available.
     pub threads: usize,
+    /// Primitive cases: number of points (MSM), coefficients (FFT, PCS),
+    /// pairs (pairing) or operations per batch (field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
 }
 
 impl Case {
+    /// A primitive case ([`CaseKind::is_primitive`]): `system` on the group,
+    /// field or scheme `object` with `size` items, on `threads` threads.
+    pub fn primitive(
+        kind: CaseKind,
+        system: &str,
+        object: &str,
+        size: u64,
+        threads: usize,
+    ) -> Self {
+        Self {
+            kind,
+            system: system.into(),
+            hash: object.into(),
+            alpha: None,
+            width: None,
+            arity: None,
+            leaves: None,
+            depth: None,
+            circuit: None,
+            threads,
+            size: Some(size),
+        }
+    }
+
     /// The statement a proof case proves: hash family and exponent, arity,
     /// leaves (batch root: `arity^depth`), circuit (default: spend).
     pub fn statement_config(&self) -> Result<StatementConfig, String> {
@@ -79,11 +161,15 @@ impl Case {
     }
 
     /// Stable identifier used to match cases across result files
-    /// (`evm` cases start with `evm/`).
+    /// (`evm` and primitive cases start with their kind, e.g.
+    /// `msm/arkworks/bn254-g1/2^16/threads2`).
     pub fn id(&self) -> String {
         let mut parts = vec![self.system.clone(), self.hash_label()];
-        if self.kind == CaseKind::Evm {
-            parts.insert(0, "evm".into());
+        if self.kind == CaseKind::Evm || self.kind.is_primitive() {
+            parts.insert(0, self.kind.name().into());
+        }
+        if let Some(n) = self.size {
+            parts.push(format_leaves(n));
         }
         if let Some(c) = self.circuit {
             parts.push(c.name().into());
@@ -185,6 +271,7 @@ mod tests {
             depth: None,
             circuit: Some(Circuit::Spend),
             threads: 0,
+            size: None,
         };
         assert_eq!(c.id(), "groth16/poseidon2-a7/spend/arity4/2^36/threads-all");
         let mut d = c.clone();
@@ -197,5 +284,44 @@ mod tests {
             e.id(),
             "evm/zkbench/poseidon2-a7/spend/arity4/2^36/threads-all"
         );
+        let m = Case {
+            kind: CaseKind::Msm,
+            system: "arkworks".into(),
+            hash: "bn254-g1".into(),
+            alpha: None,
+            arity: None,
+            leaves: None,
+            circuit: None,
+            threads: 2,
+            size: Some(1 << 16),
+            ..c.clone()
+        };
+        assert_eq!(m.id(), "msm/arkworks/bn254-g1/2^16/threads2");
+    }
+
+    #[test]
+    fn primitive_kinds_have_the_contract_names() {
+        for (kind, name) in [
+            (CaseKind::Msm, "msm"),
+            (CaseKind::Fft, "fft"),
+            (CaseKind::Pairing, "pairing"),
+            (CaseKind::Field, "field"),
+            (CaseKind::PcsCommit, "pcs-commit"),
+            (CaseKind::PcsOpen, "pcs-open"),
+            (CaseKind::PcsVerify, "pcs-verify"),
+        ] {
+            assert_eq!(serde_json::to_value(kind).unwrap(), name);
+            assert_eq!(kind.name(), name);
+            assert!(kind.is_primitive());
+        }
+        assert!(!CaseKind::Proof.is_primitive());
+        // `size` is left out when absent (schema v1 records stay unchanged)
+        let c: Case = serde_json::from_str(
+            r#"{"kind":"msm","system":"zkbench","hash":"bn254-g1","threads":1,"size":1024}"#,
+        )
+        .unwrap();
+        assert_eq!(c.size, Some(1024));
+        let v = serde_json::to_value(Case { size: None, ..c }).unwrap();
+        assert!(v.get("size").is_none());
     }
 }

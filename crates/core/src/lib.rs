@@ -24,6 +24,6 @@ pub mod stats;
 pub use audit::{AuditReport, Survivor};
 pub use case::{Case, CaseKind, Circuit};
 pub use env::Environment;
-pub use proof_system::{Metrics, PhaseTimings, ProofSystem};
+pub use proof_system::{Metrics, PhaseParts, PhaseTimings, ProofSystem};
 pub use results::{Record, ResultsError, ResultsFile, Status, SCHEMA, SCHEMA_VERSION};
 pub use zkbench_statement as statement;

@@ -38,6 +38,10 @@ use crate::audit::AuditReport;
 /// `metrics` of the results records.
 pub type Metrics = BTreeMap<String, f64>;
 
+/// Wall-clock seconds of the named parts of one prover call (see
+/// [`ProofSystem::prove_with_phases`]).
+pub type PhaseParts = Vec<(&'static str, f64)>;
+
 /// A proof system that proves zkbench's statements.
 ///
 /// Implementations never panic on malformed input: [`ProofSystem::verify`]
@@ -123,6 +127,22 @@ pub trait ProofSystem: Send + Sync + 'static {
         witness: &Self::Witness,
         rng: &mut dyn RngCore,
     ) -> Result<Self::Proof, Self::Error>;
+
+    /// [`ProofSystem::prove`] with the wall time of the prover's parts as
+    /// `(name, seconds)`, for the phase breakdown the harness records as
+    /// `metrics.phase_<name>_s` of `prove` records (Groth16: `h`, `msm_a`,
+    /// `msm_b_g1`, `msm_b_g2`, `msm_c`, `msm_h`, `rest`). The parts should add
+    /// up to the call's wall time. Default: [`ProofSystem::prove`], no parts.
+    fn prove_with_phases(
+        &self,
+        circuit: &Self::Circuit,
+        keys: &Self::Keys,
+        witness: &Self::Witness,
+        rng: &mut dyn RngCore,
+    ) -> Result<(Self::Proof, PhaseParts), Self::Error> {
+        self.prove(circuit, keys, witness, rng)
+            .map(|p| (p, Vec::new()))
+    }
 
     /// Verifies `proof` for `public`: `Ok(false)` for an invalid or malformed
     /// proof, an error for a wrong number of public inputs.

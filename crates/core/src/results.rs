@@ -302,6 +302,7 @@ mod tests {
             depth: None,
             circuit: Some(Circuit::Spend),
             threads: 2,
+            size: None,
         }
     }
 

@@ -421,6 +421,33 @@ impl Circuit {
         )?)
     }
 
+    /// [`Circuit::prove_assignment`] with the wall time of the prover's parts
+    /// ([`prover::ProveTimings`]); all zero when the keys have no prover
+    /// tables (ark-groth16's prover is not instrumented).
+    pub fn prove_assignment_timed<R: RngCore>(
+        &self,
+        keys: &Keys,
+        assignment: &Assignment,
+        rng: &mut R,
+    ) -> Result<(Proof<Bn254>, prover::ProveTimings), Groth16Error> {
+        let Some(tables) = keys.tables.get() else {
+            return self
+                .prove_assignment_arkworks(keys, assignment, rng)
+                .map(|p| (p, prover::ProveTimings::default()));
+        };
+        check_assignment(keys, assignment)?;
+        let r = Fr::rand(rng);
+        let s = Fr::rand(rng);
+        Ok(prover::create_proof_timed(
+            &keys.pk,
+            tables,
+            &keys.matrices,
+            &assignment.full,
+            r,
+            s,
+        )?)
+    }
+
     /// [`Circuit::prove_assignment`] with ark-groth16's own prover
     /// (`create_proof_with_reduction_and_matrices`); for comparison. With the
     /// same `rng` state both produce the same proof.

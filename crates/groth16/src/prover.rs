@@ -42,6 +42,7 @@ use ark_poly::GeneralEvaluationDomain;
 use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Number of bits of a BN254 scalar.
 const SCALAR_BITS: usize = 254;
@@ -146,6 +147,27 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
     /// Window size in bits.
     pub fn window(&self) -> usize {
         self.window
+    }
+
+    /// Number of precomputed points (`len() · windows`), the table's memory
+    /// in affine points.
+    pub fn points(&self) -> usize {
+        self.points.len()
+    }
+
+    /// `Σ scalars[i] · base[i]` over all bases, split into `chunks` bucket
+    /// sets run in parallel (the number the table was built for; the
+    /// Groth16 prover runs its five MSMs side by side instead). This is the
+    /// MSM of zkbench's prover on its own, for the `primitives` suite.
+    #[allow(clippy::let_and_return)]
+    pub fn msm(&self, scalars: &[<Fr as PrimeField>::BigInt], chunks: usize) -> Projective<P> {
+        let ranges = self.chunks(chunks);
+        let run = |r: &std::ops::Range<usize>| self.msm_range(scalars, r.clone());
+        #[cfg(feature = "parallel")]
+        let sum = ranges.par_iter().map(run).sum();
+        #[cfg(not(feature = "parallel"))]
+        let sum = ranges.iter().map(run).sum();
+        sum
     }
 
     /// `Σ scalars[indices[k]] · base[indices[k]]` over the kept bases with
@@ -374,10 +396,56 @@ impl ProverTables {
 /// Which G1 MSM a chunk belongs to.
 #[derive(Clone, Copy)]
 enum G1Msm {
-    A,
-    B,
-    H,
-    L,
+    A = 0,
+    B = 1,
+    H = 2,
+    L = 3,
+}
+
+/// Wall-clock seconds of the parts of one [`create_proof_timed`] call.
+///
+/// The five MSMs run in one parallel pass, so their times overlap: the pass's
+/// wall time is split among them in proportion to the thread time each one
+/// took (the sum of its chunks' times), and the parts add up to the call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ProveTimings {
+    /// The H polynomial: QAP witness map (evaluations of A, B, C on the
+    /// domain, three inverse and three coset FFTs, the division by Z).
+    pub h: f64,
+    /// MSM of the A query (G1).
+    pub msm_a: f64,
+    /// MSM of the B query in G1.
+    pub msm_b_g1: f64,
+    /// MSM of the B query in G2.
+    pub msm_b_g2: f64,
+    /// MSM of the C (L) query over the private witness (G1).
+    pub msm_c: f64,
+    /// MSM of the H query (G1).
+    pub msm_h: f64,
+    /// The rest: scalar conversion, the work split, the final combination of
+    /// A, B, C with `r`, `s` and normalisation.
+    pub rest: f64,
+}
+
+impl ProveTimings {
+    /// `(name, seconds)` of every part, in prover order; the names are the
+    /// `<name>` of the results' `metrics.phase_<name>_s`.
+    pub fn parts(&self) -> [(&'static str, f64); 7] {
+        [
+            ("h", self.h),
+            ("msm_a", self.msm_a),
+            ("msm_b_g1", self.msm_b_g1),
+            ("msm_b_g2", self.msm_b_g2),
+            ("msm_c", self.msm_c),
+            ("msm_h", self.msm_h),
+            ("rest", self.rest),
+        ]
+    }
+
+    /// Sum of the parts (seconds).
+    pub fn total(&self) -> f64 {
+        self.parts().iter().map(|(_, s)| s).sum()
+    }
 }
 
 /// A Groth16 proof for the full assignment `z = [1, public..., witness...]`
@@ -391,6 +459,20 @@ pub fn create_proof(
     r: Fr,
     s: Fr,
 ) -> Result<Proof<Bn254>, SynthesisError> {
+    create_proof_timed(pk, tables, matrices, full_assignment, r, s).map(|(p, _)| p)
+}
+
+/// [`create_proof`] with the wall time of its parts ([`ProveTimings`]): a
+/// few `Instant` reads, one per MSM chunk, no shared state.
+pub fn create_proof_timed(
+    pk: &ProvingKey<Bn254>,
+    tables: &ProverTables,
+    matrices: &ConstraintMatrices<Fr>,
+    full_assignment: &[Fr],
+    r: Fr,
+    s: Fr,
+) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
+    let start = Instant::now();
     let num_inputs = matrices.num_instance_variables;
     let h = LibsnarkReduction::witness_map_from_matrices::<Fr, GeneralEvaluationDomain<Fr>>(
         matrices,
@@ -398,6 +480,7 @@ pub fn create_proof(
         matrices.num_constraints,
         full_assignment,
     )?;
+    let h_done = Instant::now();
     #[cfg(feature = "parallel")]
     let to_bigints = |v: &[Fr]| v.par_iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
     #[cfg(not(feature = "parallel"))]
@@ -420,40 +503,60 @@ pub fn create_proof(
     }
     g1_items.sort_by_key(|(_, r)| std::cmp::Reverse(r.len()));
     let g2_items = tables.b_g2.chunks(t);
-    let g1_run = |(which, range): &(G1Msm, std::ops::Range<usize>)| -> (G1Msm, G1Projective) {
+    let g1_run = |(which, range): &(G1Msm, std::ops::Range<usize>)| {
+        let t = Instant::now();
         let p = match which {
             G1Msm::A => tables.a.msm_range(&z, range.clone()),
             G1Msm::B => tables.b_g1.msm_range(&z, range.clone()),
             G1Msm::H => tables.h.msm_range(&h, range.clone()),
             G1Msm::L => tables.l.msm_range(aux, range.clone()),
         };
-        (*which, p)
+        (*which, p, t.elapsed().as_secs_f64())
     };
-    let g2_run = |range: &std::ops::Range<usize>| tables.b_g2.msm_range(&z, range.clone());
+    let g2_run = |range: &std::ops::Range<usize>| {
+        let t = Instant::now();
+        let p = tables.b_g2.msm_range(&z, range.clone());
+        (p, t.elapsed().as_secs_f64())
+    };
+    let add_g2 = |(p, t): (G2Projective, f64), (q, u): (G2Projective, f64)| (p + q, t + u);
+    let msm_start = Instant::now();
     #[cfg(feature = "parallel")]
-    let (g1_parts, g2_b_acc): (Vec<(G1Msm, G1Projective)>, G2Projective) = rayon::join(
+    let (g1_parts, (g2_b_acc, g2_time)): (Vec<(G1Msm, G1Projective, f64)>, _) = rayon::join(
         || g1_items.par_iter().map(g1_run).collect(),
-        || g2_items.par_iter().map(g2_run).sum(),
+        || {
+            g2_items
+                .par_iter()
+                .map(g2_run)
+                .reduce(|| (G2Projective::zero(), 0.0), add_g2)
+        },
     );
     #[cfg(not(feature = "parallel"))]
-    let (g1_parts, g2_b_acc): (Vec<(G1Msm, G1Projective)>, G2Projective) = (
+    let (g1_parts, (g2_b_acc, g2_time)): (Vec<(G1Msm, G1Projective, f64)>, _) = (
         g1_items.iter().map(g1_run).collect(),
-        g2_items.iter().map(g2_run).sum(),
+        g2_items
+            .iter()
+            .map(g2_run)
+            .fold((G2Projective::zero(), 0.0), add_g2),
     );
-    let (mut a_acc, mut b_acc, mut h_acc, mut l_acc) = (
-        G1Projective::zero(),
-        G1Projective::zero(),
-        G1Projective::zero(),
-        G1Projective::zero(),
-    );
-    for (which, p) in g1_parts {
-        match which {
-            G1Msm::A => a_acc += p,
-            G1Msm::B => b_acc += p,
-            G1Msm::H => h_acc += p,
-            G1Msm::L => l_acc += p,
-        }
+    let msm_wall = msm_start.elapsed().as_secs_f64();
+    // A, B (G1), H, L: sums and thread time; busy[4]: B (G2)
+    let mut acc = [G1Projective::zero(); 4];
+    let mut busy = [0.0f64; 5];
+    for (which, p, t) in g1_parts {
+        let i = which as usize;
+        acc[i] += p;
+        busy[i] += t;
     }
+    let [a_acc, b_acc, h_acc, l_acc] = acc;
+    busy[4] = g2_time;
+    let busy_total: f64 = busy.iter().sum();
+    let share = |i: usize| {
+        if busy_total > 0.0 {
+            msm_wall * busy[i] / busy_total
+        } else {
+            0.0
+        }
+    };
 
     let delta_g1: G1Affine = pk.delta_g1;
     let delta_g2: G2Affine = pk.vk.delta_g2;
@@ -467,11 +570,23 @@ pub fn create_proof(
     let mut affine = G1Projective::normalize_batch(&[g_a, g_c]);
     let c = affine.pop().expect("two points");
     let a = affine.pop().expect("two points");
-    Ok(Proof {
+    let proof = Proof {
         a,
         b: g2_b.into_affine(),
         c,
-    })
+    };
+    let total = start.elapsed().as_secs_f64();
+    let h_s = (h_done - start).as_secs_f64();
+    let timings = ProveTimings {
+        h: h_s,
+        msm_a: share(0),
+        msm_b_g1: share(1),
+        msm_b_g2: share(4),
+        msm_c: share(3),
+        msm_h: share(2),
+        rest: (total - h_s - msm_wall).max(0.0),
+    };
+    Ok((proof, timings))
 }
 
 #[cfg(test)]
@@ -516,6 +631,10 @@ mod tests {
                 .map(|r| table2.msm_range(&big, r))
                 .sum();
             assert_eq!(got2, G2Projective::msm(&bases2, &scalars).unwrap());
+            assert_eq!(table2.msm(&big, 2), got2);
+            let table = FixedBaseTable::new(&bases, 2);
+            assert_eq!(table.msm(&big, 2), expected);
+            assert_eq!(table.points(), table.len() * table.windows);
         }
     }
 }

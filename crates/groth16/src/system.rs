@@ -102,6 +102,24 @@ impl ProofSystem for Groth16 {
         circuit.prove_assignment(keys, witness, &mut rng)
     }
 
+    /// The fixed-base prover's parts ([`crate::prover::ProveTimings`]); no
+    /// parts when the keys have no prover tables.
+    fn prove_with_phases(
+        &self,
+        circuit: &Circuit,
+        keys: &Keys,
+        witness: &Assignment,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<(Proof, zkbench_core::PhaseParts), Groth16Error> {
+        let (proof, t) = circuit.prove_assignment_timed(keys, witness, &mut rng)?;
+        let parts = if t == crate::prover::ProveTimings::default() {
+            Vec::new()
+        } else {
+            t.parts().to_vec()
+        };
+        Ok((proof, parts))
+    }
+
     fn verify(
         &self,
         _circuit: &Circuit,

@@ -96,3 +96,37 @@ fn poseidon2_membership_arity2() {
 fn poseidon_spend_arity4() {
     check(HashFamily::Poseidon, None, 4, 1 << 6, CircuitKind::Spend);
 }
+
+/// The timed prover gives the same proof as the untimed one, and its parts
+/// (`metrics.phase_<name>_s` of the harness) are all there, non-negative and
+/// within the call's wall time (no timing assertion beyond that).
+#[test]
+fn timed_prover_parts() {
+    let cfg = SpendConfig {
+        family: HashFamily::Poseidon2,
+        alpha: Some(5),
+        arity: 2,
+        leaves: 1 << 4,
+        circuit: CircuitKind::Membership,
+    };
+    let circuit = Circuit::new(&cfg).unwrap();
+    let keys = circuit.setup(3).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let assignment = circuit.witness(&circuit.random_witness(&mut rng)).unwrap();
+    let plain = circuit
+        .prove_assignment(&keys, &assignment, &mut ChaCha20Rng::seed_from_u64(9))
+        .unwrap();
+    let start = std::time::Instant::now();
+    let (timed, parts) = circuit
+        .prove_assignment_timed(&keys, &assignment, &mut ChaCha20Rng::seed_from_u64(9))
+        .unwrap();
+    let wall = start.elapsed().as_secs_f64();
+    assert_eq!(plain, timed);
+    let names: Vec<&str> = parts.parts().iter().map(|p| p.0).collect();
+    assert_eq!(
+        names,
+        ["h", "msm_a", "msm_b_g1", "msm_b_g2", "msm_c", "msm_h", "rest"]
+    );
+    assert!(parts.parts().iter().all(|p| p.1 >= 0.0 && p.1.is_finite()));
+    assert!(parts.total() <= wall, "{} > {wall}", parts.total());
+}

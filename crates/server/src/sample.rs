@@ -47,6 +47,7 @@ pub fn document(seed: u64, records: usize, samples: usize) -> ResultsFile {
             depth: None,
             circuit: Some(Circuit::Spend),
             threads: 0,
+            size: None,
         };
         let mut r = Record::new(&case, PHASES[i % PHASES.len()], 2, &env);
         let base = 0.05 + 0.01 * (i % 7) as f64 + 0.001 * (seed % 97) as f64;

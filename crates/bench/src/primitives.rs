@@ -1,0 +1,122 @@
+//! Primitive and polynomial-commitment cases (`msm`, `fft`, `pairing`,
+//! `field`, `pcs-commit`): [`Primitives`] measures the workloads of
+//! `zkbench-primitives` with the same sampling as every other phase.
+//!
+//! Before preparing a case it compares the case's memory estimate
+//! ([`zkbench_primitives::estimate_bytes`]) with the memory available now
+//! (`MemAvailable`): a case that would not fit is recorded as
+//! `out-of-memory` without allocating (the memory ceiling of the `pcs`
+//! suite), one that fits but is killed anyway is recorded as such by the
+//! runner. Each record carries `ns_per_<item>` and `<items>_per_s`
+//! (`points` for MSM and FFT, `coefficients` for commitments, `pairs`,
+//! `ops`), the item count, the estimate, the preparation time and the
+//! workload's own metrics.
+
+use zkbench_core::{CaseKind, Metrics};
+
+use crate::{
+    backend::Backend,
+    case::Case,
+    measure,
+    results::{Record, Status},
+    suite::Profile,
+    sys::Environment,
+};
+
+/// Name of the backend in `zkbench list`.
+pub const BACKEND_NAME: &str = "primitives";
+
+/// The backend of primitive and commitment cases.
+pub struct Primitives;
+
+/// What one item of a kind is called in metric names.
+pub fn item_name(kind: CaseKind) -> &'static str {
+    match kind {
+        CaseKind::Msm | CaseKind::Fft => "point",
+        CaseKind::Pairing => "pair",
+        CaseKind::Field => "op",
+        _ => "coefficient",
+    }
+}
+
+impl Backend for Primitives {
+    fn name(&self) -> &'static str {
+        BACKEND_NAME
+    }
+
+    fn description(&self) -> &'static str {
+        "primitives and polynomial commitments (zkbench-primitives): BN254 MSM (zkbench, arkworks, halo2curves), FFT, pairing, field; KZG, IPA (halo2-axiom), FRI (plonky3)"
+    }
+
+    fn handles(&self, case: &Case) -> bool {
+        case.kind.is_primitive()
+            && zkbench_primitives::supported(case.kind, &case.system, &case.hash)
+    }
+
+    fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
+        let estimate = zkbench_primitives::estimate_bytes(case);
+        if let (Some(need), Some(avail)) = (estimate, zkbench_primitives::mem_available_bytes()) {
+            if need > avail {
+                let mut r = Record::failed(
+                    case,
+                    "all",
+                    Status::OutOfMemory,
+                    format!(
+                        "needs about {:.1} GiB, {:.1} GiB available: not attempted",
+                        need as f64 / (1u64 << 30) as f64,
+                        avail as f64 / (1u64 << 30) as f64
+                    ),
+                    env,
+                );
+                r.metrics.insert("estimated_bytes".into(), need as f64);
+                r.metrics.insert("mem_available_bytes".into(), avail as f64);
+                return vec![r];
+            }
+        }
+        let (mut w, prep) = match measure::once(|| zkbench_primitives::prepare(case)) {
+            Ok(v) => v,
+            Err(e) => {
+                let status = match e {
+                    zkbench_primitives::Error::Unsupported(_) => Status::Skipped,
+                    _ => Status::Error,
+                };
+                return vec![Record::failed(case, "all", status, e.to_string(), env)];
+            }
+        };
+        let threads = rayon::current_num_threads();
+        let mut out = Vec::new();
+        for (i, (kind, phase)) in w.phases().into_iter().enumerate() {
+            let c = Case {
+                kind,
+                ..case.clone()
+            };
+            let s = match measure::sample(profile, || w.run(i)) {
+                Ok(s) => s,
+                Err(e) => {
+                    out.push(Record::failed(&c, phase, Status::Error, e.to_string(), env));
+                    return out;
+                }
+            };
+            let mut r = Record::new(&c, phase, threads, env);
+            r.set_samples(s.wall, s.cpu);
+            r.peak_rss_bytes = s.peak_rss;
+            let items = w.items(i);
+            let mut m = Metrics::from([
+                ("items".to_string(), items as f64),
+                ("prepare_s".to_string(), prep.wall[0]),
+            ]);
+            if let Some(e) = estimate {
+                m.insert("estimated_bytes".into(), e as f64);
+            }
+            if let Some(t) = r.median() {
+                let item = item_name(kind);
+                m.insert(format!("ns_per_{item}"), t * 1e9 / items as f64);
+                m.insert(format!("{item}s_per_s"), items as f64 / t);
+            }
+            m.extend(w.metrics(i));
+            r.metrics.extend(m);
+            out.push(r);
+        }
+        out
+    }
+}

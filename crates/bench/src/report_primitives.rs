@@ -1,0 +1,660 @@
+//! The report's primitives section (issue 16): where the time of a prover
+//! goes, part by part.
+//!
+//! * MSM: nanoseconds per point against size (log-log), one line per
+//!   implementation and the cost model of the limit, per group and thread
+//!   count, and a table of the ratios zkbench / arkworks and zkbench /
+//!   gnark-crypto;
+//! * FFT: time against size (log-log);
+//! * polynomial commitments: commit throughput (coefficients per second),
+//!   open and verify time and proof size against size, per scheme, and the
+//!   memory ceiling (the first size recorded as out of memory);
+//! * Groth16: a stacked bar per proof case of the prover's parts
+//!   (`metrics.phase_<name>_s`), witness generation beside them.
+//!
+//! [`html`] and [`markdown`] return nothing when the records have none of
+//! these, so other suites' reports are unchanged.
+
+use std::collections::BTreeMap;
+
+use plotters::prelude::*;
+
+use crate::{
+    case::{format_leaves, CaseKind},
+    report::fmt_seconds,
+    results::{Record, Status},
+};
+
+/// One line of a chart: name, colour index, points (x, y).
+type Line = (String, usize, Vec<(f64, f64)>);
+
+/// The Groth16 prover parts in stacking order, with their labels.
+pub const PHASES: [(&str, &str); 7] = [
+    ("h", "H polynomial (FFTs)"),
+    ("msm_a", "MSM A (G1)"),
+    ("msm_b_g1", "MSM B (G1)"),
+    ("msm_b_g2", "MSM B (G2)"),
+    ("msm_c", "MSM C (G1)"),
+    ("msm_h", "MSM H (G1)"),
+    ("rest", "rest"),
+];
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn ok<'a>(recs: &[&'a Record], kind: CaseKind) -> Vec<&'a Record> {
+    recs.iter()
+        .copied()
+        .filter(|r| r.case.kind == kind && r.status == Status::Ok && r.case.size.is_some())
+        .collect()
+}
+
+fn log2(n: u64) -> f64 {
+    (n as f64).log2()
+}
+
+fn color(i: usize) -> RGBAColor {
+    Palette99::pick(i).to_rgba()
+}
+
+fn fmt_si(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.3}G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.3}M", v / 1e6)
+    } else if a >= 1e3 {
+        format!("{:.3}k", v / 1e3)
+    } else if a >= 1.0 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+/// A log-log line chart (x: log2 of the size) with the legend beside the plot.
+fn loglog(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    lines: &[Line],
+    seconds: bool,
+) -> Option<String> {
+    let pts: Vec<(f64, f64)> = lines
+        .iter()
+        .flat_map(|l| l.2.iter().copied())
+        .filter(|p| p.1 > 0.0 && p.1.is_finite())
+        .collect();
+    if pts.is_empty() {
+        return None;
+    }
+    let (xmin, xmax) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (ymin, ymax) = pts
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 430)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let (plot, legend) = root.split_horizontally(640);
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(title, ("sans-serif", 18))
+            .margin(10)
+            .x_label_area_size(46)
+            .y_label_area_size(80)
+            .build_cartesian_2d(
+                (xmin - 0.4)..(xmax + 0.4),
+                (ymin * 0.6..ymax * 1.6).log_scale(),
+            )
+            .ok()?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&|x| {
+                if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
+                    format!("2^{}", x.round() as i64)
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|y| if seconds { fmt_seconds(*y) } else { fmt_si(*y) })
+            .x_labels(16)
+            .y_labels(10)
+            .label_style(("sans-serif", 13))
+            .axis_desc_style(("sans-serif", 14))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .draw()
+            .ok()?;
+        for (name, c, data) in lines {
+            let mut data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
+            data.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let style = color(*c);
+            let dashed = name.starts_with("cost model");
+            let stroke = if dashed {
+                RGBColor(90, 90, 90).stroke_width(2)
+            } else {
+                style.stroke_width(2)
+            };
+            chart
+                .draw_series(LineSeries::new(data.clone(), stroke))
+                .ok()?;
+            if !dashed {
+                chart
+                    .draw_series(data.iter().map(|&p| Circle::new(p, 3, style.filled())))
+                    .ok()?;
+            }
+        }
+        for (i, (name, c, _)) in lines.iter().enumerate() {
+            let y = 40 + 22 * i as i32;
+            let stroke = if name.starts_with("cost model") {
+                RGBColor(90, 90, 90).stroke_width(3)
+            } else {
+                color(*c).stroke_width(3)
+            };
+            legend
+                .draw(&PathElement::new(vec![(6, y), (30, y)], stroke))
+                .ok()?;
+            legend
+                .draw(&Text::new(name.clone(), (36, y - 7), ("sans-serif", 13)))
+                .ok()?;
+        }
+        root.present().ok()?;
+    }
+    Some(svg)
+}
+
+/// Stable colour per implementation, so a system keeps its colour across charts.
+fn system_color(system: &str) -> usize {
+    match system {
+        "zkbench" => 0,
+        "arkworks" => 1,
+        "halo2curves" | "halo2-axiom" => 2,
+        "gnark-crypto" => 3,
+        "plonky3" => 4,
+        _ => 5,
+    }
+}
+
+fn scheme_color(scheme: &str) -> usize {
+    match scheme {
+        "kzg-bn254" => 0,
+        "ipa-pasta" => 2,
+        "fri-babybear" => 4,
+        "fri-goldilocks" => 6,
+        _ => 8,
+    }
+}
+
+/// (group, threads) → system → size → ns per point, from `msm` records.
+type MsmTable = BTreeMap<(String, usize), BTreeMap<String, BTreeMap<u64, f64>>>;
+
+fn msm_table(recs: &[&Record]) -> (MsmTable, BTreeMap<(String, usize, u64), f64>) {
+    let mut t: MsmTable = BTreeMap::new();
+    let mut model = BTreeMap::new();
+    for r in ok(recs, CaseKind::Msm) {
+        let (Some(n), Some(m)) = (r.case.size, r.median()) else {
+            continue;
+        };
+        let key = (r.case.hash.clone(), r.threads);
+        t.entry(key)
+            .or_default()
+            .entry(r.case.system.clone())
+            .or_default()
+            .insert(n, m * 1e9 / n as f64);
+        if let Some(&v) = r.metrics.get("model_ns_per_point") {
+            model.insert((r.case.hash.clone(), r.threads, n), v);
+        }
+    }
+    (t, model)
+}
+
+fn msm_charts(recs: &[&Record]) -> Vec<String> {
+    let (t, model) = msm_table(recs);
+    let mut out = Vec::new();
+    for ((group, threads), systems) in &t {
+        let mut lines: Vec<Line> = systems
+            .iter()
+            .map(|(s, v)| {
+                (
+                    s.clone(),
+                    system_color(s),
+                    v.iter().map(|(&n, &ns)| (log2(n), ns)).collect(),
+                )
+            })
+            .collect();
+        let m: Vec<(f64, f64)> = model
+            .iter()
+            .filter(|((g, th, _), _)| g == group && th == threads)
+            .map(|((_, _, n), &v)| (log2(*n), v))
+            .collect();
+        if !m.is_empty() {
+            lines.push(("cost model (limit)".into(), 9, m));
+        }
+        out.extend(loglog(
+            &format!("MSM {group}, {threads} thread(s): time per point"),
+            "points (log scale)",
+            "ns per point (log scale)",
+            &lines,
+            false,
+        ));
+    }
+    out
+}
+
+fn fft_chart(recs: &[&Record]) -> Option<String> {
+    let mut lines: BTreeMap<(String, usize), Vec<(f64, f64)>> = BTreeMap::new();
+    for r in ok(recs, CaseKind::Fft) {
+        if let (Some(n), Some(m)) = (r.case.size, r.median()) {
+            lines
+                .entry((r.case.system.clone(), r.threads))
+                .or_default()
+                .push((log2(n), m));
+        }
+    }
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|((s, t), v)| {
+            (
+                format!("{s}, {t} thread(s)"),
+                system_color(&s) + 10 * (t > 1) as usize,
+                v,
+            )
+        })
+        .collect();
+    loglog(
+        "FFT over BN254 Fr: time vs size",
+        "coefficients (log scale)",
+        "time (s, log scale)",
+        &lines,
+        true,
+    )
+}
+
+/// Lines per scheme of one commitment phase; `f` maps a record to its y value.
+fn pcs_lines(
+    recs: &[&Record],
+    kind: CaseKind,
+    f: impl Fn(&Record, u64) -> Option<f64>,
+) -> Vec<Line> {
+    let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for r in ok(recs, kind) {
+        let n = r.case.size.expect("filtered");
+        if let Some(y) = f(r, n) {
+            lines
+                .entry(format!("{} ({})", r.case.hash, r.case.system))
+                .or_default()
+                .push((log2(n), y));
+        }
+    }
+    lines
+        .into_iter()
+        .map(|(name, v)| {
+            let c = scheme_color(name.split(' ').next().unwrap_or(""));
+            (name, c, v)
+        })
+        .collect()
+}
+
+fn pcs_charts(recs: &[&Record]) -> Vec<String> {
+    let mut out = Vec::new();
+    out.extend(loglog(
+        "Commit throughput vs polynomial size",
+        "coefficients (log scale)",
+        "coefficients per second (log scale)",
+        &pcs_lines(recs, CaseKind::PcsCommit, |r, n| {
+            Some(n as f64 / r.median()?)
+        }),
+        false,
+    ));
+    out.extend(loglog(
+        "Open time vs polynomial size",
+        "coefficients (log scale)",
+        "open time (s, log scale)",
+        &pcs_lines(recs, CaseKind::PcsOpen, |r, _| r.median()),
+        true,
+    ));
+    out.extend(loglog(
+        "Verify time vs polynomial size",
+        "coefficients (log scale)",
+        "verify time (s, log scale)",
+        &pcs_lines(recs, CaseKind::PcsVerify, |r, _| r.median()),
+        true,
+    ));
+    out.extend(loglog(
+        "Proof size vs polynomial size",
+        "coefficients (log scale)",
+        "proof bytes (log scale)",
+        &pcs_lines(recs, CaseKind::PcsOpen, |r, _| {
+            r.metrics.get("proof_bytes").copied()
+        }),
+        false,
+    ));
+    out
+}
+
+/// One Groth16 prove case's breakdown: label, witness median, parts, prove median.
+struct Breakdown {
+    label: String,
+    witness_s: Option<f64>,
+    parts: Vec<(&'static str, f64)>,
+    prove_s: f64,
+}
+
+fn breakdowns(recs: &[&Record]) -> Vec<Breakdown> {
+    let mut out: Vec<Breakdown> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Proof && r.phase == "prove" && r.status == Status::Ok)
+        .filter_map(|r| {
+            let parts: Vec<(&'static str, f64)> = PHASES
+                .iter()
+                .filter_map(|(k, _)| Some((*k, *r.metrics.get(&format!("phase_{k}_s"))?)))
+                .collect();
+            if parts.is_empty() {
+                return None;
+            }
+            let witness_s = recs
+                .iter()
+                .find(|w| w.case_id == r.case_id && w.phase == "witness")
+                .and_then(|w| w.median());
+            Some(Breakdown {
+                label: r.case_id.clone(),
+                witness_s,
+                parts,
+                prove_s: r.median()?,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.prove_s.total_cmp(&b.prove_s));
+    out
+}
+
+fn phase_chart(rows: &[Breakdown]) -> Option<String> {
+    if rows.is_empty() {
+        return None;
+    }
+    let xmax = rows
+        .iter()
+        .map(|b| {
+            b.witness_s.unwrap_or(0.0) + b.parts.iter().map(|p| p.1).sum::<f64>().max(b.prove_s)
+        })
+        .fold(0.0, f64::max);
+    let h = 90 + 34 * rows.len() as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1100, h.max(220))).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let (plot, legend) = root.split_horizontally(880);
+        let n = rows.len();
+        let labels: Vec<String> = rows.iter().map(|b| b.label.clone()).collect();
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(
+                "Groth16 prove time by part (median per part)",
+                ("sans-serif", 18),
+            )
+            .margin(10)
+            .x_label_area_size(44)
+            .y_label_area_size(330)
+            .build_cartesian_2d(0.0..xmax * 1.05, 0.0..n as f64)
+            .ok()?;
+        chart
+            .configure_mesh()
+            .x_desc("seconds: witness generation (grey), then the prover's parts")
+            .y_labels(n * 2 + 1)
+            .y_label_formatter(&|y| {
+                let i = (y - 0.5).round();
+                if (y - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .x_label_formatter(&|x| fmt_seconds(*x))
+            .label_style(("sans-serif", 12))
+            .axis_desc_style(("sans-serif", 13))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(230, 230, 230))
+            .draw()
+            .ok()?;
+        for (i, b) in rows.iter().enumerate() {
+            let y0 = i as f64 + 0.18;
+            let y1 = i as f64 + 0.82;
+            let mut x = 0.0;
+            if let Some(w) = b.witness_s {
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x, y0), (x + w, y1)],
+                        RGBColor(200, 200, 200).filled(),
+                    )))
+                    .ok()?;
+                x += w;
+            }
+            for (k, (name, s)) in b.parts.iter().enumerate() {
+                let c = PHASES.iter().position(|p| p.0 == *name).unwrap_or(k);
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x, y0), (x + s, y1)],
+                        color(c).filled(),
+                    )))
+                    .ok()?;
+                x += s;
+            }
+            // the measured prove median, as a tick after the witness
+            let p = b.witness_s.unwrap_or(0.0) + b.prove_s;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(p, y0 - 0.1), (p, y1 + 0.1)],
+                    BLACK.stroke_width(2),
+                )))
+                .ok()?;
+        }
+        let mut entries: Vec<(String, RGBAColor)> = vec![(
+            "witness generation + synthesis".into(),
+            RGBColor(200, 200, 200).to_rgba(),
+        )];
+        entries.extend(
+            PHASES
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.1.to_string(), color(i))),
+        );
+        entries.push(("| measured prove median".into(), BLACK.to_rgba()));
+        for (i, (name, c)) in entries.iter().enumerate() {
+            let y = 40 + 22 * i as i32;
+            legend
+                .draw(&Rectangle::new([(6, y - 6), (24, y + 6)], c.filled()))
+                .ok()?;
+            legend
+                .draw(&Text::new(name.clone(), (30, y - 7), ("sans-serif", 13)))
+                .ok()?;
+        }
+        root.present().ok()?;
+    }
+    Some(svg)
+}
+
+/// One row of the MSM ratio table: group, threads, size, ns per point by
+/// system, cost model.
+type MsmRow = (String, usize, u64, BTreeMap<String, f64>, Option<f64>);
+
+/// Rows of the MSM ratio table.
+fn msm_rows(recs: &[&Record]) -> Vec<MsmRow> {
+    let (t, model) = msm_table(recs);
+    let mut rows = Vec::new();
+    for ((group, threads), systems) in &t {
+        let sizes: std::collections::BTreeSet<u64> =
+            systems.values().flat_map(|v| v.keys().copied()).collect();
+        for n in sizes {
+            let by: BTreeMap<String, f64> = systems
+                .iter()
+                .filter_map(|(s, v)| Some((s.clone(), *v.get(&n)?)))
+                .collect();
+            rows.push((
+                group.clone(),
+                *threads,
+                n,
+                by,
+                model.get(&(group.clone(), *threads, n)).copied(),
+            ));
+        }
+    }
+    rows
+}
+
+const MSM_SYSTEMS: [&str; 4] = ["zkbench", "arkworks", "halo2curves", "gnark-crypto"];
+
+fn ratio(by: &BTreeMap<String, f64>, a: &str, b: &str) -> String {
+    match (by.get(a), by.get(b)) {
+        (Some(x), Some(y)) if *y > 0.0 => format!("{:.2}×", x / y),
+        _ => "-".into(),
+    }
+}
+
+/// The memory ceiling per scheme: largest size measured, first size out of memory.
+fn ceilings(recs: &[&Record]) -> BTreeMap<String, (Option<u64>, Option<u64>)> {
+    let mut m: BTreeMap<String, (Option<u64>, Option<u64>)> = BTreeMap::new();
+    for r in recs.iter().filter(|r| r.case.kind == CaseKind::PcsCommit) {
+        let Some(n) = r.case.size else { continue };
+        let e = m
+            .entry(format!("{} ({})", r.case.hash, r.case.system))
+            .or_default();
+        match r.status {
+            Status::Ok => e.0 = e.0.max(Some(n)),
+            Status::OutOfMemory => e.1 = Some(e.1.map_or(n, |x: u64| x.min(n))),
+            _ => {}
+        }
+    }
+    m
+}
+
+/// Markdown tables: MSM ns per point and ratios, PCS ceilings, Groth16 breakdown.
+pub fn markdown(recs: &[&Record]) -> String {
+    let mut out = String::new();
+    let rows = msm_rows(recs);
+    if !rows.is_empty() {
+        out += "### MSM (ns per point, median; ratios below 1× mean zkbench is faster)\n\n| group | threads | points | zkbench | arkworks | halo2curves | gnark-crypto | cost model | zkbench / arkworks | zkbench / gnark-crypto |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        for (g, t, n, by, model) in &rows {
+            let cell = |s: &str| {
+                by.get(s)
+                    .map(|v| format!("{v:.0}"))
+                    .unwrap_or_else(|| "-".into())
+            };
+            out += &format!(
+                "| {g} | {t} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                format_leaves(*n),
+                cell(MSM_SYSTEMS[0]),
+                cell(MSM_SYSTEMS[1]),
+                cell(MSM_SYSTEMS[2]),
+                cell(MSM_SYSTEMS[3]),
+                model
+                    .map(|m| format!("{m:.0}"))
+                    .unwrap_or_else(|| "-".into()),
+                ratio(by, "zkbench", "arkworks"),
+                ratio(by, "zkbench", "gnark-crypto"),
+            );
+        }
+        out.push('\n');
+    }
+    let c = ceilings(recs);
+    if !c.is_empty() {
+        out += "### Polynomial commitments: memory ceiling\n\n| scheme | largest size measured | first size out of memory |\n|---|---:|---:|\n";
+        for (s, (ok, oom)) in &c {
+            let f = |v: &Option<u64>| v.map(format_leaves).unwrap_or_else(|| "-".into());
+            out += &format!("| {s} | {} | {} |\n", f(ok), f(oom));
+        }
+        out.push('\n');
+    }
+    let b = breakdowns(recs);
+    if !b.is_empty() {
+        out += "### Groth16 prove time by part (median of each part; witness generation is its own phase)\n\n| case | witness | prove | ";
+        for (_, l) in PHASES {
+            out += &format!("{l} | ");
+        }
+        out += "sum of parts / prove |\n|---|---:|---:|";
+        out += &"---:|".repeat(PHASES.len() + 1);
+        out.push('\n');
+        for r in &b {
+            out += &format!(
+                "| {} | {} | {} | ",
+                r.label,
+                r.witness_s.map(fmt_seconds).unwrap_or_else(|| "-".into()),
+                fmt_seconds(r.prove_s)
+            );
+            for (k, _) in PHASES {
+                let v = r.parts.iter().find(|p| p.0 == k).map(|p| p.1);
+                out += &format!("{} | ", v.map(fmt_seconds).unwrap_or_else(|| "-".into()));
+            }
+            let sum: f64 = r.parts.iter().map(|p| p.1).sum();
+            out += &format!("{:.1}% |\n", 100.0 * sum / r.prove_s);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The HTML section: charts and the Markdown tables' content as HTML tables.
+pub fn html(recs: &[&Record]) -> String {
+    let mut charts: Vec<String> = Vec::new();
+    charts.extend(phase_chart(&breakdowns(recs)));
+    charts.extend(msm_charts(recs));
+    charts.extend(fft_chart(recs));
+    charts.extend(pcs_charts(recs));
+    let tables = markdown(recs);
+    if charts.is_empty() && tables.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from(
+        "<h2>Where the time goes: primitives, commitments, prover parts</h2><div class=charts>",
+    );
+    for c in &charts {
+        h += &format!("<figure>{c}</figure>");
+    }
+    h += "</div>";
+    h += &markdown_tables_to_html(&tables);
+    h
+}
+
+/// Renders the pipe tables and `###` headings of [`markdown`] as HTML.
+fn markdown_tables_to_html(md: &str) -> String {
+    let mut h = String::new();
+    let mut in_table = false;
+    for line in md.lines() {
+        if let Some(t) = line.strip_prefix("### ") {
+            h += &format!("<h3>{}</h3>", esc(t));
+        } else if line.starts_with("|---") {
+            continue;
+        } else if let Some(row) = line.strip_prefix('|') {
+            let cells: Vec<&str> = row
+                .trim_end_matches('|')
+                .split('|')
+                .map(str::trim)
+                .collect();
+            let tag = if in_table { "td" } else { "th" };
+            if !in_table {
+                h += "<table><thead>";
+            }
+            h += "<tr>";
+            for c in cells {
+                h += &format!("<{tag}>{}</{tag}>", esc(c));
+            }
+            h += "</tr>";
+            if !in_table {
+                h += "</thead><tbody>";
+                in_table = true;
+            }
+        } else if in_table {
+            h += "</tbody></table>";
+            in_table = false;
+        }
+    }
+    if in_table {
+        h += "</tbody></table>";
+    }
+    h
+}

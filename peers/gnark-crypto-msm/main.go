@@ -1,0 +1,235 @@
+// Command gnark-crypto-msm is zkbench's gnark-crypto MSM peer: BN254 G1 and G2
+// multi-scalar multiplication (gnark-crypto's MultiExp, Pippenger with batched
+// affine additions) of 2^k random points, per thread count, printed as zkbench
+// result records, one JSON object per line (see docs/external-runners.md), with
+// the case fields of the `primitives` suite's msm cases:
+// kind "msm", system "gnark-crypto", hash "bn254-g1"/"bn254-g2", size, threads.
+//
+//	go -C peers/gnark-crypto-msm run . --threads 1,2 --sizes 2^10,2^16
+//
+// ZKBENCH_PROFILE (JSON) sets the sampling (warmup, min_samples, max_samples,
+// target_seconds) and caps the sizes (max_log_size by group, "msm" or "all").
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/big"
+	"math/rand"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/consensys/gnark-crypto/ecc"
+	"github.com/consensys/gnark-crypto/ecc/bn254"
+	"github.com/consensys/gnark-crypto/ecc/bn254/fr"
+)
+
+type profile struct {
+	Warmup        int            `json:"warmup"`
+	MinSamples    int            `json:"min_samples"`
+	MaxSamples    int            `json:"max_samples"`
+	TargetSeconds float64        `json:"target_seconds"`
+	MaxLogSize    map[string]int `json:"max_log_size"`
+}
+
+type caseJSON struct {
+	Kind    string `json:"kind"`
+	System  string `json:"system"`
+	Hash    string `json:"hash"`
+	Threads int    `json:"threads"`
+	Size    uint64 `json:"size"`
+}
+
+type record struct {
+	Case    caseJSON           `json:"case"`
+	Phase   string             `json:"phase"`
+	Status  string             `json:"status"`
+	Error   string             `json:"error,omitempty"`
+	Samples []float64          `json:"samples_s"`
+	Threads int                `json:"threads"`
+	Metrics map[string]float64 `json:"metrics"`
+	CPU     []float64          `json:"cpu_s,omitempty"`
+}
+
+func parseSize(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	if k, ok := strings.CutPrefix(s, "2^"); ok {
+		e, err := strconv.Atoi(k)
+		if err != nil || e < 0 || e > 40 {
+			return 0, fmt.Errorf("bad size %q", s)
+		}
+		return 1 << e, nil
+	}
+	return strconv.ParseUint(s, 10, 64)
+}
+
+func median(v []float64) float64 {
+	w := append([]float64(nil), v...)
+	for i := range w {
+		for j := i + 1; j < len(w); j++ {
+			if w[j] < w[i] {
+				w[i], w[j] = w[j], w[i]
+			}
+		}
+	}
+	n := len(w)
+	if n%2 == 1 {
+		return w[n/2]
+	}
+	return (w[n/2-1] + w[n/2]) / 2
+}
+
+// sample runs f warmup times, then until the profile is satisfied.
+func sample(p profile, f func()) []float64 {
+	for i := 0; i < p.Warmup; i++ {
+		f()
+	}
+	var out []float64
+	spent := 0.0
+	for len(out) < p.MinSamples || (len(out) < p.MaxSamples && spent < p.TargetSeconds) {
+		t := time.Now()
+		f()
+		s := time.Since(t).Seconds()
+		spent += s
+		out = append(out, s)
+	}
+	return out
+}
+
+// walk returns n points: a random multiple of the generator walked by a random
+// step (one addition per point), as zkbench-primitives makes its inputs.
+func walkG1(n int, rng *rand.Rand) []bn254.G1Affine {
+	_, _, g, _ := bn254.Generators()
+	var start, step bn254.G1Jac
+	var gj bn254.G1Jac
+	gj.FromAffine(&g)
+	start.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
+	step.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
+	jac := make([]bn254.G1Jac, n)
+	cur := start
+	for i := range jac {
+		jac[i] = cur
+		cur.AddAssign(&step)
+	}
+	return bn254.BatchJacobianToAffineG1(jac)
+}
+
+func walkG2(n int, rng *rand.Rand) []bn254.G2Affine {
+	_, _, _, g := bn254.Generators()
+	var start, step bn254.G2Jac
+	var gj bn254.G2Jac
+	gj.FromAffine(&g)
+	start.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
+	step.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
+	out := make([]bn254.G2Affine, n)
+	cur := start
+	for i := range out {
+		out[i].FromJacobian(&cur)
+		cur.AddAssign(&step)
+	}
+	return out
+}
+
+func scalars(n int) []fr.Element {
+	v := make([]fr.Element, n)
+	for i := range v {
+		if _, err := v[i].SetRandom(); err != nil {
+			panic(err)
+		}
+	}
+	return v
+}
+
+func main() {
+	threadsFlag := flag.String("threads", "1,2", "comma-separated thread counts")
+	sizesFlag := flag.String("sizes", "2^10,2^12,2^14,2^16", "comma-separated sizes (2^K or decimal)")
+	groupsFlag := flag.String("groups", "bn254-g1,bn254-g2", "bn254-g1 and/or bn254-g2")
+	flag.Parse()
+
+	p := profile{Warmup: 1, MinSamples: 3, MaxSamples: 10, TargetSeconds: 1}
+	if s := os.Getenv("ZKBENCH_PROFILE"); s != "" {
+		if err := json.Unmarshal([]byte(s), &p); err != nil {
+			fmt.Fprintln(os.Stderr, "bad ZKBENCH_PROFILE:", err)
+			os.Exit(2)
+		}
+	}
+	var threads []int
+	for _, t := range strings.Split(*threadsFlag, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(t))
+		if err != nil || n < 1 {
+			fmt.Fprintln(os.Stderr, "bad thread count", t)
+			os.Exit(2)
+		}
+		threads = append(threads, n)
+	}
+	var sizes []uint64
+	for _, s := range strings.Split(*sizesFlag, ",") {
+		n, err := parseSize(s)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		sizes = append(sizes, n)
+	}
+	capFor := func(group string) int {
+		for _, k := range []string{group, "msm", "all"} {
+			if v, ok := p.MaxLogSize[k]; ok {
+				return v
+			}
+		}
+		return 63
+	}
+	enc := json.NewEncoder(os.Stdout)
+	rng := rand.New(rand.NewSource(1))
+	for _, group := range strings.Split(*groupsFlag, ",") {
+		for _, n := range sizes {
+			if n > 1<<uint(capFor(group)) {
+				continue
+			}
+			var run func(t int)
+			switch group {
+			case "bn254-g1":
+				pts, sc := walkG1(int(n), rng), scalars(int(n))
+				run = func(t int) {
+					var r bn254.G1Jac
+					if _, err := r.MultiExp(pts, sc, ecc.MultiExpConfig{NbTasks: t}); err != nil {
+						panic(err)
+					}
+				}
+			case "bn254-g2":
+				pts, sc := walkG2(int(n), rng), scalars(int(n))
+				run = func(t int) {
+					var r bn254.G2Jac
+					if _, err := r.MultiExp(pts, sc, ecc.MultiExpConfig{NbTasks: t}); err != nil {
+						panic(err)
+					}
+				}
+			default:
+				fmt.Fprintln(os.Stderr, "unknown group", group)
+				os.Exit(2)
+			}
+			for _, t := range threads {
+				runtime.GOMAXPROCS(t)
+				s := sample(p, func() { run(t) })
+				m := median(s)
+				_ = enc.Encode(record{
+					Case:    caseJSON{Kind: "msm", System: "gnark-crypto", Hash: group, Threads: t, Size: n},
+					Phase:   "msm",
+					Status:  "ok",
+					Samples: s,
+					Threads: t,
+					Metrics: map[string]float64{
+						"items":        float64(n),
+						"ns_per_point": m * 1e9 / float64(n),
+						"points_per_s": float64(n) / m,
+					},
+				})
+			}
+			runtime.GOMAXPROCS(runtime.NumCPU())
+		}
+	}
+}
