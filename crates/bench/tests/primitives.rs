@@ -72,7 +72,7 @@ fn builtin_primitive_suites_expand_to_the_contract_kinds() {
         CaseKind::PcsCommit,
         "halo2-axiom",
         "ipa-pasta",
-        1 << 19
+        1 << 17
     )));
     assert!(quick.admits(&case(
         CaseKind::PcsCommit,
