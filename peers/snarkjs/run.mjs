@@ -132,7 +132,7 @@ function input(c) {
   let inp;
   if (c.circuit === "membership") {
     const out = JSON.parse(run(zkbench, ["merkle", "path", "--hash", c.hash, "--arity", "2", "--leaves", `2^${c.depth}`,
-      "--index", "1", "--json", "11", "22", "33"]));
+      "--index", "1", "--json", "11", "22"]));
     const p = out.path;
     // zkbench's path: siblings[level] = [the other child], positions[level] = 0 (left) | 1 (right).
     const siblings = p.siblings.map((s) => String(s[0]));

@@ -47,7 +47,10 @@ impl SameStatement {
     }
 }
 
-fn statement_key(c: &Case) -> Option<(String, usize, Option<u64>, Option<u32>, String)> {
+/// hash, arity, leaves, batch depth, circuit.
+type StatementKey = (String, usize, Option<u64>, Option<u32>, String);
+
+fn statement_key(c: &Case) -> Option<StatementKey> {
     Some((
         c.hash_label(),
         c.arity?,
@@ -168,7 +171,7 @@ pub fn per_statement(recs: &[&Record], ours: &[&str]) -> Vec<StatementHeadline> 
         .iter()
         .filter(|r| r.case.kind == CaseKind::Proof)
         .collect();
-    let mut keys: Vec<(String, usize, Option<u64>, Option<u32>, String)> = vec![];
+    let mut keys: Vec<StatementKey> = vec![];
     for r in proofs
         .iter()
         .filter(|r| !ours.contains(&r.case.system.as_str()))

@@ -346,8 +346,8 @@ impl JsChaCha {
             qr(&mut b, 2, 7, 8, 13);
             qr(&mut b, 3, 4, 9, 14);
         }
-        for i in 0..16 {
-            self.buff[i] = b[i].wrapping_add(self.state[i]);
+        for ((o, x), st) in self.buff.iter_mut().zip(b).zip(self.state) {
+            *o = x.wrapping_add(st);
         }
         self.idx = 0;
         for i in 12..16 {
