@@ -53,6 +53,9 @@ pub enum EvmError {
     /// An error from the Groth16 backend (reading a proof directory).
     #[error(transparent)]
     Groth16(#[from] zkbench_groth16::Groth16Error),
+    /// An error of the Halo2 backend (artifacts, keys).
+    #[error(transparent)]
+    Halo2(#[from] zkbench_halo2::Halo2Error),
 }
 
 impl EvmError {

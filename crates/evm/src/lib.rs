@@ -10,6 +10,8 @@
 //!   cached by source hash;
 //! * [`chain`]: an in-process EVM (revm) measuring deploy gas, runtime
 //!   bytecode size, execution and transaction gas;
+//! * [`halo2`]: the Halo2-KZG (SHPLONK, Keccak transcript) verifier, generated
+//!   by snark-verifier and hardened (scalars below r, exact calldata length);
 //! * [`snarkjs`]: snarkjs's own exported verifier, the peer it is compared with;
 //! * [`measure_verifier`]: all of it for one compiled verifier and one calldata.
 #![deny(missing_docs)]
@@ -18,6 +20,7 @@ pub mod calldata;
 pub mod chain;
 pub mod error;
 pub mod groth16;
+pub mod halo2;
 pub mod node;
 pub mod snarkjs;
 pub mod solc;
@@ -28,6 +31,7 @@ pub use calldata::Groth16Calldata;
 pub use chain::{CallOutcome, CallStatus, Chain, Deployed, EIP170_LIMIT};
 pub use error::EvmError;
 pub use groth16::{precompile_floor_gas, solidity_verifier};
+pub use halo2::{halo2_calldata, halo2_verifier, Halo2Dir, HALO2_CONTRACT};
 pub use solc::{Compiled, Solc};
 
 /// The contract name of zkbench's Groth16 verifier (snarkjs's, too).

@@ -21,6 +21,16 @@ pub fn settings() -> Value {
     })
 }
 
+/// Settings for snark-verifier's Halo2 verifiers: the optimizer off, as
+/// snark-verifier compiles them itself (`solc --bin`). Their Yul is one
+/// straight line of precomputed memory offsets, so the optimizer has little
+/// to gain, and its inliner runs out of stack slots on it ("stack too deep").
+pub fn settings_unoptimized() -> Value {
+    let mut s = settings();
+    s["optimizer"] = json!({ "enabled": false });
+    s
+}
+
 /// A compiled contract.
 #[derive(Clone, Debug)]
 pub struct Compiled {
@@ -70,20 +80,37 @@ impl Solc {
         &self.version
     }
 
-    /// The cache key of `source`: hex sha256 of source, version and settings.
+    /// The cache key of `source` under [`settings`]: hex sha256 of source,
+    /// version and settings.
     pub fn cache_key(&self, source: &str) -> String {
+        self.cache_key_with(source, &settings())
+    }
+
+    fn cache_key_with(&self, source: &str, settings: &Value) -> String {
         let mut h = Sha256::new();
         h.update(source.as_bytes());
         h.update([0]);
         h.update(self.version.as_bytes());
         h.update([0]);
-        h.update(settings().to_string().as_bytes());
+        h.update(settings.to_string().as_bytes());
         hex::encode(h.finalize())
     }
 
-    /// Compiles `contract` from `source` (or loads it from the cache).
+    /// Compiles `contract` from `source` with [`settings`] (or loads it from
+    /// the cache).
     pub fn compile(&self, source: &str, contract: &str) -> Result<Compiled, EvmError> {
-        let key = self.cache_key(source);
+        self.compile_with(source, contract, &settings())
+    }
+
+    /// Compiles `contract` from `source` with the given standard-JSON
+    /// `settings` (or loads it from the cache, keyed by them too).
+    pub fn compile_with(
+        &self,
+        source: &str,
+        contract: &str,
+        settings: &Value,
+    ) -> Result<Compiled, EvmError> {
+        let key = self.cache_key_with(source, settings);
         let path = self.cache.join(format!("{key}-{contract}.json"));
         if let Ok(text) = std::fs::read_to_string(&path) {
             if let Ok(c) = parse_cached(&text, contract) {
@@ -93,7 +120,7 @@ impl Solc {
         let input = json!({
             "language": "Solidity",
             "sources": { "verifier.sol": { "content": source } },
-            "settings": settings(),
+            "settings": settings,
         });
         let out = run_node(
             &self.dir.join("compile.mjs"),

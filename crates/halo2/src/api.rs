@@ -3,8 +3,12 @@
 //! phases, proof artifacts, row/column accounting.
 //!
 //! Proofs: halo2-axiom `create_proof` with KZG on BN254, SHPLONK multi-opening
-//! (`ProverSHPLONK` / `VerifierSHPLONK`) and a Blake2b transcript
-//! (`Challenge255`), verified with `SingleStrategy` (two pairings).
+//! (`ProverSHPLONK` / `VerifierSHPLONK`), verified with `SingleStrategy` (two
+//! pairings). The Fiat–Shamir transcript is a [`Transcript`]: Blake2b
+//! (`Challenge255`, halo2's default, compressed 32-byte points) or, with the
+//! `evm` feature, Keccak-256 (snark-verifier's `EvmTranscript`, uncompressed
+//! 64-byte points), the one a Solidity verifier can afford to recompute
+//! (crates/evm generates that verifier).
 //!
 //! **SRS.** [`Srs::TestSetup`] runs `ParamsKZG::setup(k, ChaCha20Rng(seed))`:
 //! the toxic waste τ is derivable from the seed, so **anyone can forge proofs
@@ -55,6 +59,64 @@ pub use crate::statement::MAX_BATCH_LEAVES;
 
 /// Version of the key-cache and artifact formats.
 pub const FORMAT_VERSION: u32 = 1;
+
+/// The Fiat–Shamir transcript of a proof. The proving key does not depend on
+/// it: one key proves with either, but a proof only verifies with the
+/// transcript it was made with.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Transcript {
+    /// Blake2b with `Challenge255` (halo2's default; points compressed to 32
+    /// bytes): the cheapest to prove and verify natively.
+    #[default]
+    Blake2b,
+    /// Keccak-256 as snark-verifier's `EvmTranscript` hashes it (points as
+    /// uncompressed big-endian `(x, y)`, 64 bytes; scalars big-endian): the
+    /// transcript of proofs verified on chain. Needs the `evm` feature.
+    Keccak,
+}
+
+impl Transcript {
+    /// Every transcript, in the order `zkbench` lists them.
+    pub const ALL: [Transcript; 2] = [Transcript::Blake2b, Transcript::Keccak];
+
+    /// `"blake2b"` or `"keccak"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transcript::Blake2b => "blake2b",
+            Transcript::Keccak => "keccak",
+        }
+    }
+
+    /// `true` for the default (Blake2b), so that artifacts written before the
+    /// transcript was recorded read back unchanged.
+    pub fn is_default(&self) -> bool {
+        *self == Transcript::default()
+    }
+}
+
+impl std::fmt::Display for Transcript {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Transcript {
+    type Err = Halo2Error;
+
+    fn from_str(s: &str) -> Result<Self, Halo2Error> {
+        Transcript::ALL
+            .into_iter()
+            .find(|t| t.name() == s)
+            .ok_or_else(|| {
+                Halo2Error::Config(format!(
+                    "unknown transcript {s:?}; accepted: blake2b, keccak"
+                ))
+            })
+    }
+}
 
 /// What to prove (the shared [`StatementConfig`]) and how (the chip layout).
 /// Serialised flat: `family`, `alpha`, `arity`, `leaves`, `circuit`, `layout`.
@@ -243,6 +305,7 @@ pub struct Halo2Circuit {
     shape: TreeShape,
     params: CircuitParams,
     native: NativeHashes,
+    transcript: Transcript,
 }
 
 impl Halo2Circuit {
@@ -257,7 +320,25 @@ impl Halo2Circuit {
             shape,
             params,
             native,
+            transcript: Transcript::default(),
         })
+    }
+
+    /// The same circuit proving and verifying with `transcript` (the keys
+    /// are the same for every transcript).
+    pub fn with_transcript(mut self, transcript: Transcript) -> Self {
+        self.transcript = transcript;
+        self
+    }
+
+    /// The transcript its proofs use.
+    pub fn transcript(&self) -> Transcript {
+        self.transcript
+    }
+
+    /// The number of public inputs (one instance column).
+    pub fn num_public_inputs(&self) -> usize {
+        PublicInputs::count(self.cfg.statement.circuit, &self.shape)
     }
 
     /// The configuration.
@@ -443,7 +524,13 @@ impl Halo2Circuit {
     ) -> Result<Vec<u8>, Halo2Error> {
         self.check_kind(witness)?;
         let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
-        prove_raw(keys, self.circuit(Some(witness.clone())), &instance, rng)
+        prove_raw_with(
+            keys,
+            self.circuit(Some(witness.clone())),
+            &instance,
+            rng,
+            self.transcript,
+        )
     }
 }
 
@@ -454,64 +541,176 @@ pub fn prove_raw<R: RngCore>(
     instance: &[Fr],
     rng: &mut R,
 ) -> Result<Vec<u8>, Halo2Error> {
-    let mut transcript = Blake2bWrite::<_, G1Affine, Challenge255<_>>::init(vec![]);
-    create_proof::<
-        KZGCommitmentScheme<Bn256>,
-        ProverSHPLONK<'_, Bn256>,
-        Challenge255<G1Affine>,
-        _,
-        Blake2bWrite<Vec<u8>, G1Affine, Challenge255<G1Affine>>,
-        _,
-    >(
-        &keys.params,
-        &keys.pk,
-        &[circuit],
-        &[&[instance]],
-        rng,
-        &mut transcript,
-    )?;
-    Ok(transcript.finalize())
+    prove_raw_with(keys, circuit, instance, rng, Transcript::Blake2b)
 }
 
-/// Verifies `proof` for `public` under `vk`. A wrong number of public inputs
-/// is an error; an invalid or malformed proof (including a valid one with
-/// trailing bytes) is `Ok(false)`. Never panics on
-/// malformed proof bytes (a panic inside halo2 is caught and reported as
-/// `Ok(false)`).
+/// `create_proof` with SHPLONK and the given transcript.
+pub fn prove_raw_with<R: RngCore>(
+    keys: &Keys,
+    circuit: StatementCircuit,
+    instance: &[Fr],
+    rng: &mut R,
+    transcript: Transcript,
+) -> Result<Vec<u8>, Halo2Error> {
+    /// One `create_proof` call per transcript type: halo2 makes the
+    /// transcript and its challenge encoding type parameters.
+    fn run<E, T, R>(
+        keys: &Keys,
+        circuit: StatementCircuit,
+        instance: &[Fr],
+        rng: &mut R,
+    ) -> Result<Vec<u8>, Halo2Error>
+    where
+        E: halo2_axiom::transcript::EncodedChallenge<G1Affine>,
+        T: TranscriptWriterBuffer<Vec<u8>, G1Affine, E>,
+        R: RngCore,
+    {
+        let mut t = T::init(vec![]);
+        create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, E, _, T, _>(
+            &keys.params,
+            &keys.pk,
+            &[circuit],
+            &[&[instance]],
+            rng,
+            &mut t,
+        )?;
+        Ok(t.finalize())
+    }
+    match transcript {
+        Transcript::Blake2b => {
+            run::<Challenge255<G1Affine>, Blake2bWrite<Vec<u8>, G1Affine, Challenge255<G1Affine>>, R>(
+                keys, circuit, instance, rng,
+            )
+        }
+        #[cfg(feature = "evm")]
+        Transcript::Keccak => run::<evm::Challenge, evm::Writer, R>(keys, circuit, instance, rng),
+        #[cfg(not(feature = "evm"))]
+        Transcript::Keccak => Err(evm_feature_missing()),
+    }
+}
+
+/// The Keccak transcript types of snark-verifier.
+#[cfg(feature = "evm")]
+mod evm {
+    use super::G1Affine;
+    use snark_verifier::{loader::native::NativeLoader, system::halo2::transcript::evm};
+
+    pub type Challenge = evm::ChallengeEvm<G1Affine>;
+    pub type Writer = evm::EvmTranscript<G1Affine, NativeLoader, Vec<u8>, Vec<u8>>;
+    pub type Reader<'a> = evm::EvmTranscript<G1Affine, NativeLoader, super::Tracked<'a>, Vec<u8>>;
+}
+
+#[cfg(not(feature = "evm"))]
+fn evm_feature_missing() -> Halo2Error {
+    Halo2Error::Config(
+        "the Keccak (EVM) transcript needs zkbench-halo2's `evm` feature, which this build lacks"
+            .into(),
+    )
+}
+
+/// Verifies a Blake2b-transcript `proof` for `public` under `vk`
+/// ([`verify_with`] with [`Transcript::Blake2b`]).
 pub fn verify(
     params: &ParamsKZG<Bn256>,
     vk: &VerifyingKey<G1Affine>,
     public: &PublicInputs,
     proof: &[u8],
 ) -> Result<bool, Halo2Error> {
-    if !canonical_transcript(proof) {
-        return Ok(false);
-    }
-    let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    verify_with(params, vk, public, proof, Transcript::Blake2b)
+}
+
+/// Verifies `proof` for `public` under `vk` with `transcript`. A wrong
+/// number of public inputs is an error; an invalid or malformed proof
+/// (including a valid one with trailing bytes, or a point or scalar with a
+/// second encoding) is `Ok(false)`. Never panics on malformed proof bytes (a
+/// panic inside halo2 is caught and reported as `Ok(false)`).
+pub fn verify_with(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    public: &PublicInputs,
+    proof: &[u8],
+    transcript: Transcript,
+) -> Result<bool, Halo2Error> {
+    /// One `verify_proof` call per transcript type, reading through a
+    /// [`Tracked`] reader so that the bytes left unread can be counted.
+    fn run<'a, E, T>(
+        params: &ParamsKZG<Bn256>,
+        vk: &VerifyingKey<G1Affine>,
+        instance: &[Fr],
+        proof: Tracked<'a>,
+    ) -> bool
+    where
+        E: halo2_axiom::transcript::EncodedChallenge<G1Affine>,
+        T: TranscriptReadBuffer<Tracked<'a>, G1Affine, E>,
+    {
         let strategy = SingleStrategy::new(params);
-        let mut rest = proof;
-        let mut transcript = Blake2bRead::<_, G1Affine, Challenge255<_>>::init(&mut rest);
-        let ok = verify_proof::<
+        let mut transcript = T::init(proof);
+        verify_proof::<
             KZGCommitmentScheme<Bn256>,
             VerifierSHPLONK<'_, Bn256>,
-            Challenge255<G1Affine>,
-            Blake2bRead<&mut &[u8], G1Affine, Challenge255<G1Affine>>,
+            E,
+            T,
             SingleStrategy<'_, Bn256>,
         >(
             params.verifier_params(),
             vk,
             strategy,
-            &[&[&instance]],
+            &[&[instance]],
             &mut transcript,
         )
-        .is_ok();
-        drop(transcript);
+        .is_ok()
+    }
+    let canonical = match transcript {
+        Transcript::Blake2b => canonical_transcript(proof),
+        // EvmTranscript reads points as (x, y) with x, y < q on the curve and
+        // scalars below r (non-canonical encodings are read errors), so every
+        // element has one encoding; the length check is all that is left
+        Transcript::Keccak => proof.len() % 32 == 0,
+    };
+    if !canonical {
+        return Ok(false);
+    }
+    let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let read = std::cell::Cell::new(0);
+        let reader = Tracked {
+            data: proof,
+            read: &read,
+        };
+        let ok = match transcript {
+            Transcript::Blake2b => run::<
+                Challenge255<G1Affine>,
+                Blake2bRead<Tracked<'_>, G1Affine, Challenge255<G1Affine>>,
+            >(params, vk, &instance, reader),
+            #[cfg(feature = "evm")]
+            Transcript::Keccak => {
+                run::<evm::Challenge, evm::Reader<'_>>(params, vk, &instance, reader)
+            }
+            #[cfg(not(feature = "evm"))]
+            Transcript::Keccak => false,
+        };
         // A proof is exactly its transcript: trailing bytes are rejected, so
         // that no two byte strings are the same valid proof.
-        ok && rest.is_empty()
+        ok && read.get() == proof.len()
     }));
     Ok(res.unwrap_or(false))
+}
+
+/// A reader over proof bytes that counts what the transcript consumed
+/// (halo2's transcripts do not give their reader back).
+struct Tracked<'a> {
+    data: &'a [u8],
+    read: &'a std::cell::Cell<usize>,
+}
+
+impl Read for Tracked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let pos = self.read.get();
+        let n = buf.len().min(self.data.len() - pos);
+        buf[..n].copy_from_slice(&self.data[pos..pos + n]);
+        self.read.set(pos + n);
+        Ok(n)
+    }
 }
 
 /// Whether `proof` is a sequence of 32-byte elements none of which is a
@@ -543,7 +742,7 @@ pub fn verify_for(
             public.0.len()
         )));
     }
-    verify(&keys.params, keys.vk(), public, proof)
+    verify_with(&keys.params, keys.vk(), public, proof, circuit.transcript)
 }
 
 /// Everything a proof directory holds besides the proof bytes.
@@ -566,6 +765,9 @@ pub struct ArtifactMeta {
     pub public_inputs: Vec<String>,
     /// Proof size in bytes.
     pub proof_size: usize,
+    /// The proof's transcript (absent: Blake2b, as before it was recorded).
+    #[serde(default, skip_serializing_if = "Transcript::is_default")]
+    pub transcript: Transcript,
     /// Circuit statistics.
     pub stats: CircuitStats,
 }
@@ -597,6 +799,7 @@ pub fn write_artifacts(
         }),
         public_inputs: public.clone(),
         proof_size: out.proof.len(),
+        transcript: circuit.transcript,
         stats: circuit.stats_with_keys(keys)?,
     };
     let write = |name: &str, bytes: &[u8]| -> Result<(), Halo2Error> {
@@ -661,7 +864,7 @@ pub fn read_artifacts(dir: &Path) -> Result<(ArtifactMeta, ProofOutput), Halo2Er
 /// or generates its keys (cache `key_dir`) under the recorded SRS, verifies.
 pub fn verify_dir(dir: &Path, key_dir: &Path) -> Result<(bool, ArtifactMeta), Halo2Error> {
     let (meta, out) = read_artifacts(dir)?;
-    let circuit = Halo2Circuit::new(&meta.config)?;
+    let circuit = Halo2Circuit::new(&meta.config)?.with_transcript(meta.transcript);
     let (keys, _) = circuit.load_or_keygen(key_dir, &meta.srs)?;
     let ok = verify_for(&circuit, &keys, &out.public, &out.proof)?;
     Ok((ok, meta))

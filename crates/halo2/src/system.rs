@@ -6,17 +6,32 @@ use std::path::{Path, PathBuf};
 use rand::RngCore;
 use zkbench_core::{AuditReport, Metrics, ProofSystem};
 
-use crate::api::{self, Halo2Circuit, Halo2Config, Keys, Srs};
+use crate::api::{self, Halo2Circuit, Halo2Config, Keys, Srs, Transcript};
 use crate::chip::ChipLayout;
 use crate::statement::{PublicInputs, StatementConfig, Witness};
 use crate::Halo2Error;
 
 /// Halo2 (halo2-axiom) with KZG on BN254 and SHPLONK, with the given chip
-/// layout; keys under the **unsafe test SRS** `Srs::TestSetup { seed }`.
+/// layout and transcript; keys under the **unsafe test SRS**
+/// `Srs::TestSetup { seed }`. Named `halo2-kzg` with the Blake2b transcript
+/// and `halo2-kzg-keccak` with the Keccak (EVM) one, so that a suite records
+/// both side by side (prove time, proof size).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Halo2Kzg {
     /// Chip layout (partial rounds per row).
     pub layout: ChipLayout,
+    /// The Fiat–Shamir transcript.
+    pub transcript: Transcript,
+}
+
+impl Halo2Kzg {
+    /// The default layout with the Keccak (EVM) transcript.
+    pub fn keccak() -> Self {
+        Self {
+            transcript: Transcript::Keccak,
+            ..Self::default()
+        }
+    }
 }
 
 /// A statement witness with its natively computed public inputs (Halo2
@@ -37,18 +52,25 @@ impl ProofSystem for Halo2Kzg {
     type Error = Halo2Error;
 
     fn name(&self) -> &'static str {
-        "halo2-kzg"
+        match self.transcript {
+            Transcript::Blake2b => "halo2-kzg",
+            Transcript::Keccak => "halo2-kzg-keccak",
+        }
     }
 
     fn description(&self) -> &'static str {
-        "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Poseidon2 and Poseidon chips; UNSAFE test SRS"
+        match self.transcript {
+            Transcript::Blake2b => "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Poseidon2 and Poseidon chips, Blake2b transcript; UNSAFE test SRS",
+            Transcript::Keccak => "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Keccak (EVM, snark-verifier) transcript, the proofs `zkbench verifier --system halo2-kzg` checks on chain; UNSAFE test SRS",
+        }
     }
 
     fn circuit(&self, cfg: &StatementConfig) -> Result<Halo2Circuit, Halo2Error> {
-        Halo2Circuit::new(&Halo2Config {
+        Ok(Halo2Circuit::new(&Halo2Config {
             statement: cfg.clone(),
             layout: self.layout,
-        })
+        })?
+        .with_transcript(self.transcript))
     }
 
     fn circuit_metrics(&self, circuit: &Halo2Circuit) -> Result<Metrics, Halo2Error> {

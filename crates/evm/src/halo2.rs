@@ -1,0 +1,209 @@
+//! The Halo2-KZG verifier on the EVM.
+//!
+//! The verifier is generated per verifying key by Axiom's `snark-verifier`
+//! (0.2, made for halo2-axiom 0.5.3, the fork zkbench's halo2 backend uses):
+//! `compile` turns the verifying key into a PLONK protocol description, the
+//! `EvmLoader` runs the SHPLONK (BDFG21) verifier symbolically and emits it as
+//! straight-line Yul over the precompiles (ecAdd 0x06, ecMul 0x07, ecPairing
+//! 0x08, modexp 0x05), wrapped in a Solidity contract `Halo2Verifier` whose
+//! `fallback` takes the calldata `instances ‖ proof` (each instance a 32-byte
+//! big-endian word, then the Keccak-transcript proof,
+//! [`zkbench_halo2::api::Transcript::Keccak`]) and **reverts** on an invalid
+//! proof (success and no return data on a valid one) — the convention of
+//! snark-verifier's and PSE's Halo2 verifiers; [`accepted`] reads it.
+//!
+//! Two checks are added to what snark-verifier emits (the generator itself is
+//! not forked; the emitted source is patched at anchors this module checks
+//! exist, with a test on the result):
+//! * **every scalar read from calldata must be below r** — snark-verifier
+//!   reduces public inputs and proof scalars mod r, which makes a public input
+//!   `x + r` verify as `x` (a second nullifier hash for one note, in a pool);
+//!   native verification rejects such encodings, and so does this verifier;
+//! * **the calldata length is exact** — trailing bytes would make a second
+//!   byte string verify as the same proof.
+//!
+//! And `pragma solidity 0.8.19` becomes `^0.8.19`, so that the pinned solc-js
+//! (a later 0.8) compiles it.
+
+use std::{path::Path, rc::Rc};
+
+use snark_verifier::{
+    loader::evm::EvmLoader,
+    pcs::kzg::{Bdfg21, KzgAs, KzgDecidingKey},
+    system::halo2::{compile, transcript::evm::EvmTranscript, Config},
+    verifier::{plonk::PlonkVerifier, SnarkVerifier},
+};
+use zkbench_halo2::{
+    api::{Halo2Circuit, Keys, Transcript},
+    halo2_axiom::{
+        halo2curves::bn256::{Bn256, Fq, Fr, G1Affine},
+        poly::commitment::ParamsProver,
+    },
+    statement::PublicInputs,
+};
+
+use crate::EvmError;
+
+/// The contract name of the generated Halo2 verifier.
+pub const HALO2_CONTRACT: &str = "Halo2Verifier";
+
+/// SHPLONK (BDFG21) over KZG, as the halo2 backend proves.
+type Verifier = PlonkVerifier<KzgAs<Bn256, Bdfg21>>;
+
+/// The scalar field modulus r of BN254, as the generated Yul spells it.
+const R_HEX: &str = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
+
+/// The Solidity source of the verifier for `keys` and `num_instance` public
+/// inputs, with the range and length checks of the module documentation.
+pub fn halo2_verifier(keys: &Keys, num_instance: usize) -> Result<String, EvmError> {
+    let params = &keys.params;
+    let protocol = compile(
+        params,
+        keys.vk(),
+        Config::kzg().with_num_instance(vec![num_instance]),
+    );
+    let dk: KzgDecidingKey<Bn256> = (params.get_g()[0], params.g2(), params.s_g2()).into();
+    let loader = EvmLoader::new::<Fq, Fr>();
+    let protocol = protocol.loaded(&loader);
+    let mut transcript = EvmTranscript::<G1Affine, Rc<EvmLoader>, _, _>::new(&loader);
+    let instances = transcript.load_instances(vec![num_instance]);
+    let proof = Verifier::read_proof(&dk, &protocol, &instances, &mut transcript)
+        .map_err(|e| EvmError::UnsupportedKey(format!("snark-verifier read_proof: {e:?}")))?;
+    Verifier::verify(&dk, &protocol, &instances, &proof)
+        .map_err(|e| EvmError::UnsupportedKey(format!("snark-verifier verify: {e:?}")))?;
+    harden(&loader.solidity_code())
+}
+
+/// The patches of the module documentation, applied to snark-verifier's
+/// output; an error if an anchor is missing (a snark-verifier change this
+/// module has not seen).
+fn harden(code: &str) -> Result<String, EvmError> {
+    let missing = |what: &str| {
+        EvmError::UnsupportedKey(format!(
+            "snark-verifier's output changed: {what} not found; the range checks cannot be added"
+        ))
+    };
+    // the calldata it reads: the largest offset loaded, plus one word
+    let mut max_end = 0usize;
+    let mut rest = code;
+    while let Some(i) = rest.find("calldataload(0x") {
+        let hex: String = rest[i + 15..]
+            .chars()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .collect();
+        let off = usize::from_str_radix(&hex, 16).map_err(|_| missing("a calldata offset"))?;
+        max_end = max_end.max(off + 32);
+        rest = &rest[i + 15 + hex.len()..];
+    }
+    if max_end == 0 {
+        return Err(missing("calldataload"));
+    }
+    let reduced = "mod(calldataload(";
+    let n_scalars = code.matches(reduced).count();
+    if n_scalars == 0 {
+        return Err(missing("the scalar loads"));
+    }
+    let mut out = String::with_capacity(code.len() + 64 * n_scalars);
+    let mut rest = code;
+    // `mod(calldataload(X), f_q)` → `checked_scalar(calldataload(X))`
+    while let Some(i) = rest.find(reduced) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + reduced.len()..];
+        let close = after
+            .find("), f_q)")
+            .ok_or_else(|| missing("`), f_q)` after a scalar load"))?;
+        out.push_str("checked_scalar(calldataload(");
+        out.push_str(&after[..close]);
+        out.push_str("))");
+        rest = &after[close + "), f_q)".len()..];
+    }
+    out.push_str(rest);
+    let anchor = "let success := true";
+    if !out.contains(anchor) {
+        return Err(missing(anchor));
+    }
+    let prelude = format!(
+        "if iszero(eq(calldatasize(), {max_end:#x})) {{ revert(0, 0) }}
+            function checked_scalar(v) -> w {{
+                if iszero(lt(v, {R_HEX})) {{ revert(0, 0) }}
+                w := v
+            }}
+            {anchor}"
+    );
+    let out = out.replacen(anchor, &prelude, 1);
+    let pragma = "pragma solidity 0.8.19;";
+    if !out.contains(pragma) {
+        return Err(missing(pragma));
+    }
+    Ok(out.replacen(pragma, "pragma solidity ^0.8.19;", 1))
+}
+
+/// Compiles a verifier source of [`halo2_verifier`] (optimizer off: see
+/// [`crate::solc::settings_unoptimized`]).
+pub fn compile_halo2(solc: &crate::Solc, source: &str) -> Result<crate::Compiled, EvmError> {
+    solc.compile_with(source, HALO2_CONTRACT, &crate::solc::settings_unoptimized())
+}
+
+/// The calldata of a Halo2 verifier call: the public inputs as 32-byte
+/// big-endian words, then the Keccak-transcript proof.
+pub fn halo2_calldata(public: &PublicInputs, proof: &[u8]) -> Vec<u8> {
+    use ark_ff::{BigInteger, PrimeField};
+    let mut out = Vec::with_capacity(32 * public.0.len() + proof.len());
+    for x in &public.0 {
+        out.extend_from_slice(&x.into_bigint().to_bytes_be());
+    }
+    out.extend_from_slice(proof);
+    out
+}
+
+/// Whether a call to the generated verifier accepted (returned, did not
+/// revert or halt).
+pub fn accepted(out: &crate::CallOutcome) -> bool {
+    matches!(out.status, crate::CallStatus::Returned(_))
+}
+
+/// A Halo2 proof directory (`zkbench prove --system halo2-kzg`) read back
+/// with its keys (from the key cache `key_dir`, generated when absent).
+pub struct Halo2Dir {
+    /// The circuit, with the transcript the proof was made with.
+    pub circuit: Halo2Circuit,
+    /// Its keys.
+    pub keys: Keys,
+    /// The public inputs.
+    pub public: PublicInputs,
+    /// The proof bytes.
+    pub proof: Vec<u8>,
+}
+
+impl Halo2Dir {
+    /// Reads `dir` (`meta.json`, `public.json`, `proof.bin`) and loads the keys.
+    pub fn read(dir: &Path, key_dir: &Path) -> Result<Self, EvmError> {
+        let (meta, out) = zkbench_halo2::api::read_artifacts(dir)?;
+        let circuit = Halo2Circuit::new(&meta.config)?.with_transcript(meta.transcript);
+        let (keys, _) = circuit.load_or_keygen(key_dir, &meta.srs)?;
+        Ok(Self {
+            circuit,
+            keys,
+            public: out.public,
+            proof: out.proof,
+        })
+    }
+
+    /// The verifier's Solidity source.
+    pub fn verifier(&self) -> Result<String, EvmError> {
+        halo2_verifier(&self.keys, self.circuit.num_public_inputs())
+    }
+
+    /// The call's calldata; an error when the proof was not made with the
+    /// Keccak transcript (the only one the EVM verifier reads).
+    pub fn calldata(&self) -> Result<Vec<u8>, EvmError> {
+        if self.circuit.transcript() != Transcript::Keccak {
+            return Err(EvmError::UnsupportedKey(format!(
+                "this proof uses the {} transcript; the EVM verifier reads Keccak-transcript proofs \
+                 (zkbench prove --system halo2-kzg --transcript keccak)",
+                self.circuit.transcript()
+            )));
+        }
+        Ok(halo2_calldata(&self.public, &self.proof))
+    }
+}

@@ -1,0 +1,193 @@
+//! The Halo2-KZG EVM verifier (snark-verifier's Yul, hardened) in revm, on a
+//! small note-spend circuit: it accepts zkbench's Keccak-transcript proofs,
+//! rejects every tampered call (changed public input, input ≥ r, changed
+//! proof scalar, scalar ≥ r, point off the curve, truncated or extended
+//! calldata, a Blake2b-transcript proof, a proof of another statement), and
+//! agrees with the native verifier (`verify_with`, Keccak transcript) on
+//! every case. Also: its runtime bytecode is under the EIP-170 limit.
+
+mod common;
+
+use ark_ff::{BigInteger, PrimeField};
+use common::solc_or_skip;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkbench_evm::{
+    halo2::{accepted, compile_halo2},
+    halo2_calldata, halo2_verifier, Chain,
+};
+use zkbench_halo2::{
+    api::{verify_with, Halo2Circuit, Halo2Config, Srs, Transcript},
+    statement::{CircuitKind, PublicInputs, StatementConfig},
+};
+use zkbench_hash::{Fr, HashFamily};
+
+fn r_word() -> [u8; 32] {
+    let be = Fr::MODULUS.to_bytes_be();
+    let mut w = [0u8; 32];
+    w[32 - be.len()..].copy_from_slice(&be);
+    w
+}
+
+/// `a + b` for 32-byte big-endian words (mod 2^256).
+fn add(a: &[u8], b: &[u8; 32]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    let mut carry = 0u16;
+    for i in (0..32).rev() {
+        let s = a[i] as u16 + b[i] as u16 + carry;
+        out[i] = s as u8;
+        carry = s >> 8;
+    }
+    out
+}
+
+#[test]
+fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
+    let Some(solc) = solc_or_skip("halo2_evm_verifier") else {
+        return;
+    };
+    // a note spend over a tree of 2^4 leaves: the spend circuit's three public inputs
+    let cfg = Halo2Config::new(StatementConfig {
+        family: HashFamily::Poseidon2,
+        alpha: Some(5),
+        arity: 2,
+        leaves: 16,
+        circuit: CircuitKind::Spend,
+    });
+    let circuit = Halo2Circuit::new(&cfg)
+        .unwrap()
+        .with_transcript(Transcript::Keccak);
+    let keys = circuit.keygen(&Srs::TestSetup { seed: 7 }).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let prove = |rng: &mut ChaCha20Rng, transcript: Transcript| {
+        let c = circuit.clone().with_transcript(transcript);
+        let w = c.random_witness(rng);
+        let (out, _) = c.prove(&keys, &w, rng).unwrap();
+        (out.public, out.proof)
+    };
+    let (public, proof) = prove(&mut rng, Transcript::Keccak);
+    let (other_public, other_proof) = prove(&mut rng, Transcript::Keccak);
+    let (_, blake_proof) = prove(&mut rng, Transcript::Blake2b);
+    let n = circuit.num_public_inputs();
+    assert_eq!(n, 3);
+    assert!(verify_with(&keys.params, keys.vk(), &public, &proof, Transcript::Keccak).unwrap());
+
+    let src = halo2_verifier(&keys, n).unwrap();
+    assert!(
+        src.contains("checked_scalar(calldataload(0x0))"),
+        "public inputs range-checked"
+    );
+    assert!(
+        !src.contains("mod(calldataload("),
+        "no scalar is reduced mod r"
+    );
+    let compiled = compile_halo2(&solc, &src).unwrap_or_else(|e| panic!("{e}"));
+    let mut chain = Chain::new();
+    let d = chain.deploy(&compiled.creation).unwrap();
+    assert!(
+        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
+        "runtime bytecode {} B over the EIP-170 limit",
+        d.bytecode_bytes
+    );
+
+    let good = halo2_calldata(&public, &proof);
+    let words = |c: &[u8]| c.len() / 32;
+    assert_eq!(good.len() % 32, 0);
+    let r = r_word();
+    let mut cases: Vec<(&str, Vec<u8>, bool)> = vec![("valid", good.clone(), true)];
+    cases.push((
+        "valid proof of another statement",
+        halo2_calldata(&other_public, &other_proof),
+        true,
+    ));
+    for i in 0..n {
+        let mut c = good.clone();
+        c[32 * i + 31] ^= 1;
+        cases.push(("public input changed", c, false));
+        let mut c = good.clone();
+        let w = add(&c[32 * i..32 * i + 32], &r);
+        c[32 * i..32 * i + 32].copy_from_slice(&w);
+        cases.push(("public input + r (≥ r, same value mod r)", c, false));
+    }
+    // the proof's first element is a point (advice commitment x, y); its last
+    // words are evaluations (scalars)
+    let mut c = good.clone();
+    c[32 * n + 63] ^= 1;
+    cases.push(("point moved off the curve (y changed)", c, false));
+    let mut c = good.clone();
+    let last = words(&c) - 1;
+    c[32 * last + 31] ^= 1;
+    cases.push(("last proof scalar changed", c, false));
+    let mut c = good.clone();
+    // the last scalar of the proof is below r; + r is the same value mod r
+    // (if it overflows 2^256 the case is still invalid)
+    let w = add(&c[32 * last..32 * last + 32], &r);
+    c[32 * last..32 * last + 32].copy_from_slice(&w);
+    cases.push(("last proof scalar + r (≥ r)", c, false));
+    cases.push((
+        "truncated by one word",
+        good[..good.len() - 32].to_vec(),
+        false,
+    ));
+    cases.push((
+        "truncated by one byte",
+        good[..good.len() - 1].to_vec(),
+        false,
+    ));
+    let mut c = good.clone();
+    c.extend_from_slice(&[0u8; 32]);
+    cases.push(("extended by a zero word", c, false));
+    cases.push(("empty calldata", vec![], false));
+    cases.push((
+        "Blake2b-transcript proof",
+        halo2_calldata(&public, &blake_proof),
+        false,
+    ));
+    let mut swapped = halo2_calldata(&public, &other_proof);
+    cases.push(("proof of another statement", swapped.clone(), false));
+    swapped.truncate(32 * n);
+    cases.push(("public inputs only", swapped, false));
+
+    for (name, calldata, want) in &cases {
+        let out = chain.call(d.address, calldata).unwrap();
+        let evm = accepted(&out);
+        assert_eq!(evm, *want, "EVM verifier on {name:?}: {:?}", out.status);
+        // the native verifier on the same bytes (calldata = inputs ‖ proof)
+        if calldata.len() >= 32 * n && calldata.len() % 32 == 0 {
+            let inputs: Option<Vec<Fr>> = calldata[..32 * n]
+                .chunks(32)
+                .map(|w| {
+                    let x = Fr::from_be_bytes_mod_order(w);
+                    // a non-canonical word is not an input the native API can take
+                    (x.into_bigint().to_bytes_be() == w).then_some(x)
+                })
+                .collect();
+            let native = match inputs {
+                Some(inputs) => verify_with(
+                    &keys.params,
+                    keys.vk(),
+                    &PublicInputs(inputs),
+                    &calldata[32 * n..],
+                    Transcript::Keccak,
+                )
+                .unwrap(),
+                None => false,
+            };
+            assert_eq!(native, evm, "native and EVM disagree on {name:?}");
+        }
+        if *want {
+            println!(
+                "{name}: verify gas {} (transaction {}), calldata {} B",
+                out.gas_exec,
+                out.gas_tx,
+                calldata.len()
+            );
+        }
+    }
+    println!(
+        "Halo2 EVM verifier: runtime bytecode {} B, deploy gas {}; {} cases",
+        d.bytecode_bytes,
+        d.gas_deploy,
+        cases.len()
+    );
+}
