@@ -21,6 +21,8 @@ echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,00
 # Halo2's chips lay out wider arities differently (more lanes a row): audit them too
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 4
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 7
+# the Keccak (EVM) transcript's verifier on malformed proofs (its circuits are halo2-kzg's)
+"${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg-keccak --arity 2 --circuit membership --hash poseidon2 --fuzz 20000
 
 echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
 # fuzz/Cargo.lock is kept in step with Cargo.lock; without --locked a workspace dependency

@@ -15,6 +15,7 @@ pub fn all() -> Vec<Box<dyn Backend>> {
         Box::new(NativeHash),
         Box::new(ProofBackend::new(zkbench_groth16::Groth16)),
         Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::default())),
+        Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::keccak())),
         Box::new(EvmVerifiers),
         Box::new(crate::primitives::Primitives),
     ]

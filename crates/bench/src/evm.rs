@@ -10,15 +10,18 @@
 //! | `zkbench` | zkbench's own template (`zkbench verifier`) |
 //! | `snarkjs` | snarkjs's exported verifier for the same key (`scripts/snarkjs/export-verifier.mjs`) |
 //! | `gnark` | gnark v0.16's exported verifier (contract `Verifier`) for gnark's own proof of binary Poseidon2 membership (`go run ./peers/gnark --evm-out DIR`; needs Go) |
+//! | `zkbench-halo2` | the Halo2-KZG verifier (`zkbench verifier --system halo2-kzg`: snark-verifier's Yul, hardened) for a Keccak-transcript Halo2 proof of the statement |
 //!
 //! gnark's verifier takes `verifyProof(bytes proof, uint256[N] input)` and
-//! reverts on an invalid proof instead of returning false.
+//! reverts on an invalid proof instead of returning false; so does the Halo2
+//! verifier (its fallback takes `instances ‖ proof`).
 //!
 //! One record per case, phase `verify`: `samples_s` is the wall time of the
 //! call in revm; metrics `gas_verify` (execution), `gas_tx` (21,000 +
 //! EIP-2028 calldata + execution), `gas_deploy`, `bytecode_bytes` (runtime,
-//! EIP-170 limit 24,576), `calldata_bytes`, `public_inputs`, `gas_floor`
-//! (precompile floor 181,150 + 6,150·ℓ). The same call with a changed
+//! EIP-170 limit 24,576), `calldata_bytes`, `public_inputs`, and for the
+//! Groth16 verifiers `gas_floor` (precompile floor 181,150 + 6,150·ℓ); the
+//! Halo2 record adds `proof_bytes`. The same call with a changed
 //! public input must return false, or the case fails.
 
 use rand::SeedableRng;
@@ -40,7 +43,7 @@ use crate::{
 pub const BACKEND_NAME: &str = "evm";
 
 /// The verifiers this backend measures (`system` of `evm` cases).
-pub const VERIFIERS: &[&str] = &["zkbench", "snarkjs", "gnark"];
+pub const VERIFIERS: &[&str] = &["zkbench", "snarkjs", "gnark", "zkbench-halo2"];
 
 /// Solidity Groth16 verifiers in revm.
 pub struct EvmVerifiers;
@@ -51,7 +54,7 @@ impl Backend for EvmVerifiers {
     }
 
     fn description(&self) -> &'static str {
-        "on-chain verification (evm cases): gas and bytecode of the zkbench, snarkjs and gnark Solidity Groth16 verifiers in revm"
+        "on-chain verification (evm cases): gas and bytecode of the zkbench, snarkjs and gnark Solidity Groth16 verifiers and of zkbench's Halo2-KZG verifier in revm"
     }
 
     fn handles(&self, case: &Case) -> bool {
@@ -59,10 +62,10 @@ impl Backend for EvmVerifiers {
     }
 
     fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
-        let measured = if case.system == "gnark" {
-            measure_gnark(case, profile, env)
-        } else {
-            measure_case(case, profile, env)
+        let measured = match case.system.as_str() {
+            "gnark" => measure_gnark(case, profile, env),
+            "zkbench-halo2" => measure_halo2(case, profile, env),
+            _ => measure_case(case, profile, env),
         };
         match measured {
             Ok(r) => vec![r],
@@ -116,8 +119,50 @@ fn measure_case(case: &Case, profile: &Profile, env: &Environment) -> Result<Rec
         &calldata.abi_encode(),
         &bad.abi_encode(),
         public.0.len(),
+        Some(zkbench_evm::precompile_floor_gas(public.0.len())),
         |o| o.returned_true(),
     )
+}
+
+/// The Halo2-KZG verifier for a Keccak-transcript proof of the case's
+/// statement (keys under the unsafe test SRS of the bench seed).
+fn measure_halo2(case: &Case, profile: &Profile, env: &Environment) -> Result<Record, String> {
+    use zkbench_halo2::api::{Halo2Circuit, Halo2Config, Srs, Transcript};
+    let cfg = case.statement_config()?;
+    let circuit = Halo2Circuit::new(&Halo2Config::new(cfg))
+        .map_err(|e| format!("circuit: {e}"))?
+        .with_transcript(Transcript::Keccak);
+    let keys = circuit
+        .keygen(&Srs::TestSetup {
+            seed: BENCH_SETUP_SEED,
+        })
+        .map_err(|e| format!("setup: {e}"))?;
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let witness = circuit.random_witness(&mut rng);
+    let (out, _) = circuit
+        .prove(&keys, &witness, &mut rng)
+        .map_err(|e| format!("prove: {e}"))?;
+    let n = circuit.num_public_inputs();
+    let src = zkbench_evm::halo2_verifier(&keys, n).map_err(|e| e.to_string())?;
+    let solc = Solc::locate().map_err(|e| e.to_string())?;
+    let compiled = zkbench_evm::halo2::compile_halo2(&solc, &src).map_err(|e| e.to_string())?;
+    let data = zkbench_evm::halo2_calldata(&out.public, &out.proof);
+    let mut bad = data.clone();
+    bad[31] ^= 1;
+    let mut r = measure_calls(
+        case,
+        profile,
+        env,
+        &compiled,
+        &data,
+        &bad,
+        n,
+        None,
+        zkbench_evm::halo2::accepted,
+    )?;
+    r.metrics
+        .insert("proof_bytes".into(), out.proof.len() as f64);
+    Ok(r)
 }
 
 /// Deploys `compiled`, samples calls with `data` (which `accepted` must
@@ -131,8 +176,17 @@ fn measure_calls(
     data: &[u8],
     bad: &[u8],
     l: usize,
+    floor: Option<u64>,
     accepted: impl Fn(&CallOutcome) -> bool,
 ) -> Result<Record, String> {
+    if compiled.runtime.len() > zkbench_evm::EIP170_LIMIT {
+        return Err(format!(
+            "the {} verifier's runtime bytecode is {} B, over the EIP-170 limit of {} B: it cannot be deployed",
+            case.system,
+            compiled.runtime.len(),
+            zkbench_evm::EIP170_LIMIT
+        ));
+    }
     let mut chain = Chain::new();
     let deployed = chain
         .deploy(&compiled.creation)
@@ -172,9 +226,11 @@ fn measure_calls(
         ("bytecode_bytes", deployed.bytecode_bytes as f64),
         ("calldata_bytes", data.len() as f64),
         ("public_inputs", l as f64),
-        ("gas_floor", zkbench_evm::precompile_floor_gas(l) as f64),
     ] {
         r.metrics.insert(k.into(), v);
+    }
+    if let Some(f) = floor {
+        r.metrics.insert("gas_floor".into(), f as f64);
     }
     Ok(r)
 }
@@ -249,6 +305,7 @@ fn measure_gnark(case: &Case, profile: &Profile, env: &Environment) -> Result<Re
         &zkbench_evm::calldata::gnark_calldata(&proof, &public),
         &zkbench_evm::calldata::gnark_calldata(&proof, &bad),
         public.len(),
+        Some(zkbench_evm::precompile_floor_gas(public.len())),
         // gnark's verifyProof returns nothing and reverts on an invalid proof
         |o| matches!(&o.status, CallStatus::Returned(d) if d.is_empty()),
     )

@@ -456,7 +456,10 @@ fn gas_cells(r: &Record) -> [String; 9] {
         r.case.system.clone(),
         statement.join(" · "),
         n("public_inputs"),
-        format!("{} (floor {})", n("gas_verify"), n("gas_floor")),
+        match m("gas_floor") {
+            Some(_) => format!("{} (floor {})", n("gas_verify"), n("gas_floor")),
+            None => n("gas_verify"),
+        },
         vs_floor,
         n("gas_tx"),
         n("gas_deploy"),

@@ -154,6 +154,13 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         threads: a.threads,
         quiet: a.quiet || a.json || !std::io::stderr().is_terminal(),
     };
+    // the output folders exist before a long run, not after it
+    for p in [Some(&a.out), Some(&a.report), a.csv.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        ensure_parent(p)?;
+    }
     let code = run_and_write(
         &suite,
         &opts,
@@ -166,6 +173,16 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         crate::cmd_serve::submit_file(&a.out, url)?;
     }
     Ok(code)
+}
+
+/// Creates the folder `path` will be written into, so that a run never
+/// ends in "cannot write" after its measurements.
+fn ensure_parent(path: &std::path::Path) -> anyhow::Result<()> {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => std::fs::create_dir_all(d)
+            .with_context(|| format!("cannot create {} for {}", d.display(), path.display())),
+        _ => Ok(()),
+    }
 }
 
 /// `zkbench hashes`.

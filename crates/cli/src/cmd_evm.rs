@@ -8,56 +8,94 @@ use clap::Args;
 /// Arguments of `zkbench verifier`.
 #[derive(Args, Debug)]
 pub struct VerifierArgs {
-    /// Proof system: groth16 (halo2-kzg has no EVM verifier yet, see docs/evm.md).
+    /// Proof system: groth16 or halo2-kzg.
     #[arg(long, default_value = "groth16")]
     pub system: String,
-    /// Proof directory written by `zkbench prove` (or snarkjs): verification_key.json is read.
+    /// Proof directory written by `zkbench prove` (or snarkjs): groth16 reads
+    /// verification_key.json; halo2-kzg reads meta.json and loads the keys from the key cache.
     #[arg(long)]
     pub dir: PathBuf,
     /// Output Solidity file (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// halo2-kzg: key cache directory (default as for `zkbench prove`).
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
 }
 
 /// Arguments of `zkbench calldata`.
 #[derive(Args, Debug)]
 pub struct CalldataArgs {
-    /// Proof system: groth16.
+    /// Proof system: groth16 or halo2-kzg.
     #[arg(long, default_value = "groth16")]
     pub system: String,
-    /// Proof directory written by `zkbench prove` (or snarkjs): proof.json and public.json are read.
+    /// Proof directory written by `zkbench prove` (or snarkjs): proof.json and public.json are
+    /// read (groth16); proof.bin, public.json and meta.json (halo2-kzg, keccak transcript).
     #[arg(long)]
     pub dir: PathBuf,
-    /// Print the raw transaction calldata (selector + ABI encoding) as 0x-hex instead of
-    /// snarkjs's `zkey export soliditycalldata` text.
+    /// groth16: print the raw transaction calldata (selector + ABI encoding) as 0x-hex instead
+    /// of snarkjs's `zkey export soliditycalldata` text. halo2-kzg always prints 0x-hex (the
+    /// verifier's fallback takes the public inputs as 32-byte words, then the proof).
     #[arg(long)]
     pub hex: bool,
+    /// halo2-kzg: key cache directory (default as for `zkbench prove`).
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
 }
 
-fn check_system(system: &str) -> anyhow::Result<()> {
+/// The systems with an EVM verifier.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum System {
+    Groth16,
+    Halo2,
+}
+
+fn check_system(system: &str) -> anyhow::Result<System> {
     match system {
-        "groth16" => Ok(()),
-        "halo2-kzg" => bail!(
-            "halo2-kzg has no EVM verifier yet (it needs a Keccak transcript; see docs/evm.md); available: groth16"
+        "groth16" => Ok(System::Groth16),
+        "halo2-kzg" | "halo2-kzg-keccak" => Ok(System::Halo2),
+        other => bail!(
+            "unknown proof system {other:?} for on-chain verification; available: groth16, halo2-kzg"
         ),
-        other => bail!("unknown proof system {other:?} for on-chain verification; available: groth16"),
     }
+}
+
+fn halo2_dir(
+    dir: &std::path::Path,
+    keys: Option<&PathBuf>,
+) -> anyhow::Result<zkbench_evm::Halo2Dir> {
+    let cache = crate::cmd_prove::key_cache_dir(keys);
+    zkbench_evm::Halo2Dir::read(dir, &cache).with_context(|| {
+        format!(
+            "cannot read the Halo2 proof directory {} (keys from {})",
+            dir.display(),
+            cache.display()
+        )
+    })
 }
 
 /// `zkbench verifier`.
 pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
-    check_system(&a.system)?;
-    let src = zkbench_evm::groth16_verifier_for_dir(&a.dir)
-        .with_context(|| format!("cannot read the verification key in {}", a.dir.display()))?;
+    let system = check_system(&a.system)?;
+    let (src, contract, abi) = match system {
+        System::Groth16 => (
+            zkbench_evm::groth16_verifier_for_dir(&a.dir).with_context(|| {
+                format!("cannot read the verification key in {}", a.dir.display())
+            })?,
+            zkbench_evm::GROTH16_CONTRACT,
+            "verifyProof with snarkjs's ABI",
+        ),
+        System::Halo2 => (
+            halo2_dir(&a.dir, a.keys.as_ref())?.verifier()?,
+            zkbench_evm::HALO2_CONTRACT,
+            "fallback(instances ‖ keccak-transcript proof), reverts when invalid; compile with the optimizer off",
+        ),
+    };
     match &a.out {
         Some(path) => {
             std::fs::write(path, &src)
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            eprintln!(
-                "wrote {} (contract {}, verifyProof with snarkjs's ABI)",
-                path.display(),
-                zkbench_evm::GROTH16_CONTRACT
-            );
+            eprintln!("wrote {} (contract {contract}, {abi})", path.display());
         }
         None => print!("{src}"),
     }
@@ -66,7 +104,11 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
 
 /// `zkbench calldata`.
 pub fn calldata(a: CalldataArgs) -> anyhow::Result<ExitCode> {
-    check_system(&a.system)?;
+    if check_system(&a.system)? == System::Halo2 {
+        let c = halo2_dir(&a.dir, a.keys.as_ref())?.calldata()?;
+        println!("0x{}", hex_encode(&c));
+        return Ok(ExitCode::SUCCESS);
+    }
     let c = zkbench_evm::groth16_calldata_for_dir(&a.dir)
         .with_context(|| format!("cannot read the proof in {}", a.dir.display()))?;
     if a.hex {

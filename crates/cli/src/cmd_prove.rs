@@ -55,6 +55,10 @@ pub struct ProveArgs {
     /// Powers of Tau / Hermez) instead of the TEST setup; phase 2 is drawn from OS randomness here.
     #[arg(long)]
     pub ptau: Option<PathBuf>,
+    /// halo2-kzg: Fiat–Shamir transcript, blake2b (default) or keccak (the one the EVM verifier
+    /// of `zkbench verifier --system halo2-kzg` reads; `--system halo2-kzg-keccak` is the same).
+    #[arg(long)]
+    pub transcript: Option<String>,
 }
 
 /// Arguments of `zkbench verify`.
@@ -71,7 +75,7 @@ pub struct VerifyArgs {
     pub keys: Option<PathBuf>,
 }
 
-fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
+pub(crate) fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
     if let Some(p) = explicit {
         return p.clone();
     }
@@ -93,8 +97,8 @@ fn check_system(system: &str) -> anyhow::Result<()> {
             names.join(", ")
         );
     }
-    if !matches!(system, "groth16" | "halo2-kzg") {
-        bail!("proof system {system:?} has no artifact format for prove/verify yet (available: groth16, halo2-kzg)");
+    if !matches!(system, "groth16" | "halo2-kzg" | "halo2-kzg-keccak") {
+        bail!("proof system {system:?} has no artifact format for prove/verify yet (available: groth16, halo2-kzg, halo2-kzg-keccak)");
     }
     Ok(())
 }
@@ -107,8 +111,11 @@ fn ms(d: Option<std::time::Duration>) -> String {
 /// `zkbench prove`.
 pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     check_system(&a.system)?;
-    if a.system == "halo2-kzg" {
+    if a.system.starts_with("halo2-kzg") {
         return prove_halo2(a);
+    }
+    if a.transcript.is_some() {
+        bail!("--transcript applies to halo2-kzg only (Groth16 proofs have no transcript)");
     }
     if a.srs.is_some() {
         bail!("--srs applies to halo2-kzg only (Groth16 has a circuit-specific setup; use --ptau FILE)");
@@ -245,7 +252,15 @@ fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
         },
         layout: Default::default(),
     };
-    let circuit = Halo2Circuit::new(&cfg)?;
+    let transcript: h2::Transcript = match (&a.transcript, a.system.as_str()) {
+        (Some(t), "halo2-kzg") => t.parse()?,
+        (Some(t), _) if t != "keccak" => {
+            bail!("--system halo2-kzg-keccak proves with the keccak transcript, not {t:?}")
+        }
+        (_, "halo2-kzg-keccak") => h2::Transcript::Keccak,
+        _ => h2::Transcript::Blake2b,
+    };
+    let circuit = Halo2Circuit::new(&cfg)?.with_transcript(transcript);
     let srs = match &a.srs {
         Some(p) => Srs::File(p.clone()),
         None => Srs::TestSetup { seed: a.seed },
@@ -253,7 +268,7 @@ fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
     if srs.is_test_setup() {
         eprintln!("WARNING: UNSAFE TEST SRS ({}): tau is derivable from the seed; anyone can forge proofs. For testing and benchmarking only; pass --srs FILE for real use.", srs.label());
     }
-    println!("halo2-kzg · {}", circuit.stats()?);
+    println!("halo2-kzg · {} · {transcript} transcript", circuit.stats()?);
     let cache = key_cache_dir(a.keys.as_ref());
     let t0 = Instant::now();
     let (keys, cached) = circuit
@@ -296,7 +311,7 @@ fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
 /// `zkbench verify`.
 pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
     check_system(&a.system)?;
-    if a.system == "halo2-kzg" {
+    if a.system.starts_with("halo2-kzg") {
         let t = Instant::now();
         let cache = key_cache_dir(a.keys.as_ref());
         let (ok, _) = zkbench_halo2::api::verify_dir(&a.dir, &cache)
