@@ -94,3 +94,64 @@ fn unsupported_systems_and_missing_directories_are_clean_errors() {
         );
     }
 }
+
+#[test]
+fn halo2_verifier_and_calldata_for_a_keccak_proof_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let keys = tmp.path().join("keys");
+    let prove = |dir: &std::path::Path, transcript: &str| {
+        run_ok(
+            zkbench()
+                .args(["prove", "--system", "halo2-kzg", "--transcript", transcript])
+                .args(["--arity", "2", "--leaves", "2^4", "--out"])
+                .arg(dir)
+                .arg("--keys")
+                .arg(&keys),
+        )
+    };
+    let dir = tmp.path().join("keccak");
+    assert!(prove(&dir, "keccak").contains("keccak transcript"));
+    run_ok(
+        zkbench()
+            .args(["verify", "--system", "halo2-kzg", "--dir"])
+            .arg(&dir)
+            .arg("--keys")
+            .arg(&keys),
+    );
+    let sol = tmp.path().join("Halo2Verifier.sol");
+    run_ok(
+        zkbench()
+            .args(["verifier", "--system", "halo2-kzg", "--dir"])
+            .arg(&dir)
+            .arg("--keys")
+            .arg(&keys)
+            .arg("--out")
+            .arg(&sol),
+    );
+    let src = std::fs::read_to_string(&sol).unwrap();
+    assert!(src.contains("contract Halo2Verifier") && src.contains("checked_scalar"));
+    let hex = run_ok(
+        zkbench()
+            .args(["calldata", "--system", "halo2-kzg", "--dir"])
+            .arg(&dir)
+            .arg("--keys")
+            .arg(&keys),
+    );
+    // three public inputs, then the proof
+    let proof = std::fs::read(dir.join("proof.bin")).unwrap();
+    assert_eq!(hex.trim().len(), 2 + 2 * (3 * 32 + proof.len()));
+
+    // a Blake2b proof has no EVM calldata: a clean error saying which transcript to use
+    let blake = tmp.path().join("blake2b");
+    prove(&blake, "blake2b");
+    let o = zkbench()
+        .args(["calldata", "--system", "halo2-kzg", "--dir"])
+        .arg(&blake)
+        .arg("--keys")
+        .arg(&keys)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--transcript keccak"), "{err}");
+}
