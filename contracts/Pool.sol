@@ -116,6 +116,8 @@ contract Pool {
         if (commitment >= FIELD_SIZE) revert FieldElementTooLarge();
         if (commitment == emptyLeaf) revert EmptyLeafCommitment();
         uint64 batch = openBatch;
+        // A deposit that could never be committed would be stuck: refuse it.
+        if (batch >= eraCapacity) revert EraFull();
         uint64 position = openCount;
         batchAccumulator[batch] = keccak256(abi.encode(batchAccumulator[batch], commitment, msg.sender));
         if (position + 1 == batchSize) {

@@ -47,6 +47,10 @@ pub struct SimulateConfig {
     pub notes_dir: PathBuf,
     /// Seed of the notes and proofs' randomness.
     pub seed: u64,
+    /// Withdraw to accounts that already hold ether (1 ether each, as a
+    /// Hardhat node's accounts do) instead of fresh addresses; a transfer to a
+    /// fresh address costs 25,000 gas more (account creation).
+    pub existing_recipients: bool,
 }
 
 /// Gas of each kind of transaction (medians of the run), transaction gas
@@ -148,6 +152,8 @@ pub struct SimulationReport {
     pub answers: BTreeMap<String, String>,
     /// Provers.
     pub provers: ProverReport,
+    /// Whether recipients held ether before (see [`SimulateConfig::existing_recipients`]).
+    pub existing_recipients: bool,
     /// Where the notes were written.
     pub notes_dir: String,
 }
@@ -260,6 +266,14 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
     let recipients: Vec<Address> = (0..cfg.deposits).map(|i| account(0xee, i as u64)).collect();
     for d in &depositors {
         chain.set_balance(*d, cfg.denomination)?;
+    }
+    let recipient_start = if cfg.existing_recipients {
+        U256::from(10u64).pow(U256::from(18u8))
+    } else {
+        U256::ZERO
+    };
+    for r in &recipients {
+        chain.set_balance(*r, recipient_start)?;
     }
     let mut everyone: Vec<Address> = depositors.clone();
     everyone.extend(&recipients);
@@ -442,12 +456,12 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
         let got = chain.balance(recipients[i])?;
         let committed =
             i != blocked_at && find_leaf(seq.tree(), &notes[i].commitment(&hashes)).is_some();
-        balanced &= got
-            == if committed {
-                denom - cfg.fee
-            } else {
-                U256::ZERO
-            };
+        let paid = if committed {
+            denom - cfg.fee
+        } else {
+            U256::ZERO
+        };
+        balanced &= got == recipient_start + paid;
     }
     let total_after = everyone
         .iter()
@@ -505,6 +519,7 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
             withdraw_constraints: provers.spend_keys.matrices.num_constraints,
             test_setup: provers.batch_keys.test_setup && provers.spend_keys.test_setup,
         },
+        existing_recipients: cfg.existing_recipients,
         notes_dir: cfg.notes_dir.display().to_string(),
     })
 }

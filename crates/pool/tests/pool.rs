@@ -39,6 +39,7 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
         fee: U256::from(DENOM / 100),
         notes_dir: dir.path().join("notes"),
         seed: 1,
+        existing_recipients: true,
     };
     let r = simulate(&cfg).unwrap();
     assert_eq!(r.batch_size, 2);
@@ -204,5 +205,17 @@ fn contract_checks_its_inputs() {
     assert_eq!(
         chain.balance(Address::from([0x02; 20])).unwrap(),
         U256::from(DENOM)
+    );
+    // The era (4 slots of 2) takes 8 deposits; a 9th could never be committed and is refused.
+    for _ in 2..8 {
+        let n = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
+        let (_, r) = wallet::deposit(&mut chain, user, &n, dir.path(), &hashes).unwrap();
+        assert_eq!(abi::describe(&r.outcome.status), "ok");
+    }
+    let n = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
+    let c9 = fr_u256(&n.commitment(&hashes));
+    assert_eq!(
+        send(&mut chain, user, abi::deposit_call(c9), DENOM),
+        "EraFull"
     );
 }
