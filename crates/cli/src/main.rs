@@ -6,6 +6,7 @@ mod cmd_bench;
 mod cmd_evm;
 mod cmd_hash;
 mod cmd_merkle;
+mod cmd_pool;
 mod cmd_prove;
 mod cmd_ptau;
 mod cmd_serve;
@@ -54,6 +55,9 @@ enum Command {
     Serve(cmd_serve::ServeArgs),
     /// Send a results file to a results server.
     Submit(cmd_serve::SubmitArgs),
+    /// The private pool of seed 003: `simulate` runs deposits, sequencer batches and withdrawals on the embedded EVM.
+    #[command(subcommand)]
+    Pool(cmd_pool::PoolCmd),
     /// Powers of tau (.ptau): `new` writes a TEST setup in seconds, `import` reads a real ceremony file.
     #[command(subcommand)]
     Ptau(cmd_ptau::PtauCmd),
@@ -84,6 +88,7 @@ fn main() -> ExitCode {
         Command::Audit(a) => cmd_audit::run(a),
         Command::Serve(a) => cmd_serve::serve(a),
         Command::Submit(a) => cmd_serve::submit(a),
+        Command::Pool(c) => cmd_pool::run(c),
         Command::Ptau(c) => cmd_ptau::run(c),
         Command::RunCase { case, profile } => zkbench_bench::runner::run_case_here(&case, &profile)
             .map_err(anyhow::Error::msg)

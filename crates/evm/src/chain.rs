@@ -13,11 +13,12 @@
 //! transaction figure; precompile prices are the same in both.
 
 use revm::{
-    context::{result::ExecutionResult, result::Output, Context, TxEnv},
+    context::{result::ExecutionResult, result::Output, Context, ContextTr, TxEnv},
     database::InMemoryDB,
     handler::{MainBuilder, MainContext, MainnetContext, MainnetEvm},
-    primitives::{hardfork::SpecId, Address, Bytes, TxKind},
-    ExecuteCommitEvm,
+    primitives::{hardfork::SpecId, Address, Bytes, Log, TxKind, U256},
+    state::AccountInfo,
+    DatabaseRef, ExecuteCommitEvm,
 };
 
 use crate::calldata::calldata_gas;
@@ -79,7 +80,17 @@ impl CallOutcome {
     }
 }
 
-/// A fresh single-account chain.
+/// A transaction's outcome with the logs it emitted (empty unless it succeeded).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Receipt {
+    /// Status and gas.
+    pub outcome: CallOutcome,
+    /// The logs (events), in order.
+    pub logs: Vec<Log>,
+}
+
+/// A fresh chain: one default sender for [`Chain::deploy`] and [`Chain::call`];
+/// any number of funded accounts for [`Chain::send`].
 pub struct Chain {
     evm: MainnetEvm<MainnetContext<InMemoryDB>>,
     nonce: u64,
@@ -139,6 +150,84 @@ impl Chain {
             }),
             other => Err(EvmError::Deploy(format!("{other:?}"))),
         }
+    }
+
+    /// Sets the balance of `who` (creating the account).
+    pub fn set_balance(&mut self, who: Address, wei: U256) -> Result<(), EvmError> {
+        let db = self.evm.db_mut();
+        let mut info = db
+            .basic_ref(who)
+            .map_err(|e| EvmError::Evm(e.to_string()))?
+            .unwrap_or_default();
+        info.balance = wei;
+        db.insert_account_info(who, info);
+        Ok(())
+    }
+
+    /// The balance of `who` (zero for an unknown account).
+    pub fn balance(&self, who: Address) -> Result<U256, EvmError> {
+        Ok(self
+            .evm
+            .db_ref()
+            .basic_ref(who)
+            .map_err(|e| EvmError::Evm(e.to_string()))?
+            .map(|a: AccountInfo| a.balance)
+            .unwrap_or_default())
+    }
+
+    /// Sends a transaction from `from` to `to` with `data` and `value` wei
+    /// (gas price 0: only `value` moves ether), returning its status, gas and
+    /// logs. A revert is an outcome, not an error.
+    pub fn send(
+        &mut self,
+        from: Address,
+        to: Address,
+        data: &[u8],
+        value: U256,
+    ) -> Result<Receipt, EvmError> {
+        let nonce = self
+            .evm
+            .db_ref()
+            .basic_ref(from)
+            .map_err(|e| EvmError::Evm(e.to_string()))?
+            .map(|a| a.nonce)
+            .unwrap_or(0);
+        let tx = TxEnv::builder()
+            .caller(from)
+            .kind(TxKind::Call(to))
+            .data(Bytes::copy_from_slice(data))
+            .value(value)
+            .gas_limit(TX_GAS_LIMIT)
+            .nonce(nonce)
+            .build()
+            .map_err(|e| EvmError::Evm(format!("{e:?}")))?;
+        let r = self
+            .evm
+            .transact_commit(tx)
+            .map_err(|e| EvmError::Evm(e.to_string()))?;
+        let gas_calldata = calldata_gas(data);
+        let used = r.gas().tx_gas_used();
+        let gas_exec = used.saturating_sub(TX_BASE_GAS + gas_calldata);
+        let (status, logs) = match r {
+            ExecutionResult::Success { output, logs, .. } => {
+                (CallStatus::Returned(output.data().to_vec()), logs)
+            }
+            ExecutionResult::Revert { output, .. } => {
+                (CallStatus::Reverted(output.to_vec()), vec![])
+            }
+            ExecutionResult::Halt { reason, .. } => {
+                (CallStatus::Halted(format!("{reason:?}")), vec![])
+            }
+        };
+        Ok(Receipt {
+            outcome: CallOutcome {
+                status,
+                gas_exec,
+                gas_calldata,
+                gas_tx: TX_BASE_GAS + gas_calldata + gas_exec,
+            },
+            logs,
+        })
     }
 
     /// Sends a transaction with `data` to `to`.

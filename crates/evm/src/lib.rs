@@ -28,10 +28,11 @@ pub mod solc;
 use std::path::Path;
 
 pub use calldata::Groth16Calldata;
-pub use chain::{CallOutcome, CallStatus, Chain, Deployed, EIP170_LIMIT};
+pub use chain::{CallOutcome, CallStatus, Chain, Deployed, Receipt, EIP170_LIMIT};
 pub use error::EvmError;
 pub use groth16::{precompile_floor_gas, solidity_verifier};
 pub use halo2::{halo2_calldata, halo2_verifier, Halo2Dir, HALO2_CONTRACT};
+pub use revm::primitives::{Address, Log, U256};
 pub use solc::{Compiled, Solc};
 
 /// The contract name of zkbench's Groth16 verifier (snarkjs's, too).

@@ -13,6 +13,7 @@
 //!   (setup, witness, prove, verify), key cache;
 //! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
 //!   (ark-groth16's proofs, with fixed-base MSM tables);
+//! * [`pool`]: the private pool's slot-insert (batch) circuit;
 //! * [`system`]: [`Groth16`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,
 //!   `verification_key.json`; [`artifacts`]: writing and reading a proof
@@ -31,6 +32,7 @@ pub mod error;
 pub mod gadgets;
 pub mod keys;
 pub mod lc;
+pub mod pool;
 pub mod prover;
 pub mod prover_cache;
 pub mod ptau;

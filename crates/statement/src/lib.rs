@@ -58,6 +58,8 @@
 
 #![deny(missing_docs)]
 
+pub mod pool;
+
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::UniformRand;

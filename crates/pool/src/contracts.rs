@@ -1,0 +1,218 @@
+//! The pool's contracts on a chain: proving keys for both statements,
+//! zkbench's generated verifiers, and `contracts/Pool.sol`.
+
+use std::sync::Arc;
+
+use rand::RngCore;
+use zkbench_evm::{Address, Chain, Groth16Calldata, Solc, U256};
+use zkbench_groth16::{pool::SlotInsert, Circuit, Keys};
+use zkbench_hash::{Fr, HashFamily};
+use zkbench_merkle::{EraSlotTree, MerklePath as TreePath};
+use zkbench_statement::pool::{pool_empty_leaf, PoolShape, SlotInsertWitness};
+use zkbench_statement::{MerklePath, NativeHashes, SpendWitness, Witness};
+
+use crate::abi::{self, WithdrawArgs};
+use crate::wallet::Note;
+use crate::PoolError;
+
+/// Source of the pool contract (`contracts/Pool.sol`).
+pub const POOL_SOURCE: &str = include_str!("../../../contracts/Pool.sol");
+
+/// Seed of the test setups of both circuits (the keys are test keys: their
+/// toxic waste is derivable from it).
+pub const TEST_SETUP_SEED: u64 = 0x5eed_0003;
+
+/// Both statements of the pool with their (test-setup) keys.
+pub struct PoolProvers {
+    /// Slot and era depths.
+    pub shape: PoolShape,
+    /// Hash family of the trees and notes.
+    pub family: HashFamily,
+    /// The note-spend circuit (withdrawals).
+    pub spend: Circuit,
+    /// Its keys.
+    pub spend_keys: Keys,
+    /// The slot-insert circuit (batches).
+    pub batch: SlotInsert,
+    /// Its keys.
+    pub batch_keys: Keys,
+}
+
+impl PoolProvers {
+    /// Circuits for `shape` and `family` with test-setup keys from `seed`.
+    pub fn setup(shape: PoolShape, family: HashFamily, seed: u64) -> Result<Self, PoolError> {
+        let spend = Circuit::new(&shape.spend_config(family, None))?;
+        let spend_keys = spend.setup(seed)?;
+        let batch = SlotInsert::new(shape, family, None)?;
+        let batch_keys = batch.setup(seed ^ 0xba7c)?;
+        Ok(Self {
+            shape,
+            family,
+            spend,
+            spend_keys,
+            batch,
+            batch_keys,
+        })
+    }
+
+    /// The native hashes (notes, nullifiers, tree nodes).
+    pub fn hashes(&self) -> &NativeHashes {
+        self.spend.backend().native()
+    }
+
+    /// An empty era/slot tree of this pool.
+    pub fn empty_tree(&self) -> Result<EraSlotTree, PoolError> {
+        Ok(EraSlotTree::new(
+            Arc::clone(self.hashes().native_pair()),
+            self.shape.slot_depth,
+            self.shape.era_depth,
+            pool_empty_leaf(),
+        )?)
+    }
+
+    /// Proves that `leaves` become the next slot of `tree`; returns the proof
+    /// as calldata, the new root and the tree with the slot appended.
+    pub fn prove_batch<R: RngCore>(
+        &self,
+        tree: &EraSlotTree,
+        leaves: &[Fr],
+        rng: &mut R,
+    ) -> Result<(Groth16Calldata, Fr, EraSlotTree), PoolError> {
+        let mut next = tree.clone();
+        let slot = next.commit_slot(leaves)?;
+        let path = next.path(slot, 0)?;
+        let w = SlotInsertWitness {
+            leaves: leaves.to_vec(),
+            slot_index: slot,
+            era_siblings: path.era_path.siblings.iter().map(|s| s[0]).collect(),
+        };
+        let (proof, public) = self.batch.prove(&self.batch_keys, &w, rng)?;
+        Ok((Groth16Calldata::new(&proof, &public), public.0[1], next))
+    }
+
+    /// Proves the spend of `note` (which must be a leaf of `tree`) to
+    /// `recipient` with `fee` for `relayer`; returns the calldata of the
+    /// proof and the withdrawal's other arguments.
+    pub fn prove_withdrawal<R: RngCore>(
+        &self,
+        tree: &EraSlotTree,
+        note: &Note,
+        recipient: Address,
+        relayer: Address,
+        fee: U256,
+        rng: &mut R,
+    ) -> Result<(Groth16Calldata, WithdrawArgs), PoolError> {
+        let hashes = self.hashes();
+        let c = note.commitment(hashes);
+        let (slot, pos) = find_leaf(tree, &c).ok_or_else(|| {
+            PoolError::Note(
+                "the note's commitment is not in the tree (not committed yet, or excluded)".into(),
+            )
+        })?;
+        let flat: TreePath = tree.path(slot, pos)?.flatten()?;
+        let shape = self.spend.shape();
+        let path = MerklePath::from_merkle(&flat, shape)?;
+        let refund = U256::ZERO;
+        let ext = abi::ext_data_hash(recipient, relayer, fee, refund);
+        let w = Witness::Spend(SpendWitness {
+            nullifier: note.nullifier,
+            secret: note.secret,
+            path,
+            ext_data_hash: ext,
+        });
+        let (proof, public, _) = self.spend.prove(&self.spend_keys, &w, rng)?;
+        let args = WithdrawArgs {
+            root: abi::fr_u256(&public.0[0]),
+            nullifier_hash: abi::fr_u256(&public.0[1]),
+            recipient,
+            relayer,
+            fee,
+            refund,
+        };
+        Ok((Groth16Calldata::new(&proof, &public), args))
+    }
+}
+
+/// `(slot, position)` of `leaf` in the committed slots of `tree`.
+pub fn find_leaf(tree: &EraSlotTree, leaf: &Fr) -> Option<(u64, u64)> {
+    (0..tree.slots_committed()).find_map(|s| {
+        tree.slot_leaves(s)
+            .ok()?
+            .iter()
+            .position(|l| l == leaf)
+            .map(|p| (s, p as u64))
+    })
+}
+
+/// Addresses and deploy gas of a deployed pool.
+#[derive(Clone, Debug)]
+pub struct PoolDeployment {
+    /// The pool contract.
+    pub pool: Address,
+    /// The note-spend verifier.
+    pub withdraw_verifier: Address,
+    /// The slot-insert verifier.
+    pub batch_verifier: Address,
+    /// Denomination in wei.
+    pub denomination: U256,
+    /// The sequencer's account.
+    pub sequencer: Address,
+    /// Gas of the three creation transactions (withdraw verifier, batch verifier, pool).
+    pub gas_deploy: [u64; 3],
+}
+
+/// Compiles and deploys both verifiers and the pool on `chain`.
+pub fn deploy(
+    chain: &mut Chain,
+    solc: &Solc,
+    provers: &PoolProvers,
+    denomination: U256,
+    sequencer: Address,
+) -> Result<PoolDeployment, PoolError> {
+    let wv_src = zkbench_evm::solidity_verifier(provers.spend_keys.vk())?;
+    let bv_src = zkbench_evm::solidity_verifier(provers.batch_keys.vk())?;
+    let wv = solc.compile(&wv_src, zkbench_evm::GROTH16_CONTRACT)?;
+    let bv = solc.compile(&bv_src, zkbench_evm::GROTH16_CONTRACT)?;
+    let pool = solc.compile(POOL_SOURCE, "Pool")?;
+    let wd = chain.deploy(&wv.creation)?;
+    let bd = chain.deploy(&bv.creation)?;
+    let tree = provers.empty_tree()?;
+    let mut creation = pool.creation.clone();
+    creation.extend(abi::constructor_args(
+        wd.address,
+        bd.address,
+        zkbench_evm::calldata::selector(provers.shape.slot_insert_inputs()),
+        denomination,
+        provers.shape.batch_size(),
+        provers.shape.slots(),
+        &pool_empty_leaf(),
+        &tree.root(),
+        sequencer,
+    ));
+    let pd = chain.deploy(&creation)?;
+    Ok(PoolDeployment {
+        pool: pd.address,
+        withdraw_verifier: wd.address,
+        batch_verifier: bd.address,
+        denomination,
+        sequencer,
+        gas_deploy: [wd.gas_deploy, bd.gas_deploy, pd.gas_deploy],
+    })
+}
+
+/// Reads a `uint256` getter of the pool (`name()` or `name(uint256|address)`).
+pub fn read_word(
+    chain: &mut Chain,
+    pool: Address,
+    signature: &str,
+    arg: Option<[u8; 32]>,
+) -> Result<U256, PoolError> {
+    let out = chain.call(pool, &abi::getter_call(signature, arg))?;
+    match out.status {
+        zkbench_evm::CallStatus::Returned(d) if d.len() == 32 => Ok(U256::from_be_slice(&d)),
+        s => Err(PoolError::Transaction {
+            what: signature.to_string(),
+            reason: abi::describe(&s),
+        }),
+    }
+}

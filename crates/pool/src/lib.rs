@@ -1,0 +1,27 @@
+//! # zkbench-pool
+//!
+//! Seed 003's private pool end to end on the embedded EVM (issue 12; protocol,
+//! trust model and threat analysis in `docs/pool.md`):
+//!
+//! * [`contracts`]: `contracts/Pool.sol` and zkbench's generated verifiers
+//!   for the note-spend (withdraw) and slot-insert (batch) statements, with
+//!   their test-setup keys ([`contracts::PoolProvers`]);
+//! * [`sequencer`]: watches `Deposit` events, applies the blocklist, proves
+//!   and commits a batch of `2^slot_depth` deposits;
+//! * [`wallet`]: notes (`zkbench-<network>-<wei>-<pool>-0x…`), written to disk
+//!   before the deposit is sent;
+//! * [`simulate`]: the whole protocol with a real attempt behind every check;
+//! * [`abi`]: calldata, events and custom errors of the pool.
+//!
+//! **All keys are test setups** (toxic waste derivable from a seed).
+#![deny(missing_docs)]
+
+pub mod abi;
+pub mod contracts;
+pub mod error;
+pub mod sequencer;
+pub mod simulate;
+pub mod wallet;
+
+pub use error::PoolError;
+pub use simulate::{simulate, SimulateConfig, SimulationReport};

@@ -1,0 +1,525 @@
+//! `zkbench pool simulate`: the whole protocol on the embedded EVM, with a
+//! real attempt behind every check.
+//!
+//! Deposits come from distinct funded accounts; deposit `B − 1` (the last of
+//! the first batch) comes from a blocklisted account. The sequencer commits
+//! every full batch (after first trying a batch with a commitment nobody
+//! deposited); every committed note is withdrawn through a relayer to a fresh
+//! recipient. Before the first withdrawal the simulation tries a front-run
+//! (same proof, other recipient), a fee above the denomination, a forged
+//! proof and a proof against a root the pool never had (the tree in which the
+//! blocklisted note was included); after it, the same withdrawal again
+//! (double spend). Gas price is 0, so only transferred value moves ether and
+//! every account's balance can be checked exactly.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use ark_ff::{BigInteger, PrimeField, UniformRand};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde::Serialize;
+use zkbench_evm::{Address, CallStatus, Chain, Groth16Calldata, Solc, U256};
+use zkbench_hash::{Fr, HashFamily};
+use zkbench_statement::pool::{pool_empty_leaf, PoolShape};
+
+use crate::abi::{self, address_word};
+use crate::contracts::{self, find_leaf, read_word, PoolProvers, TEST_SETUP_SEED};
+use crate::sequencer::Sequencer;
+use crate::wallet::{self, Note};
+use crate::PoolError;
+
+/// What to simulate.
+#[derive(Clone, Debug)]
+pub struct SimulateConfig {
+    /// Number of deposits (at least one batch).
+    pub deposits: usize,
+    /// Slot and era depths.
+    pub shape: PoolShape,
+    /// Hash family of the trees and notes.
+    pub family: HashFamily,
+    /// Denomination in wei.
+    pub denomination: U256,
+    /// Relayer fee of each withdrawal in wei (≤ denomination).
+    pub fee: U256,
+    /// Where the wallet writes the notes.
+    pub notes_dir: PathBuf,
+    /// Seed of the notes and proofs' randomness.
+    pub seed: u64,
+    /// Withdraw to accounts that already hold ether (1 ether each, as a
+    /// Hardhat node's accounts do) instead of fresh addresses; a transfer to a
+    /// fresh address costs 25,000 gas more (account creation).
+    pub existing_recipients: bool,
+}
+
+/// Gas of each kind of transaction (medians of the run), transaction gas
+/// (21,000 + calldata + execution).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GasReport {
+    /// `deposit`.
+    pub deposit: u64,
+    /// `commit` (one batch).
+    pub commit: u64,
+    /// `withdraw`.
+    pub withdraw: u64,
+    /// `deposit + commit / batch_size + withdraw` (rounded).
+    pub per_tx_amortized: u64,
+    /// `claimEscrow` (the blocklisted depositor's refund).
+    pub claim_escrow: u64,
+    /// Creation of the pool contract.
+    pub deploy_pool: u64,
+    /// Creation of the note-spend verifier.
+    pub deploy_withdraw_verifier: u64,
+    /// Creation of the slot-insert verifier.
+    pub deploy_batch_verifier: u64,
+}
+
+/// The outcome of each attack or policy check (a real attempt each).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Checks {
+    /// The same withdrawal sent twice: the second reverted `NullifierAlreadySpent`.
+    pub double_spend_rejected: bool,
+    /// The blocklisted deposit is not in the tree (`Excluded` event, empty leaf), its
+    /// depositor's escrow was credited and paid back by `claimEscrow`.
+    pub blocklisted_excluded: bool,
+    /// A valid proof against a root the pool never had reverted `UnknownRoot`.
+    pub wrong_root_rejected: bool,
+    /// A proof with a changed point reverted `InvalidProof`.
+    pub forged_proof_rejected: bool,
+    /// Every account's balance is what the protocol says, and the total is unchanged.
+    pub balance_conserved: bool,
+    /// A valid proof sent with another recipient reverted `InvalidProof`.
+    pub front_running_rejected: bool,
+    /// A withdrawal with a fee above the denomination reverted `FeeTooHigh`.
+    pub fee_above_denomination_rejected: bool,
+    /// A batch with a commitment nobody deposited (with a valid batch proof) reverted `BatchMismatch`.
+    pub undeposited_commitment_rejected: bool,
+}
+
+/// Proof times (medians, seconds) and circuit sizes.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ProverReport {
+    /// Median batch (slot-insert) proof, including witness generation.
+    pub batch_prove_s: f64,
+    /// Median withdrawal (note-spend) proof, including witness generation.
+    pub withdraw_prove_s: f64,
+    /// Constraints of the slot-insert circuit.
+    pub batch_constraints: usize,
+    /// Constraints of the note-spend circuit.
+    pub withdraw_constraints: usize,
+    /// The keys come from a test setup (toxic waste derivable from a seed).
+    pub test_setup: bool,
+}
+
+/// The simulation's JSON report (`zkbench pool simulate --json`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SimulationReport {
+    /// Where it ran.
+    pub chain: String,
+    /// Hash family.
+    pub hash: String,
+    /// Slot depth.
+    pub slot_depth: u32,
+    /// Era depth.
+    pub era_depth: u32,
+    /// Deposits per batch.
+    pub batch_size: usize,
+    /// Deposits made.
+    pub deposits: usize,
+    /// Successful withdrawals.
+    pub withdrawals: usize,
+    /// Batches committed.
+    pub batches: usize,
+    /// Deposits from blocklisted accounts (excluded and refunded).
+    pub blocklisted: usize,
+    /// Deposits left pending (fewer than a batch at the end).
+    pub pending_deposits: usize,
+    /// Denomination in wei.
+    pub denomination_wei: u128,
+    /// Relayer fee per withdrawal in wei.
+    pub fee_wei: u128,
+    /// The pool contract.
+    pub pool_address: String,
+    /// Hashes of the withdrawal transactions: only on a JSON-RPC node (the
+    /// embedded EVM has no transaction hashes), so empty here.
+    pub withdraw_txs: Vec<String>,
+    /// Gas medians.
+    pub gas: GasReport,
+    /// Outcomes of the attacks and policies tried.
+    pub checks: Checks,
+    /// What the contract answered to each attempt (`ok` or its error name).
+    pub answers: BTreeMap<String, String>,
+    /// Provers.
+    pub provers: ProverReport,
+    /// Whether recipients held ether before (see [`SimulateConfig::existing_recipients`]).
+    pub existing_recipients: bool,
+    /// Where the notes were written.
+    pub notes_dir: String,
+}
+
+fn account(tag: u8, i: u64) -> Address {
+    let mut b = [0u8; 20];
+    b[0] = tag;
+    b[12..].copy_from_slice(&i.to_be_bytes());
+    Address::from(b)
+}
+
+/// Median of `v` (mean of the two middle values for an even count, rounded down); 0 if empty.
+pub fn median_u64(v: &[u64]) -> u64 {
+    if v.is_empty() {
+        return 0;
+    }
+    let mut s = v.to_vec();
+    s.sort_unstable();
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2
+    }
+}
+
+fn median_f64(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+fn ok(status: &CallStatus) -> bool {
+    matches!(status, CallStatus::Returned(_))
+}
+
+fn require_ok(what: &str, status: &CallStatus) -> Result<(), PoolError> {
+    if ok(status) {
+        Ok(())
+    } else {
+        Err(PoolError::Transaction {
+            what: what.into(),
+            reason: abi::describe(status),
+        })
+    }
+}
+
+/// A proof with A replaced by −A (a valid curve point, a wrong proof).
+fn forge(p: &Groth16Calldata) -> Groth16Calldata {
+    let mut f = p.clone();
+    let y = ark_bn254::Fq::from_be_bytes_mod_order(&p.a[1]);
+    let bytes = (-y).into_bigint().to_bytes_be();
+    let mut w = [0u8; 32];
+    w[32 - bytes.len()..].copy_from_slice(&bytes);
+    f.a[1] = w;
+    f
+}
+
+/// Runs the simulation (see the module documentation).
+pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
+    let shape = cfg.shape;
+    let b = shape.batch_size();
+    if cfg.deposits < b {
+        return Err(PoolError::Config(format!(
+            "{} deposits do not fill one batch of 2^{} = {b}; pass --deposits {b} or more",
+            cfg.deposits, shape.slot_depth
+        )));
+    }
+    if cfg.fee > cfg.denomination {
+        return Err(PoolError::Config(
+            "the relayer fee exceeds the denomination".into(),
+        ));
+    }
+    let denomination_wei: u128 = cfg
+        .denomination
+        .try_into()
+        .map_err(|_| PoolError::Config("denomination above 2^128 wei".into()))?;
+    let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
+    let solc = Solc::locate()?;
+    let provers = PoolProvers::setup(shape, cfg.family, TEST_SETUP_SEED)?;
+    let hashes = provers.hashes().clone();
+    let mut chain = Chain::new();
+    let seq_addr = account(0x5e, 0);
+    let dep = contracts::deploy(&mut chain, &solc, &provers, cfg.denomination, seq_addr)?;
+    let pool = dep.pool;
+    let blocked = account(0xbb, 0);
+    let blocked_at = b - 1;
+    let mut seq = Sequencer::new(seq_addr, pool, &provers, [blocked].into_iter().collect())?;
+    let relayer = account(0x7e, 0);
+    let attacker = account(0xa7, 0);
+
+    // Every account that will ever hold ether in this run.
+    let depositors: Vec<Address> = (0..cfg.deposits)
+        .map(|i| {
+            if i == blocked_at {
+                blocked
+            } else {
+                account(0xd0, i as u64)
+            }
+        })
+        .collect();
+    let recipients: Vec<Address> = (0..cfg.deposits).map(|i| account(0xee, i as u64)).collect();
+    for d in &depositors {
+        chain.set_balance(*d, cfg.denomination)?;
+    }
+    let recipient_start = if cfg.existing_recipients {
+        U256::from(10u64).pow(U256::from(18u8))
+    } else {
+        U256::ZERO
+    };
+    for r in &recipients {
+        chain.set_balance(*r, recipient_start)?;
+    }
+    let mut everyone: Vec<Address> = depositors.clone();
+    everyone.extend(&recipients);
+    everyone.extend([relayer, attacker, seq_addr, pool]);
+    let total_before = everyone
+        .iter()
+        .map(|a| chain.balance(*a))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .fold(U256::ZERO, |s, x| s + x);
+
+    let mut answers = BTreeMap::new();
+    // Deposits: the wallet writes each note before sending.
+    let mut notes = Vec::with_capacity(cfg.deposits);
+    let mut gas_deposit = Vec::new();
+    for (i, d) in depositors.iter().enumerate() {
+        let note = Note::random(&mut rng, "revm", cfg.denomination, pool);
+        let (_, r) = wallet::deposit(&mut chain, *d, &note, &cfg.notes_dir, &hashes)?;
+        require_ok(&format!("deposit {i}"), &r.outcome.status)?;
+        gas_deposit.push(r.outcome.gas_tx);
+        seq.observe(&r.logs);
+        notes.push(note);
+    }
+
+    // A dishonest batch first: a commitment nobody deposited, with a valid proof.
+    let mut plan = seq
+        .plan(b)
+        .ok_or_else(|| PoolError::Config("the sequencer saw no full batch".into()))?;
+    let forged_leaf = Fr::rand(&mut rng);
+    plan.commitments[0] = abi::fr_u256(&forged_leaf);
+    plan.leaves[0] = forged_leaf;
+    let (proof, root, _) = provers.prove_batch(seq.tree(), &plan.leaves, &mut rng)?;
+    let r = chain.send(
+        seq_addr,
+        pool,
+        &abi::commit_call(
+            &proof,
+            &root,
+            &plan.commitments,
+            &plan.depositors,
+            plan.mask,
+        ),
+        U256::ZERO,
+    )?;
+    let a = abi::describe(&r.outcome.status);
+    let undeposited_commitment_rejected = a == "BatchMismatch";
+    answers.insert("commit_with_undeposited_commitment".into(), a);
+    // The tree the blocklisted note would have been in: its roots never reach the chain.
+    let mut what_if = seq.tree().clone();
+    let mut leaves = seq.plan(b).map(|p| p.leaves).unwrap_or_default();
+    leaves[blocked_at] = notes[blocked_at].commitment(&hashes);
+    what_if.commit_slot(&leaves)?;
+
+    // Honest commits of every full batch.
+    let mut gas_commit = Vec::new();
+    let mut batch_prove = Vec::new();
+    let mut excluded_seen = false;
+    while let Some(rep) = seq.commit_next(&mut chain, &provers, &mut rng)? {
+        gas_commit.push(rep.receipt.outcome.gas_tx);
+        batch_prove.push(rep.prove_s);
+        let ev = abi::excluded_events(pool, &rep.receipt.logs);
+        if rep.slot == 0 && ev.contains(&(0, blocked_at as u64, blocked)) {
+            excluded_seen = true;
+        }
+    }
+    let batches = gas_commit.len();
+
+    // Blocklist policy: not in the tree, escrowed, paid back.
+    let leaf_empty = seq.tree().slot_leaves(0)?[blocked_at] == pool_empty_leaf();
+    let not_in_tree = find_leaf(seq.tree(), &notes[blocked_at].commitment(&hashes)).is_none();
+    let escrowed = read_word(
+        &mut chain,
+        pool,
+        "escrow(address)",
+        Some(address_word(blocked)),
+    )? == cfg.denomination;
+    let r = chain.send(blocked, pool, &abi::claim_escrow_call(), U256::ZERO)?;
+    let claimed = ok(&r.outcome.status) && chain.balance(blocked)? == cfg.denomination;
+    answers.insert("claim_escrow".into(), abi::describe(&r.outcome.status));
+    let gas_claim = r.outcome.gas_tx;
+    let blocklisted_excluded = excluded_seen && leaf_empty && not_in_tree && escrowed && claimed;
+
+    // Withdrawals.
+    let mut gas_withdraw = Vec::new();
+    let mut withdraw_prove = Vec::new();
+    let mut checks_done = false;
+    let (mut front, mut fee_high, mut forged, mut wrong_root, mut double) =
+        (false, false, false, false, false);
+    let mut withdrawals = 0usize;
+    for (i, note) in notes.iter().enumerate() {
+        if i == blocked_at || find_leaf(seq.tree(), &note.commitment(&hashes)).is_none() {
+            continue;
+        }
+        let t = Instant::now();
+        let (proof, args) = provers.prove_withdrawal(
+            seq.tree(),
+            note,
+            recipients[i],
+            relayer,
+            cfg.fee,
+            &mut rng,
+        )?;
+        withdraw_prove.push(t.elapsed().as_secs_f64());
+        if !checks_done {
+            let mut send = |name: &str,
+                            p: &Groth16Calldata,
+                            a: &abi::WithdrawArgs|
+             -> Result<String, PoolError> {
+                let r = chain.send(relayer, pool, &abi::withdraw_call(p, a), U256::ZERO)?;
+                let d = abi::describe(&r.outcome.status);
+                answers.insert(name.into(), d.clone());
+                Ok(d)
+            };
+            let stolen = abi::WithdrawArgs {
+                recipient: attacker,
+                ..args
+            };
+            front = send("withdraw_front_run_other_recipient", &proof, &stolen)? == "InvalidProof";
+            let more_fee = abi::WithdrawArgs {
+                fee: args.fee + U256::from(1u8),
+                ..args
+            };
+            front &= send("withdraw_front_run_other_fee", &proof, &more_fee)? == "InvalidProof";
+            forged = send("withdraw_forged_proof", &forge(&proof), &args)? == "InvalidProof";
+            let over = cfg.denomination + U256::from(1u8);
+            let (p_over, a_over) = provers.prove_withdrawal(
+                seq.tree(),
+                note,
+                recipients[i],
+                relayer,
+                over,
+                &mut rng,
+            )?;
+            fee_high = send("withdraw_fee_above_denomination", &p_over, &a_over)? == "FeeTooHigh";
+            let (p_wr, a_wr) = provers.prove_withdrawal(
+                &what_if,
+                &notes[blocked_at],
+                attacker,
+                relayer,
+                cfg.fee,
+                &mut rng,
+            )?;
+            wrong_root = send("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
+        }
+        let r = chain.send(
+            relayer,
+            pool,
+            &abi::withdraw_call(&proof, &args),
+            U256::ZERO,
+        )?;
+        require_ok(&format!("withdrawal of note {i}"), &r.outcome.status)?;
+        gas_withdraw.push(r.outcome.gas_tx);
+        withdrawals += 1;
+        if !checks_done {
+            let r = chain.send(
+                relayer,
+                pool,
+                &abi::withdraw_call(&proof, &args),
+                U256::ZERO,
+            )?;
+            let d = abi::describe(&r.outcome.status);
+            double = d == "NullifierAlreadySpent";
+            answers.insert("withdraw_double_spend".into(), d);
+            checks_done = true;
+        }
+    }
+
+    // Balances: exact for every account, and the total unchanged.
+    let denom = cfg.denomination;
+    let w = U256::from(withdrawals as u64);
+    let pending = seq.pending();
+    let mut balanced = chain.balance(pool)?
+        == denom * U256::from((cfg.deposits - withdrawals - 1) as u64)
+        && chain.balance(relayer)? == cfg.fee * w
+        && chain.balance(attacker)? == U256::ZERO
+        && read_word(&mut chain, pool, "totalEscrow()", None)? == U256::ZERO;
+    for (i, d) in depositors.iter().enumerate() {
+        let expect = if i == blocked_at { denom } else { U256::ZERO };
+        balanced &= chain.balance(*d)? == expect;
+        let got = chain.balance(recipients[i])?;
+        let committed =
+            i != blocked_at && find_leaf(seq.tree(), &notes[i].commitment(&hashes)).is_some();
+        let paid = if committed {
+            denom - cfg.fee
+        } else {
+            U256::ZERO
+        };
+        balanced &= got == recipient_start + paid;
+    }
+    let total_after = everyone
+        .iter()
+        .map(|a| chain.balance(*a))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .fold(U256::ZERO, |s, x| s + x);
+    balanced &= total_after == total_before;
+
+    let (gd, gc, gw) = (
+        median_u64(&gas_deposit),
+        median_u64(&gas_commit),
+        median_u64(&gas_withdraw),
+    );
+    Ok(SimulationReport {
+        chain: "revm (embedded, Cancun)".into(),
+        hash: cfg.family.name().into(),
+        slot_depth: shape.slot_depth,
+        era_depth: shape.era_depth,
+        batch_size: b,
+        deposits: cfg.deposits,
+        withdrawals,
+        batches,
+        blocklisted: 1,
+        pending_deposits: pending,
+        denomination_wei,
+        fee_wei: cfg.fee.try_into().unwrap_or(u128::MAX),
+        pool_address: format!("{pool:#x}"),
+        withdraw_txs: Vec::new(),
+        gas: GasReport {
+            deposit: gd,
+            commit: gc,
+            withdraw: gw,
+            per_tx_amortized: gd + (gc + b as u64 / 2) / b as u64 + gw,
+            claim_escrow: gas_claim,
+            deploy_pool: dep.gas_deploy[2],
+            deploy_withdraw_verifier: dep.gas_deploy[0],
+            deploy_batch_verifier: dep.gas_deploy[1],
+        },
+        checks: Checks {
+            double_spend_rejected: double,
+            blocklisted_excluded,
+            wrong_root_rejected: wrong_root,
+            forged_proof_rejected: forged,
+            balance_conserved: balanced,
+            front_running_rejected: front,
+            fee_above_denomination_rejected: fee_high,
+            undeposited_commitment_rejected,
+        },
+        answers,
+        provers: ProverReport {
+            batch_prove_s: median_f64(&batch_prove),
+            withdraw_prove_s: median_f64(&withdraw_prove),
+            batch_constraints: provers.batch_keys.matrices.num_constraints,
+            withdraw_constraints: provers.spend_keys.matrices.num_constraints,
+            test_setup: provers.batch_keys.test_setup && provers.spend_keys.test_setup,
+        },
+        existing_recipients: cfg.existing_recipients,
+        notes_dir: cfg.notes_dir.display().to_string(),
+    })
+}

@@ -1,0 +1,221 @@
+//! The pool on the embedded EVM: the whole simulation (every attack
+//! rejected, balances exact) and the contract's input checks one by one.
+//! Small depths (slot 1, era 2–4) keep the proofs fast.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use zkbench_evm::{Address, Chain, Solc, U256};
+use zkbench_hash::HashFamily;
+use zkbench_pool::abi::{self, fr_u256};
+use zkbench_pool::contracts::{deploy, PoolProvers};
+use zkbench_pool::sequencer::Sequencer;
+use zkbench_pool::wallet::{self, Note};
+use zkbench_pool::{simulate, SimulateConfig};
+use zkbench_statement::pool::{pool_empty_leaf, PoolShape};
+
+fn solc_or_skip(test: &str) -> Option<Solc> {
+    match Solc::locate() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            println!("SKIPPED {test}: {e}");
+            None
+        }
+    }
+}
+
+const DENOM: u64 = 100_000_000_000_000_000;
+
+#[test]
+fn simulation_rejects_every_attack_and_conserves_balances() {
+    if solc_or_skip("simulation").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = SimulateConfig {
+        deposits: 5,
+        shape: PoolShape::new(1, 4).unwrap(),
+        family: HashFamily::Poseidon2,
+        denomination: U256::from(DENOM),
+        fee: U256::from(DENOM / 100),
+        notes_dir: dir.path().join("notes"),
+        seed: 1,
+        existing_recipients: true,
+    };
+    let r = simulate(&cfg).unwrap();
+    assert_eq!(r.batch_size, 2);
+    assert_eq!(r.batches, 2);
+    assert_eq!(r.withdrawals, 3, "{r:#?}");
+    assert_eq!(r.pending_deposits, 1);
+    let c = &r.checks;
+    assert!(
+        c.double_spend_rejected
+            && c.blocklisted_excluded
+            && c.wrong_root_rejected
+            && c.forged_proof_rejected
+            && c.balance_conserved
+            && c.front_running_rejected
+            && c.fee_above_denomination_rejected
+            && c.undeposited_commitment_rejected,
+        "{r:#?}"
+    );
+    assert!(r.gas.deposit > 21_000 && r.gas.commit > 200_000 && r.gas.withdraw > 200_000);
+    assert_eq!(
+        r.gas.per_tx_amortized,
+        r.gas.deposit + (r.gas.commit + 1) / 2 + r.gas.withdraw
+    );
+    // Every note was written before its deposit and parses back.
+    let notes: Vec<_> = std::fs::read_dir(&cfg.notes_dir).unwrap().collect();
+    assert_eq!(notes.len(), 5);
+    let n = Note::load(&notes[0].as_ref().unwrap().path()).unwrap();
+    assert_eq!(format!("{:#x}", n.pool), r.pool_address);
+    // The JSON contract's fields.
+    let v = serde_json::to_value(&r).unwrap();
+    for k in [
+        "deposits",
+        "withdrawals",
+        "batch_size",
+        "denomination_wei",
+        "pool_address",
+        "withdraw_txs",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    for k in ["deposit", "commit", "withdraw", "per_tx_amortized"] {
+        assert!(v["gas"][k].is_u64(), "gas.{k}");
+    }
+    for k in [
+        "double_spend_rejected",
+        "blocklisted_excluded",
+        "wrong_root_rejected",
+        "forged_proof_rejected",
+        "balance_conserved",
+    ] {
+        assert_eq!(v["checks"][k], true, "checks.{k}");
+    }
+}
+
+#[test]
+fn contract_checks_its_inputs() {
+    let Some(solc) = solc_or_skip("contract_checks_its_inputs") else {
+        return;
+    };
+    let shape = PoolShape::new(1, 2).unwrap();
+    let provers = PoolProvers::setup(shape, HashFamily::Poseidon2, 9).unwrap();
+    let hashes = provers.hashes().clone();
+    let mut chain = Chain::new();
+    let seq_addr = Address::from([0x5e; 20]);
+    let d = deploy(&mut chain, &solc, &provers, U256::from(DENOM), seq_addr).unwrap();
+    let user = Address::from([0x01; 20]);
+    chain.set_balance(user, U256::from(10 * DENOM)).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let note = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
+    let c = fr_u256(&note.commitment(&hashes));
+    let send = |chain: &mut Chain, from, data: Vec<u8>, value: u64| {
+        abi::describe(
+            &chain
+                .send(from, d.pool, &data, U256::from(value))
+                .unwrap()
+                .outcome
+                .status,
+        )
+    };
+    assert_eq!(
+        send(&mut chain, user, abi::deposit_call(c), DENOM - 1),
+        "WrongDenomination"
+    );
+    let r = U256::from_be_bytes(abi::fr_word(&zkbench_hash::Fr::from(0u64)));
+    let modulus = U256::from_str_radix(
+        "21888242871839275222246405745257275088548364400416034343698204186575808495617",
+        10,
+    )
+    .unwrap();
+    assert_eq!(r, U256::ZERO);
+    assert_eq!(
+        send(&mut chain, user, abi::deposit_call(modulus), DENOM),
+        "FieldElementTooLarge"
+    );
+    assert_eq!(
+        send(
+            &mut chain,
+            user,
+            abi::deposit_call(fr_u256(&pool_empty_leaf())),
+            DENOM
+        ),
+        "EmptyLeafCommitment"
+    );
+    assert_eq!(
+        send(&mut chain, user, abi::claim_escrow_call(), 0),
+        "NothingToClaim"
+    );
+    // One deposit: the batch (2) is not full.
+    let dir = tempfile::tempdir().unwrap();
+    let (_, rcpt) = wallet::deposit(&mut chain, user, &note, dir.path(), &hashes).unwrap();
+    assert_eq!(abi::describe(&rcpt.outcome.status), "ok");
+    let mut seq = Sequencer::new(seq_addr, d.pool, &provers, Default::default()).unwrap();
+    assert_eq!(seq.observe(&rcpt.logs), 1);
+    let leaves = vec![note.commitment(&hashes), pool_empty_leaf()];
+    let (proof, root, _) = provers.prove_batch(seq.tree(), &leaves, &mut rng).unwrap();
+    let call = abi::commit_call(&proof, &root, &[c, c], &[user, user], U256::ZERO);
+    assert_eq!(send(&mut chain, seq_addr, call.clone(), 0), "BatchNotFull");
+    let note2 = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
+    let (_, rcpt) = wallet::deposit(&mut chain, user, &note2, dir.path(), &hashes).unwrap();
+    seq.observe(&rcpt.logs);
+    // Only the sequencer commits; a wrong-length batch and a mask beyond the batch are refused.
+    assert_eq!(send(&mut chain, user, call, 0), "NotSequencer");
+    let c2 = fr_u256(&note2.commitment(&hashes));
+    let short = abi::commit_call(&proof, &root, &[c], &[user], U256::ZERO);
+    assert_eq!(send(&mut chain, seq_addr, short, 0), "WrongBatchLength");
+    let mask = abi::commit_call(&proof, &root, &[c, c2], &[user, user], U256::from(4u8));
+    assert_eq!(send(&mut chain, seq_addr, mask, 0), "BadMask");
+    // A valid proof of other leaves than the deposits' (leaf 1 replaced by E without the mask).
+    let wrong = abi::commit_call(&proof, &root, &[c, c2], &[user, user], U256::ZERO);
+    assert_eq!(send(&mut chain, seq_addr, wrong, 0), "InvalidProof");
+    // The honest commit.
+    let rep = seq
+        .commit_next(&mut chain, &provers, &mut rng)
+        .unwrap()
+        .unwrap();
+    assert_eq!(rep.slot, 0);
+    // A refund in an ether pool and a zero recipient are refused.
+    let (p, mut a) = provers
+        .prove_withdrawal(
+            seq.tree(),
+            &note,
+            Address::from([0x02; 20]),
+            Address::ZERO,
+            U256::ZERO,
+            &mut rng,
+        )
+        .unwrap();
+    a.refund = U256::from(1u8);
+    assert_eq!(
+        send(&mut chain, user, abi::withdraw_call(&p, &a), 0),
+        "RefundNotSupported"
+    );
+    a.refund = U256::ZERO;
+    let zero = abi::WithdrawArgs {
+        recipient: Address::ZERO,
+        ..a
+    };
+    assert_eq!(
+        send(&mut chain, user, abi::withdraw_call(&p, &zero), 0),
+        "ZeroRecipient"
+    );
+    assert_eq!(send(&mut chain, user, abi::withdraw_call(&p, &a), 0), "ok");
+    assert_eq!(
+        chain.balance(Address::from([0x02; 20])).unwrap(),
+        U256::from(DENOM)
+    );
+    // The era (4 slots of 2) takes 8 deposits; a 9th could never be committed and is refused.
+    for _ in 2..8 {
+        let n = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
+        let (_, r) = wallet::deposit(&mut chain, user, &n, dir.path(), &hashes).unwrap();
+        assert_eq!(abi::describe(&r.outcome.status), "ok");
+    }
+    let n = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
+    let c9 = fr_u256(&n.commitment(&hashes));
+    assert_eq!(
+        send(&mut chain, user, abi::deposit_call(c9), DENOM),
+        "EraFull"
+    );
+}
