@@ -44,7 +44,10 @@ WB_VERSION=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
   step "wasm-bindgen-cli $WB_VERSION (cargo install --locked)"
   t=$(date +%s)
-  cargo install --locked -j "$JOBS" wasm-bindgen-cli --version "$WB_VERSION"
+  # --locked first (the versions wasm-bindgen-cli was released with); a registry that no
+  # longer serves one of them (a yanked crate) gets a fresh resolution of the same version
+  cargo install --locked -j "$JOBS" wasm-bindgen-cli --version "$WB_VERSION" \
+    || cargo install -j "$JOBS" wasm-bindgen-cli --version "$WB_VERSION"
   elapsed "$t"
 fi
 
@@ -91,8 +94,11 @@ elapsed "$t"
 step "snarkjs artifacts: membership, circomlib Poseidon, depth 32 (web/public/snarkjs)"
 t=$(date +%s)
 ZKBENCH_BIN="${ZKBENCH_BIN:-$ROOT/target/release/zkbench}"
-if [ ! -x "$ZKBENCH_BIN" ]; then
+if ! "$ZKBENCH_BIN" ptau --help >/dev/null 2>&1; then
+  # missing, or older than `zkbench ptau`
+  step "native zkbench (release) for test .ptau files and the native tree"
   cargo build --release --locked -j "$JOBS" -p zkbench
+  ZKBENCH_BIN="$ROOT/target/release/zkbench"
 fi
 export ZKBENCH_BIN
 CACHE="${ZKBENCH_SNARKJS_CACHE:-$ROOT/target/snarkjs-peer}"

@@ -110,8 +110,8 @@ class ProverWorker {
   private waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: number }>();
   ready: Promise<{ threads: number; build: Record<string, unknown>; families: string[] }>;
 
-  constructor(url: URL, private onProgress: (t: string) => void, threads: number | null) {
-    this.worker = new Worker(url, { type: "module" });
+  constructor(make: () => Worker, private onProgress: (t: string) => void, threads: number | null) {
+    this.worker = make();
     let readyResolve!: (v: { threads: number; build: Record<string, unknown>; families: string[] }) => void;
     let readyReject!: (e: Error) => void;
     this.ready = new Promise((res, rej) => {
@@ -316,7 +316,12 @@ let busy = false;
 
 async function getProver(onProgress: (t: string) => void): Promise<ProverWorker> {
   if (!prover) {
-    prover = new ProverWorker(new URL("./worker.ts", import.meta.url), (t) => onProgress(t), wantThreads);
+    prover = new ProverWorker(
+      // Vite bundles a worker written exactly like this
+      () => new Worker(new URL("./worker.ts", import.meta.url), { type: "module" }),
+      (t) => onProgress(t),
+      wantThreads,
+    );
     proverInfo = await prover.ready;
     showDevice(proverInfo.threads, proverInfo.build);
   }
@@ -366,7 +371,11 @@ async function runSuite(profileName: string): Promise<ResultsDoc> {
   // snarkjs, same statement, same tab
   const sc = suite.snarkjs;
   const snarkCase: CaseObj = { kind: "proof", system: "snarkjs", hash: sc.hash, arity: sc.arity, leaves: sc.leaves, circuit: sc.circuit, threads: 0 };
-  const sw = new ProverWorker(new URL("./snarkjsWorker.ts", import.meta.url), (t) => setProgress(done, total, t), null);
+  const sw = new ProverWorker(
+    () => new Worker(new URL("./snarkjsWorker.ts", import.meta.url), { type: "module" }),
+    (t) => setProgress(done, total, t),
+    null,
+  );
   try {
     const r = await sw.call<{ phases: Record<string, number[]>; metrics: Record<string, number>; proof: SnarkjsProof }>({
       type: "prove",
