@@ -6,7 +6,10 @@
 //
 //   node web/scripts/browser.mjs [--profile quick|smoke] [--url http://HOST:PORT] [--timeout-s 1200]
 //        [--out results-browser.json] [--proofs proofs.json] [--screenshot page.png] [--jsonl]
+//        [--form-check form.json]
 //
+// --form-check: after the suite, submits the page's form with a bad configuration (hash
+// sha256) and writes the error it shows ({text, visible}).
 // --jsonl: print the records one JSON object per line (the external-runner protocol of
 // docs/external-runners.md; suites/browser.toml runs it so). Environment: ZKBENCH_BIN (the
 // zkbench binary to serve with; default target/release/zkbench), CHROMIUM (the browser;
@@ -37,6 +40,7 @@ function args() {
       case "--proofs": o.proofs = v; i++; break;
       case "--screenshot": o.screenshot = v; i++; break;
       case "--threads": o.threads = v; i++; break;
+      case "--form-check": o.formCheck = v; i++; break;
       case "--jsonl": o.jsonl = true; break;
       default: console.error(`unknown argument ${a[i]}`); process.exit(2);
     }
@@ -153,6 +157,15 @@ async function main() {
       results: window.zkbenchResults || null,
       proofs: window.zkbenchProofs || null,
     }));
+    if (o.formCheck) {
+      // a bad configuration in the form must give a visible error, not a hang
+      await page.$eval("input[name=hash]", (e) => (e.value = "sha256"));
+      await page.click("#prove-form button[type=submit]");
+      await page.waitForFunction(() => document.querySelector("#form-result").className === "error", { timeout: 120000 });
+      const text = await page.$eval("#form-result", (e) => e.textContent);
+      const visible = await page.$eval("#form-result", (e) => e.offsetParent !== null && e.getBoundingClientRect().height > 0);
+      fs.writeFileSync(o.formCheck, JSON.stringify({ text, visible }));
+    }
     if (o.screenshot) await page.screenshot({ path: o.screenshot, fullPage: true });
     console.error(`browser: ${got.status} after ${((Date.now() - t0) / 1000).toFixed(1)} s${got.error ? `: ${got.error}` : ""}`);
     if (o.out && got.results) fs.writeFileSync(o.out, JSON.stringify(got.results, null, 2));

@@ -35,7 +35,9 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         && r.join("web/node_modules/puppeteer-core").is_dir()
         && r.join("web/node_modules/snarkjs").is_dir();
     let Some(_browser) = chromium() else {
-        eprintln!("\n!!! SKIPPED browser end-to-end test: no Chromium (apt-get install chromium)\n");
+        eprintln!(
+            "\n!!! SKIPPED browser end-to-end test: no Chromium (apt-get install chromium)\n"
+        );
         return;
     };
     if !built {
@@ -48,12 +50,15 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
     let dir = tempfile::tempdir().unwrap();
     let results = dir.path().join("results.json");
     let proofs = dir.path().join("proofs.json");
+    let form = dir.path().join("form.json");
     let out = Command::new("node")
         .arg(r.join("web/scripts/browser.mjs"))
         .args(["--profile", "smoke", "--timeout-s", "900", "--out"])
         .arg(&results)
         .arg("--proofs")
         .arg(&proofs)
+        .arg("--form-check")
+        .arg(&form)
         .env("ZKBENCH_BIN", env!("CARGO_BIN_EXE_zkbench"))
         .output()
         .expect("node runs");
@@ -64,7 +69,11 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
     let doc = ResultsFile::read(&results).expect("results schema v1");
     assert_eq!(doc.suite, "browser");
     assert!(doc.env.user_agent.as_deref().is_some_and(|u| !u.is_empty()));
-    assert_eq!(doc.env.cross_origin_isolated, Some(true), "zkbench serve isolates the page");
+    assert_eq!(
+        doc.env.cross_origin_isolated,
+        Some(true),
+        "zkbench serve isolates the page"
+    );
     let ok = |system: &str, hash: &str, circuit: &str, phase: &str| {
         doc.records.iter().any(|r| {
             r.case.system == system
@@ -76,8 +85,14 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         })
     };
     for phase in ["prove_cold", "prove", "verify"] {
-        assert!(ok("groth16", "griffin", "spend", phase), "groth16 spend {phase}");
-        assert!(ok("halo2-kzg", "poseidon2", "spend", phase), "halo2 spend {phase}");
+        assert!(
+            ok("groth16", "griffin", "spend", phase),
+            "groth16 spend {phase}"
+        );
+        assert!(
+            ok("halo2-kzg", "poseidon2", "spend", phase),
+            "halo2 spend {phase}"
+        );
     }
     for system in ["groth16", "snarkjs"] {
         let same = doc.records.iter().any(|r| {
@@ -91,8 +106,20 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         assert!(same, "{system}: poseidon membership, arity 2, 2^32 leaves");
     }
     let hashes: Vec<_> = doc.records.iter().filter(|r| r.phase == "hash").collect();
-    assert!(!hashes.is_empty() && hashes.iter().all(|r| r.status == Status::Ok
-        && r.metrics.get("permutations_per_s").is_some_and(|p| *p > 0.0)));
+    assert!(
+        !hashes.is_empty()
+            && hashes.iter().all(|r| r.status == Status::Ok
+                && r.metrics
+                    .get("permutations_per_s")
+                    .is_some_and(|p| *p > 0.0))
+    );
+
+    // a bad configuration in the form: a visible error naming the problem
+    let f: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&form).unwrap()).unwrap();
+    assert_eq!(f["visible"], true);
+    let text = f["text"].as_str().unwrap();
+    assert!(text.contains("sha256"), "form error: {text}");
 
     // the Groth16 proof made in the page: native verifier and snarkjs
     let p: serde_json::Value =
@@ -102,9 +129,16 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
     let proof = zkbench_groth16::snarkjs::proof_from_json(&g["proof"]).unwrap();
     let public = zkbench_groth16::snarkjs::public_from_json(&g["public"]).unwrap();
     let pvk = ark_groth16_pvk(&vk);
-    assert!(zkbench_groth16::verify(&pvk, &public, &proof).unwrap(), "native verifier rejects the page's proof");
+    assert!(
+        zkbench_groth16::verify(&pvk, &public, &proof).unwrap(),
+        "native verifier rejects the page's proof"
+    );
 
-    for (name, key) in [("vk.json", "verification_key"), ("public.json", "public"), ("proof.json", "proof")] {
+    for (name, key) in [
+        ("vk.json", "verification_key"),
+        ("public.json", "public"),
+        ("proof.json", "proof"),
+    ] {
         std::fs::write(dir.path().join(name), g[key].to_string()).unwrap();
     }
     let sj = Command::new("node")
@@ -114,7 +148,10 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         .output()
         .expect("node runs snarkjs");
     let text = String::from_utf8_lossy(&sj.stdout);
-    assert!(sj.status.success() && text.contains("OK"), "snarkjs CLI: {text}");
+    assert!(
+        sj.status.success() && text.contains("OK"),
+        "snarkjs CLI: {text}"
+    );
 }
 
 fn ark_groth16_pvk(

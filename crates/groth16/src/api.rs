@@ -179,7 +179,13 @@ impl Keys {
             ));
         }
         let pvk = prepare_verifying_key(&pk.vk);
-        Ok(Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables))
+        Ok(Keys::with_tables(
+            pk,
+            pvk,
+            Arc::new(matrices),
+            test_setup,
+            tables,
+        ))
     }
 
     /// The fixed-base MSM tables of the proving key (see [`prover`]), built

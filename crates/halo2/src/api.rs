@@ -450,7 +450,10 @@ impl Halo2Circuit {
         if params.k() != k {
             return Err(Halo2Error::decode(
                 what,
-                format!("parameters have k = {}, the circuit needs k = {k}", params.k()),
+                format!(
+                    "parameters have k = {}, the circuit needs k = {k}",
+                    params.k()
+                ),
             ));
         }
         let pk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -107,8 +107,7 @@ impl Prover {
 #[wasm_bindgen(js_name = verifySnarkjs)]
 pub fn verify_snarkjs(vk_json: &str, proof_json: &str, public_json: &str) -> Result<bool, JsError> {
     let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).map_err(|e| js(e.into()));
-    session::verify_snarkjs(&parse(vk_json)?, &parse(proof_json)?, &parse(public_json)?)
-        .map_err(js)
+    session::verify_snarkjs(&parse(vk_json)?, &parse(proof_json)?, &parse(public_json)?).map_err(js)
 }
 
 /// Permutation throughput of `family` (`alpha` 0: the family's default) as
@@ -138,12 +137,13 @@ pub fn memory_bytes() -> f64 {
     crate::wasm_memory_bytes().unwrap_or(0) as f64
 }
 
-/// What this module was built with, as JSON: `version`, `parallel`,
+/// What this module was built with, as JSON: `version`, `rustc`, `parallel`,
 /// `simd128`, `atomics`.
 #[wasm_bindgen(js_name = buildInfo)]
 pub fn build_info() -> String {
     serde_json::json!({
         "version": env!("CARGO_PKG_VERSION"),
+        "rustc": env!("ZKBENCH_WASM_RUSTC"),
         "parallel": cfg!(feature = "parallel"),
         "simd128": cfg!(target_feature = "simd128"),
         "atomics": cfg!(target_feature = "atomics"),

@@ -69,8 +69,11 @@ pub trait BrowserSystem: ProofSystem + Sized {
     fn kind_and_shape(&self, circuit: &Self::Circuit) -> (CircuitKind, TreeShape);
 
     /// The keys as one byte string.
-    fn keys_to_bytes(&self, circuit: &Self::Circuit, keys: &Self::Keys)
-        -> Result<Vec<u8>, WasmError>;
+    fn keys_to_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        keys: &Self::Keys,
+    ) -> Result<Vec<u8>, WasmError>;
 
     /// Keys from [`BrowserSystem::keys_to_bytes`]' output (`seed`: the test
     /// setup's seed they were made with).
@@ -120,11 +123,11 @@ impl BrowserSystem for Groth16 {
         bytes: &[u8],
         _seed: u64,
     ) -> Result<Self::Keys, WasmError> {
-        let keys = zkbench_groth16::Keys::from_bytes(bytes).map_err(|e| backend_err("groth16", e))?;
-        let expected = zkbench_core::statement::PublicInputs::count(
-            circuit.config().circuit,
-            circuit.shape(),
-        ) + 1;
+        let keys =
+            zkbench_groth16::Keys::from_bytes(bytes).map_err(|e| backend_err("groth16", e))?;
+        let expected =
+            zkbench_core::statement::PublicInputs::count(circuit.config().circuit, circuit.shape())
+                + 1;
         if keys.vk().gamma_abc_g1.len() != expected {
             return Err(backend_err(
                 "groth16",
@@ -246,7 +249,10 @@ impl<P: BrowserSystem> DynSession for State<P> {
     }
 
     fn setup(&mut self, seed: u64) -> Result<(), WasmError> {
-        let keys = self.sys.setup(&self.circuit, seed).map_err(|e| self.err(e))?;
+        let keys = self
+            .sys
+            .setup(&self.circuit, seed)
+            .map_err(|e| self.err(e))?;
         self.keys = Some(keys);
         self.proof = None;
         Ok(())

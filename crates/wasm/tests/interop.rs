@@ -66,7 +66,10 @@ fn wasm_proofs_verify_natively_and_native_proofs_in_wasm() {
         // the wasm keys, read natively; the wasm proof verifies natively ...
         let mut native = Session::new(&cfg).unwrap();
         native.load_keys(&keys, 5).unwrap();
-        assert!(native.verify_bytes(&proof, &public).unwrap(), "{system}: wasm proof rejected natively");
+        assert!(
+            native.verify_bytes(&proof, &public).unwrap(),
+            "{system}: wasm proof rejected natively"
+        );
         let mut wrong = public.clone();
         wrong.0[0] += zkbench_hash::Fr::from(1u64);
         assert!(!native.verify_bytes(&proof, &wrong).unwrap());
@@ -74,7 +77,10 @@ fn wasm_proofs_verify_natively_and_native_proofs_in_wasm() {
         // ... and natively made keys from the same seed are the same keys
         let mut fresh = Session::new(&cfg).unwrap();
         fresh.setup(5).unwrap();
-        assert!(fresh.verify_bytes(&proof, &public).unwrap(), "{system}: native setup differs from wasm");
+        assert!(
+            fresh.verify_bytes(&proof, &public).unwrap(),
+            "{system}: native setup differs from wasm"
+        );
 
         if system == "groth16" {
             // snarkjs JSON from wasm verifies with the native verifier
@@ -99,12 +105,18 @@ fn wasm_proofs_verify_natively_and_native_proofs_in_wasm() {
             ] {
                 std::fs::write(nd.join(f), j[k].to_string()).unwrap();
             }
-            assert_eq!(node(&["verify".as_ref(), pkg.as_os_str(), nd.as_os_str()]).trim(), "true");
+            assert_eq!(
+                node(&["verify".as_ref(), pkg.as_os_str(), nd.as_os_str()]).trim(),
+                "true"
+            );
             // and a tampered one does not
             let mut bad = j["public"].clone();
             bad[0] = serde_json::json!("1");
             std::fs::write(nd.join("public.json"), bad.to_string()).unwrap();
-            assert_eq!(node(&["verify".as_ref(), pkg.as_os_str(), nd.as_os_str()]).trim(), "false");
+            assert_eq!(
+                node(&["verify".as_ref(), pkg.as_os_str(), nd.as_os_str()]).trim(),
+                "false"
+            );
         }
     }
 }

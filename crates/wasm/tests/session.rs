@@ -3,7 +3,14 @@
 
 use zkbench_wasm::{session, ProveConfig, Session, WasmError};
 
-fn cfg(system: &str, hash: &str, alpha: Option<u64>, arity: usize, leaves: u64, circuit: &str) -> ProveConfig {
+fn cfg(
+    system: &str,
+    hash: &str,
+    alpha: Option<u64>,
+    arity: usize,
+    leaves: u64,
+    circuit: &str,
+) -> ProveConfig {
     ProveConfig {
         system: system.into(),
         hash: hash.into(),
@@ -27,11 +34,17 @@ fn round_trip(c: &ProveConfig) -> Session {
     let proof = cold.prove().unwrap();
     assert!(cold.verify().unwrap());
     let public = cold.public_inputs().unwrap();
-    assert!(s.verify_bytes(&proof, &public).unwrap(), "keys from bytes prove for the original keys");
+    assert!(
+        s.verify_bytes(&proof, &public).unwrap(),
+        "keys from bytes prove for the original keys"
+    );
     let mut wrong = public.clone();
     wrong.0[0] += zkbench_hash::Fr::from(1u64);
     assert!(!cold.verify_bytes(&proof, &wrong).unwrap());
-    assert!(!cold.verify_bytes(&[1, 2, 3], &public).unwrap(), "malformed bytes: false");
+    assert!(
+        !cold.verify_bytes(&[1, 2, 3], &public).unwrap(),
+        "malformed bytes: false"
+    );
     let m = cold.metrics().unwrap();
     assert!(m.get("proof_bytes").copied().unwrap_or(0.0) > 0.0);
     cold
@@ -50,7 +63,11 @@ fn groth16_spend_through_key_bytes_and_snarkjs_json() {
 #[test]
 fn groth16_membership_poseidon_binary() {
     let s = round_trip(&cfg("groth16", "poseidon", None, 2, 1 << 4, "membership"));
-    assert_eq!(s.public_inputs().unwrap().0.len(), 1, "membership: the root");
+    assert_eq!(
+        s.public_inputs().unwrap().0.len(),
+        1,
+        "membership: the root"
+    );
 }
 
 #[test]
@@ -83,7 +100,9 @@ fn bad_configurations_say_what_is_wrong() {
         cfg("halo2-kzg", "griffin", None, 2, 16, "spend"),
     ];
     for c in bad {
-        let e = Session::new(&c).err().unwrap_or_else(|| panic!("{c:?} accepted"));
+        let e = Session::new(&c)
+            .err()
+            .unwrap_or_else(|| panic!("{c:?} accepted"));
         assert!(!e.to_string().is_empty());
     }
     let mut s = Session::new(&cfg("groth16", "poseidon", None, 2, 16, "membership")).unwrap();
@@ -109,5 +128,8 @@ fn public_inputs_from_decimals() {
     assert!(session::public_from_decimals(&["12".into()]).is_ok());
     assert!(session::public_from_decimals(&["x".into()]).is_err());
     let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
-    assert!(session::public_from_decimals(&[p.into()]).is_err(), "the modulus itself");
+    assert!(
+        session::public_from_decimals(&[p.into()]).is_err(),
+        "the modulus itself"
+    );
 }
