@@ -55,7 +55,7 @@ fn all_records(files: &[ResultsFile]) -> Vec<&Record> {
 use crate::headline::phase_median;
 
 fn same_statement_rows(recs: &[&Record]) -> Vec<crate::headline::SameStatement> {
-    crate::headline::same_statement(&native_only(recs), &crate::backends::proof_system_names())
+    crate::headline::same_statement(recs, &crate::backends::proof_system_names())
 }
 
 /// Prefix of the case ids of records measured in a browser (`zkbench run browser`,
@@ -416,7 +416,10 @@ fn per_system_bar_charts(recs: &[&Record]) -> Vec<String> {
 
 /// The Markdown summary printed after a run.
 pub fn markdown_summary(files: &[ResultsFile]) -> String {
-    let recs = all_records(files);
+    // browser records (`zkbench run browser`) have their own table; every other section is
+    // about native runs
+    let all = all_records(files);
+    let recs = native_only(&all);
     let mut out = String::new();
     if let Some(f) = files.first() {
         let e = &f.env;
@@ -432,9 +435,9 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
             e.build_profile
         );
     }
-    out += &headline_markdown(&native_only(&recs));
+    out += &headline_markdown(&recs);
     out += &same_statement_markdown(&recs);
-    out += &browser_markdown(&recs);
+    out += &browser_markdown(&all);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
         out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -877,7 +880,10 @@ fn collect_series(
 
 /// The self-contained HTML report.
 pub fn html_report(files: &[ResultsFile]) -> String {
-    let recs = all_records(files);
+    // browser records (`zkbench run browser`) have their own table; every other section is
+    // about native runs
+    let all = all_records(files);
+    let recs = native_only(&all);
     let mut charts: Vec<String> = Vec::new();
     let not_batch =
         |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
@@ -968,10 +974,10 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     if recs.iter().any(|r| r.test_setup) {
         html += "<p class=warn>Keys marked <b>test setup</b> come from a setup whose toxic waste is known (deterministic seed): fine for benchmarking, never for production.</p>";
     }
-    html += &headline_html(&native_only(&recs));
+    html += &headline_html(&recs);
     html += &same_statement_html(&recs);
-    html += &browser_html(&recs);
-    html += &failures_html(&recs);
+    html += &browser_html(&all);
+    html += &failures_html(&all);
     html += "<div class=charts>";
     for c in &charts {
         html += &format!("<figure>{c}</figure>");
