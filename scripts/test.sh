@@ -11,6 +11,13 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 echo "== setup"
 bash scripts/setup.sh
 
+if [ "${ZKBENCH_TEST_WEB:-0}" = 1 ]; then
+  # the browser page (wasm threaded + single-threaded, keys, snarkjs artifacts, Vite): the
+  # interop and end-to-end browser tests below then run instead of skipping (docs/browser.md)
+  echo "== browser page (ZKBENCH_TEST_WEB=1)"
+  bash scripts/build-web.sh
+fi
+
 echo "== cargo test (workspace)"
 cargo test --workspace --locked
 

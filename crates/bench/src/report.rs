@@ -58,6 +58,138 @@ fn same_statement_rows(recs: &[&Record]) -> Vec<crate::headline::SameStatement> 
     crate::headline::same_statement(recs, &crate::backends::proof_system_names())
 }
 
+/// Prefix of the case ids of records measured in a browser (`zkbench run browser`,
+/// docs/browser.md).
+pub const BROWSER_PREFIX: &str = "browser/";
+
+/// The records measured natively (not in a browser): the headline tables compare
+/// native runs only; browser records have their own table ([`browser_rows`]).
+fn native_only<'a>(recs: &[&'a Record]) -> Vec<&'a Record> {
+    recs.iter()
+        .copied()
+        .filter(|r| !r.case_id.starts_with(BROWSER_PREFIX))
+        .collect()
+}
+
+/// One browser measurement beside the native one of the same case and phase.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrowserRow {
+    /// The case id without the `browser/` prefix.
+    pub case: String,
+    /// Phase (`prove_cold`, `prove`, `verify`, `hash`).
+    pub phase: String,
+    /// Native median of the same case id and phase in these results, if any.
+    pub native_s: Option<f64>,
+    /// Browser median.
+    pub browser_s: f64,
+}
+
+impl BrowserRow {
+    /// Browser time over native time.
+    pub fn ratio(&self) -> Option<f64> {
+        self.native_s.map(|n| self.browser_s / n)
+    }
+}
+
+/// Browser records (`ok`, phases `prove_cold`, `prove`, `verify`, `hash`) with the native
+/// median of the same case: the same id without `browser/` (hash throughput in
+/// WebAssembly, system `wasm`, pairs with the native hash case, system `native`).
+pub fn browser_rows(recs: &[&Record]) -> Vec<BrowserRow> {
+    recs.iter()
+        .filter(|r| r.status == Status::Ok && r.case_id.starts_with(BROWSER_PREFIX))
+        .filter(|r| matches!(r.phase.as_str(), "prove_cold" | "prove" | "verify" | "hash"))
+        .filter_map(|r| {
+            let browser_s = r.median()?;
+            let case = r.case_id[BROWSER_PREFIX.len()..].to_string();
+            let native_id = match case.strip_prefix("wasm/") {
+                Some(rest) if r.phase == "hash" => format!("native/{rest}"),
+                _ => case.clone(),
+            };
+            let native_s = recs
+                .iter()
+                .find(|x| x.case_id == native_id && x.phase == r.phase && x.status == Status::Ok)
+                .and_then(|x| x.median());
+            Some(BrowserRow {
+                case,
+                phase: r.phase.clone(),
+                native_s,
+                browser_s,
+            })
+        })
+        .collect()
+}
+
+fn browser_markdown(recs: &[&Record]) -> String {
+    let rows = browser_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("### In the browser (WebAssembly) vs native, same run (median; ratio = browser / native)\n\n| case | phase | native | browser | **ratio** |\n|---|---|---:|---:|---:|\n");
+    for r in &rows {
+        out += &format!(
+            "| {} | {} | {} | {} | **{}** |\n",
+            r.case,
+            r.phase,
+            r.native_s.map(fmt_seconds).unwrap_or_else(|| "-".into()),
+            fmt_seconds(r.browser_s),
+            opt_ratio(r.ratio()),
+        );
+    }
+    for (ours, peer, case) in browser_same_page(&rows) {
+        out += &format!(
+            "\nSame page, same statement ({case}): zkbench groth16 {} / snarkjs {} = **{:.2}×**\n",
+            fmt_seconds(ours),
+            fmt_seconds(peer),
+            ours / peer
+        );
+    }
+    out + "\n"
+}
+
+/// zkbench Groth16 against snarkjs on the same statement in the same page (warm prove):
+/// `(zkbench s, snarkjs s, case id of the snarkjs row)`.
+fn browser_same_page(rows: &[BrowserRow]) -> Vec<(f64, f64, String)> {
+    rows.iter()
+        .filter(|r| r.phase == "prove" && r.case.starts_with("snarkjs/"))
+        .filter_map(|peer| {
+            let ours_id = format!("groth16/{}", &peer.case["snarkjs/".len()..]);
+            let ours = rows
+                .iter()
+                .find(|r| r.phase == "prove" && r.case == ours_id)?;
+            Some((ours.browser_s, peer.browser_s, peer.case.clone()))
+        })
+        .collect()
+}
+
+fn browser_html(recs: &[&Record]) -> String {
+    let rows = browser_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from("<h2>In the browser vs native</h2><p class=meta>The same cases in WebAssembly in the browser page (case ids <code>browser/…</code>) and natively in this run; ratio = browser / native median.</p><table><thead><tr><th>case</th><th>phase</th><th>native</th><th>browser</th><th>ratio</th></tr></thead><tbody>");
+    for r in &rows {
+        h += &format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{}</b></td></tr>",
+            esc(&r.case),
+            esc(&r.phase),
+            r.native_s.map(fmt_seconds).unwrap_or_else(|| "-".into()),
+            fmt_seconds(r.browser_s),
+            opt_ratio(r.ratio()),
+        );
+    }
+    h += "</tbody></table>";
+    for (ours, peer, case) in browser_same_page(&rows) {
+        h += &format!(
+            "<p>Same page, same statement ({}): zkbench groth16 {} / snarkjs {} = <b>{:.2}×</b></p>",
+            esc(&case),
+            fmt_seconds(ours),
+            fmt_seconds(peer),
+            ours / peer
+        );
+    }
+    h
+}
+
 fn opt_count(v: Option<f64>) -> String {
     v.map(fmt_count).unwrap_or_else(|| "-".into())
 }
@@ -284,7 +416,10 @@ fn per_system_bar_charts(recs: &[&Record]) -> Vec<String> {
 
 /// The Markdown summary printed after a run.
 pub fn markdown_summary(files: &[ResultsFile]) -> String {
-    let recs = all_records(files);
+    // browser records (`zkbench run browser`) have their own table; every other section is
+    // about native runs
+    let all = all_records(files);
+    let recs = native_only(&all);
     let mut out = String::new();
     if let Some(f) = files.first() {
         let e = &f.env;
@@ -302,6 +437,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
     }
     out += &headline_markdown(&recs);
     out += &same_statement_markdown(&recs);
+    out += &browser_markdown(&all);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
         out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -747,7 +883,10 @@ fn collect_series(
 
 /// The self-contained HTML report.
 pub fn html_report(files: &[ResultsFile]) -> String {
-    let recs = all_records(files);
+    // browser records (`zkbench run browser`) have their own table; every other section is
+    // about native runs
+    let all = all_records(files);
+    let recs = native_only(&all);
     let mut charts: Vec<String> = Vec::new();
     let not_batch =
         |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
@@ -840,7 +979,8 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     }
     html += &headline_html(&recs);
     html += &same_statement_html(&recs);
-    html += &failures_html(&recs);
+    html += &browser_html(&all);
+    html += &failures_html(&all);
     html += "<div class=charts>";
     for c in &charts {
         html += &format!("<figure>{c}</figure>");
@@ -983,6 +1123,52 @@ mod tests {
         assert!(gas_table_html(&[&r]).contains("<td>188,484 (floor 187,300)</td>"));
         r.status = Status::Error;
         assert!(gas_table_markdown(&[&r]).is_empty());
+    }
+
+    #[test]
+    fn browser_records_pair_with_native_ones_and_stay_out_of_the_headline() {
+        use crate::case::Case;
+        let case = |system: &str| Case {
+            kind: CaseKind::Proof,
+            system: system.into(),
+            hash: "poseidon".into(),
+            alpha: None,
+            width: None,
+            arity: Some(2),
+            leaves: Some(1 << 32),
+            depth: None,
+            circuit: Some(Circuit::Membership),
+            threads: 0,
+            size: None,
+        };
+        let rec = |system: &str, browser: bool, s: f64| {
+            let mut r = Record::new(&case(system), "prove", 2, &Default::default());
+            if browser {
+                r.case_id = format!("{BROWSER_PREFIX}{}", r.case_id);
+            }
+            r.set_samples(vec![s], vec![]);
+            r
+        };
+        let native = rec("groth16", false, 0.4);
+        let wasm = rec("groth16", true, 1.0);
+        let snarkjs = rec("snarkjs", true, 5.0);
+        let recs = [&native, &wasm, &snarkjs];
+        let rows = browser_rows(&recs);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            rows[0].case,
+            "groth16/poseidon/membership/arity2/2^32/threads-all"
+        );
+        assert!((rows[0].ratio().unwrap() - 2.5).abs() < 1e-12);
+        assert_eq!(rows[1].ratio(), None, "snarkjs has no native twin");
+        let md = browser_markdown(&recs);
+        assert!(md.contains("**2.50×**"), "{md}");
+        assert!(
+            md.contains("zkbench groth16 1.00 s / snarkjs 5.00 s = **0.20×**"),
+            "{md}"
+        );
+        assert!(browser_html(&recs).contains("<b>2.50×</b>"));
+        assert_eq!(native_only(&recs).len(), 1);
     }
 
     #[test]

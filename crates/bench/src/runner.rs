@@ -326,6 +326,13 @@ pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec
         "ZKBENCH_PROFILE",
         serde_json::to_string(profile).expect("profile serialises"),
     );
+    // runners that need zkbench itself (test .ptau files, native trees, `zkbench serve` for
+    // the browser suite) use the binary running this suite unless told otherwise
+    if std::env::var_os("ZKBENCH_BIN").is_none() {
+        if let Ok(exe) = std::env::current_exe() {
+            cmd.env("ZKBENCH_BIN", exe);
+        }
+    }
     run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
         vec![Record::failed(&fake_case, "all", status, reason, env)]
     })

@@ -255,6 +255,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../suites/primitives.toml"),
     ),
     ("pcs", include_str!("../../../suites/pcs.toml")),
+    ("browser", include_str!("../../../suites/browser.toml")),
 ];
 
 impl Suite {

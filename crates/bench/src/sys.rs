@@ -108,6 +108,8 @@ pub fn detect_environment() -> Environment {
             .unwrap_or_default()
             .trim()
             .into(),
+        user_agent: None,
+        cross_origin_isolated: None,
     }
 }
 

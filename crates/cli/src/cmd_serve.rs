@@ -34,6 +34,13 @@ pub struct SubmitArgs {
 
 /// `zkbench serve`.
 pub fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
+    if !a.web.join("index.html").is_file() {
+        eprintln!(
+            "zkbench serve: the browser page is not built ({} is missing); build it with \
+             `bash scripts/build-web.sh` (the API and the leaderboard work without it)",
+            a.web.join("index.html").display()
+        );
+    }
     zkbench_server::serve_blocking(ServerConfig {
         addr: a.addr,
         db_url: a.db,

@@ -30,4 +30,11 @@ pub struct Environment {
     pub date: String,
     /// Host name.
     pub hostname: String,
+    /// Browser runs (`zkbench-wasm` in a page): the browser's user agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+    /// Browser runs: whether the page was cross-origin isolated (COOP/COEP),
+    /// which WebAssembly threads need.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_origin_isolated: Option<bool>,
 }

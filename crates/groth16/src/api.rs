@@ -10,8 +10,10 @@
 use std::{
     path::{Path, PathBuf},
     sync::{Arc, OnceLock},
-    time::Instant,
 };
+
+// std's `Instant` panics on wasm32-unknown-unknown; web-time's is std's natively.
+use web_time::Instant;
 
 use ark_bn254::Bn254;
 use ark_groth16::{
@@ -126,6 +128,64 @@ impl Keys {
             crate::prover_cache::write(path, &self.pk, &self.matrices, t)?;
         }
         Ok(())
+    }
+
+    /// The keys as one byte string, for serving as a static file or storing
+    /// in a browser (`zkbench-wasm`): the proving-key file's bytes
+    /// ([`keys::proving_key_to_bytes`]), then the prover cache's
+    /// ([`crate::prover_cache::to_bytes`]: matrices and fixed-base tables,
+    /// built here if they are not yet), each after its length as a
+    /// little-endian `u64`. [`Keys::from_bytes`] reads it back.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let pk = keys::proving_key_to_bytes(&self.pk, self.test_setup);
+        let cache = crate::prover_cache::to_bytes(&self.pk, &self.matrices, self.prover_tables());
+        let mut out = Vec::with_capacity(16 + pk.len() + cache.len());
+        for part in [&pk, &cache] {
+            out.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            out.extend_from_slice(part);
+        }
+        out
+    }
+
+    /// Decodes [`Keys::to_bytes`]' output (a cold start: no setup, no table
+    /// building); an error (never a panic) for damaged or foreign bytes.
+    pub fn from_bytes(data: &[u8]) -> Result<Self, Groth16Error> {
+        let what = "keys";
+        let mut rest = data;
+        let mut part = || -> Result<&[u8], Groth16Error> {
+            let (len, tail) = rest
+                .split_first_chunk::<8>()
+                .ok_or_else(|| Groth16Error::decode(what, "truncated length"))?;
+            let len = usize::try_from(u64::from_le_bytes(*len))
+                .map_err(|_| Groth16Error::decode(what, "length out of range"))?;
+            if tail.len() < len {
+                return Err(Groth16Error::decode(what, "truncated"));
+            }
+            let (p, t) = tail.split_at(len);
+            rest = t;
+            Ok(p)
+        };
+        let pk_bytes = part()?;
+        let cache = part()?;
+        if !rest.is_empty() {
+            return Err(Groth16Error::decode(what, "trailing bytes"));
+        }
+        let (pk, test_setup) = keys::proving_key_from_bytes(pk_bytes)?;
+        let (matrices, tables) = crate::prover_cache::from_bytes(&pk, cache)?;
+        if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
+            return Err(Groth16Error::decode(
+                what,
+                "proving key and matrices disagree on the number of public inputs",
+            ));
+        }
+        let pvk = prepare_verifying_key(&pk.vk);
+        Ok(Keys::with_tables(
+            pk,
+            pvk,
+            Arc::new(matrices),
+            test_setup,
+            tables,
+        ))
     }
 
     /// The fixed-base MSM tables of the proving key (see [`prover`]), built

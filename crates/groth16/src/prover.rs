@@ -42,7 +42,9 @@ use ark_poly::GeneralEvaluationDomain;
 use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
-use std::time::Instant;
+// `web_time::Instant` is `std::time::Instant` natively and `performance.now()` in
+// browsers (std's panics on wasm32-unknown-unknown).
+use web_time::Instant;
 
 /// Number of bits of a BN254 scalar.
 const SCALAR_BITS: usize = 254;

@@ -23,8 +23,10 @@ use std::{
     fs::File,
     io::{BufReader, BufWriter, Read, Write},
     path::{Path, PathBuf},
-    time::Instant,
 };
+
+// std's `Instant` panics on wasm32-unknown-unknown; web-time's is std's natively.
+use web_time::Instant;
 
 use halo2_axiom::{
     dev::MockProver,
@@ -463,6 +465,87 @@ impl Halo2Circuit {
         }))
         .map_err(|_| Halo2Error::decode(path.display().to_string(), "corrupt proving key"))?
         .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
+        Ok(Keys {
+            params,
+            pk,
+            test_setup: srs.is_test_setup(),
+            srs_label: srs.label(),
+        })
+    }
+
+    /// The keys as one byte string, for serving as a static file or storing
+    /// in a browser (`zkbench-wasm`): the KZG parameters (`ParamsKZG::write`)
+    /// and the proving key (`SerdeFormat::RawBytes`), each after its length
+    /// as a little-endian `u64`. [`Halo2Circuit::keys_from_bytes`] reads it
+    /// back.
+    pub fn keys_to_bytes(&self, keys: &Keys) -> Result<Vec<u8>, Halo2Error> {
+        let what = "keys";
+        let mut params = Vec::new();
+        keys.params
+            .write(&mut params)
+            .map_err(|e| Halo2Error::decode(what, e.to_string()))?;
+        let mut pk = Vec::new();
+        keys.pk
+            .write(&mut pk, SerdeFormat::RawBytes)
+            .map_err(|e| Halo2Error::decode(what, e.to_string()))?;
+        let mut out = Vec::with_capacity(16 + params.len() + pk.len());
+        for part in [&params, &pk] {
+            out.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            out.extend_from_slice(part);
+        }
+        Ok(out)
+    }
+
+    /// Decodes [`Halo2Circuit::keys_to_bytes`]' output for this circuit
+    /// (`srs` gives the label and the test-setup flag; its parameters are not
+    /// loaded); an error (never a panic) for damaged or foreign bytes.
+    pub fn keys_from_bytes(&self, data: &[u8], srs: &Srs) -> Result<Keys, Halo2Error> {
+        let what = "keys";
+        let mut rest = data;
+        let mut part = || -> Result<&[u8], Halo2Error> {
+            let (len, tail) = rest
+                .split_first_chunk::<8>()
+                .ok_or_else(|| Halo2Error::decode(what, "truncated length"))?;
+            let len = usize::try_from(u64::from_le_bytes(*len))
+                .map_err(|_| Halo2Error::decode(what, "length out of range"))?;
+            if tail.len() < len {
+                return Err(Halo2Error::decode(what, "truncated"));
+            }
+            let (p, t) = tail.split_at(len);
+            rest = t;
+            Ok(p)
+        };
+        let mut params_bytes = part()?;
+        let mut pk_bytes = part()?;
+        if !rest.is_empty() {
+            return Err(Halo2Error::decode(what, "trailing bytes"));
+        }
+        let k = self.stats()?.k;
+        // halo2curves unwraps short reads inside point decoding: a panic there is
+        // turned into an error.
+        let params = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ParamsKZG::<Bn256>::read(&mut params_bytes)
+        }))
+        .map_err(|_| Halo2Error::decode(what, "corrupt parameters"))?
+        .map_err(|e| Halo2Error::decode(what, e.to_string()))?;
+        if params.k() != k {
+            return Err(Halo2Error::decode(
+                what,
+                format!(
+                    "parameters have k = {}, the circuit needs k = {k}",
+                    params.k()
+                ),
+            ));
+        }
+        let pk = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            ProvingKey::<G1Affine>::read::<_, StatementCircuit>(
+                &mut pk_bytes,
+                SerdeFormat::RawBytes,
+                self.params.clone(),
+            )
+        }))
+        .map_err(|_| Halo2Error::decode(what, "corrupt proving key"))?
+        .map_err(|e| Halo2Error::decode(what, e.to_string()))?;
         Ok(Keys {
             params,
             pk,

@@ -32,6 +32,7 @@ pub fn document(seed: u64, records: usize, samples: usize) -> ResultsFile {
         build_profile: "release".into(),
         date: "2026-11-23T00:00:00Z".into(),
         hostname: format!("sample-{seed}"),
+        ..Default::default()
     };
     let mut f = ResultsFile::new("sample", "quick", env.clone());
     f.duration_s = 1.0 + seed as f64 * 1e-3;

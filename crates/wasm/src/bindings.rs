@@ -1,0 +1,155 @@
+//! The JavaScript API (wasm-bindgen). Every fallible call throws an `Error`
+//! whose message is the [`crate::WasmError`]'s; nothing here panics on bad
+//! input. Seeds are `u32` (plain JavaScript numbers); timings are taken in
+//! JavaScript around each call (`performance.now()`), so the page times the
+//! same phases as the native harness.
+
+use wasm_bindgen::prelude::*;
+
+use crate::{hashes, session, ProveConfig, Session, WasmError};
+
+fn js(e: WasmError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// A configured circuit with its keys, witness and last proof
+/// ([`Session`]).
+#[wasm_bindgen]
+pub struct Prover {
+    inner: Session,
+}
+
+#[wasm_bindgen]
+impl Prover {
+    /// `config_json`: `{"system", "hash", "alpha"?, "arity", "leaves",
+    /// "circuit"}` ([`ProveConfig`]); throws for a bad configuration.
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_json: &str) -> Result<Prover, JsError> {
+        let cfg: ProveConfig = serde_json::from_str(config_json)
+            .map_err(|e| js(WasmError::Config(format!("configuration JSON: {e}"))))?;
+        Ok(Prover {
+            inner: Session::new(&cfg).map_err(js)?,
+        })
+    }
+
+    /// `case.system`: `groth16` or `halo2-kzg`.
+    pub fn system(&self) -> String {
+        self.inner.system().to_string()
+    }
+
+    /// Circuit and key metrics as a JSON object.
+    #[wasm_bindgen(js_name = metricsJson)]
+    pub fn metrics_json(&self) -> Result<String, JsError> {
+        let m = self.inner.metrics().map_err(js)?;
+        serde_json::to_string(&m).map_err(|e| js(e.into()))
+    }
+
+    /// Test setup from `seed` (toxic waste known).
+    pub fn setup(&mut self, seed: u32) -> Result<(), JsError> {
+        self.inner.setup(seed.into()).map_err(js)
+    }
+
+    /// The keys as bytes (the static key file).
+    #[wasm_bindgen(js_name = keysToBytes)]
+    pub fn keys_to_bytes(&self) -> Result<Vec<u8>, JsError> {
+        self.inner.keys_to_bytes().map_err(js)
+    }
+
+    /// Keys from a key file's bytes, made with `seed`.
+    #[wasm_bindgen(js_name = loadKeys)]
+    pub fn load_keys(&mut self, bytes: &[u8], seed: u32) -> Result<(), JsError> {
+        self.inner.load_keys(bytes, seed.into()).map_err(js)
+    }
+
+    /// A random witness from `seed`, prepared for the prover.
+    pub fn witness(&mut self, seed: u32) -> Result<(), JsError> {
+        self.inner.witness(seed.into()).map_err(js)
+    }
+
+    /// Proves; returns the proof's bytes.
+    pub fn prove(&mut self) -> Result<Vec<u8>, JsError> {
+        self.inner.prove().map_err(js)
+    }
+
+    /// Verifies the last proof.
+    pub fn verify(&self) -> Result<bool, JsError> {
+        self.inner.verify().map_err(js)
+    }
+
+    /// Verifies proof bytes for public inputs given as a JSON array of
+    /// decimal strings.
+    #[wasm_bindgen(js_name = verifyBytes)]
+    pub fn verify_bytes(&self, proof: &[u8], public_json: &str) -> Result<bool, JsError> {
+        let values: Vec<String> = serde_json::from_str(public_json).map_err(|e| js(e.into()))?;
+        let public = session::public_from_decimals(&values).map_err(js)?;
+        self.inner.verify_bytes(proof, &public).map_err(js)
+    }
+
+    /// The witness's public inputs as a JSON array of decimal strings.
+    #[wasm_bindgen(js_name = publicInputsJson)]
+    pub fn public_inputs_json(&self) -> Result<String, JsError> {
+        let p = self.inner.public_inputs().map_err(js)?;
+        let v: Vec<String> = p.0.iter().map(session::fr_to_decimal).collect();
+        serde_json::to_string(&v).map_err(|e| js(e.into()))
+    }
+
+    /// `{proof, public, verification_key}` of the last proof in snarkjs JSON
+    /// (Groth16 only).
+    #[wasm_bindgen(js_name = snarkjsJson)]
+    pub fn snarkjs_json(&self) -> Result<String, JsError> {
+        let v = self.inner.snarkjs_json().map_err(js)?;
+        serde_json::to_string(&v).map_err(|e| js(e.into()))
+    }
+}
+
+/// Verifies a Groth16 proof in snarkjs JSON (three JSON strings) with
+/// zkbench's verifier ([`session::verify_snarkjs`]).
+#[wasm_bindgen(js_name = verifySnarkjs)]
+pub fn verify_snarkjs(vk_json: &str, proof_json: &str, public_json: &str) -> Result<bool, JsError> {
+    let parse = |s: &str| serde_json::from_str::<serde_json::Value>(s).map_err(|e| js(e.into()));
+    session::verify_snarkjs(&parse(vk_json)?, &parse(proof_json)?, &parse(public_json)?).map_err(js)
+}
+
+/// Permutation throughput of `family` (`alpha` 0: the family's default) as
+/// JSON ([`hashes::HashThroughput`]).
+#[wasm_bindgen(js_name = hashThroughput)]
+pub fn hash_throughput(family: &str, alpha: u32, samples: u32) -> Result<String, JsError> {
+    let alpha = (alpha != 0).then_some(u64::from(alpha));
+    let t = hashes::hash_throughput(family, alpha, None, samples as usize).map_err(js)?;
+    serde_json::to_string(&t).map_err(|e| js(e.into()))
+}
+
+/// The hash families as a JSON array of names.
+#[wasm_bindgen(js_name = hashFamilies)]
+pub fn hash_families() -> String {
+    serde_json::to_string(&hashes::families()).unwrap_or_else(|_| "[]".into())
+}
+
+/// Threads the provers use ([`crate::threads`]).
+#[wasm_bindgen]
+pub fn threads() -> u32 {
+    crate::threads() as u32
+}
+
+/// Bytes of WebAssembly memory now (the peak: it never shrinks); 0 natively.
+#[wasm_bindgen(js_name = memoryBytes)]
+pub fn memory_bytes() -> f64 {
+    crate::wasm_memory_bytes().unwrap_or(0) as f64
+}
+
+/// What this module was built with, as JSON: `version`, `rustc`, `parallel`,
+/// `simd128`, `atomics`.
+#[wasm_bindgen(js_name = buildInfo)]
+pub fn build_info() -> String {
+    serde_json::json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "rustc": env!("ZKBENCH_WASM_RUSTC"),
+        "parallel": cfg!(feature = "parallel"),
+        "simd128": cfg!(target_feature = "simd128"),
+        "atomics": cfg!(target_feature = "atomics"),
+    })
+    .to_string()
+}
+
+#[cfg(all(target_arch = "wasm32", feature = "parallel"))]
+pub use wasm_bindgen_rayon::init_thread_pool;

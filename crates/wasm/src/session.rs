@@ -1,0 +1,479 @@
+//! The provers behind the JavaScript bindings, in plain Rust (usable and
+//! tested natively): one [`Session`] holds a circuit of one proof system, its
+//! keys, a witness and the last proof, through `zkbench_core::ProofSystem`
+//! (the same code as the native harness; no fork of the provers).
+
+use ark_ff::PrimeField;
+use rand::{rngs::OsRng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use serde::{Deserialize, Serialize};
+use zkbench_core::{Metrics, ProofSystem};
+use zkbench_groth16::Groth16;
+use zkbench_halo2::{api::Srs, Halo2Kzg};
+use zkbench_hash::{Fr, HashFamily};
+use zkbench_statement::{CircuitKind, PublicInputs, StatementConfig, TreeShape, Witness};
+
+use crate::WasmError;
+
+/// What to prove: the proof system (`groth16` or `halo2-kzg`) and the
+/// statement (hash family, exponent, arity, leaves, circuit), as the page's
+/// form and the browser suite give it (JSON, the field names of
+/// `case` in the results schema).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProveConfig {
+    /// `groth16` or `halo2-kzg`.
+    pub system: String,
+    /// Hash family name (`poseidon`, `poseidon2`, `griffin`, ...).
+    pub hash: String,
+    /// S-box exponent; `None` for the family's default.
+    #[serde(default)]
+    pub alpha: Option<u64>,
+    /// Tree arity (2..=16).
+    pub arity: usize,
+    /// Number of leaves.
+    pub leaves: u64,
+    /// `spend`, `membership` or `batch-root`.
+    pub circuit: String,
+}
+
+impl ProveConfig {
+    /// The statement configuration, checked (family, exponent, tree shape).
+    pub fn statement(&self) -> Result<StatementConfig, WasmError> {
+        let family: HashFamily = self
+            .hash
+            .parse()
+            .map_err(|e: zkbench_hash::HashError| WasmError::Config(e.to_string()))?;
+        let circuit: CircuitKind = self
+            .circuit
+            .parse()
+            .map_err(|e: zkbench_statement::StatementError| WasmError::Config(e.to_string()))?;
+        let cfg = StatementConfig {
+            family,
+            alpha: self.alpha,
+            arity: self.arity,
+            leaves: self.leaves,
+            circuit,
+        };
+        cfg.resolved_alpha()
+            .map_err(|e| WasmError::Config(e.to_string()))?;
+        cfg.shape().map_err(|e| WasmError::Config(e.to_string()))?;
+        Ok(cfg)
+    }
+}
+
+/// What a backend needs beyond [`ProofSystem`] to live in a browser: keys to
+/// and from one byte string (a static file), and snarkjs JSON where the
+/// system has it.
+pub trait BrowserSystem: ProofSystem + Sized {
+    /// The circuit's statement kind and tree shape (for random witnesses).
+    fn kind_and_shape(&self, circuit: &Self::Circuit) -> (CircuitKind, TreeShape);
+
+    /// The keys as one byte string.
+    fn keys_to_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        keys: &Self::Keys,
+    ) -> Result<Vec<u8>, WasmError>;
+
+    /// Keys from [`BrowserSystem::keys_to_bytes`]' output (`seed`: the test
+    /// setup's seed they were made with).
+    fn keys_from_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        bytes: &[u8],
+        seed: u64,
+    ) -> Result<Self::Keys, WasmError>;
+
+    /// `{proof, public, verification_key}` in snarkjs's JSON, when the
+    /// system has a snarkjs encoding (Groth16).
+    fn snarkjs_json(
+        &self,
+        keys: &Self::Keys,
+        public: &PublicInputs,
+        proof: &Self::Proof,
+    ) -> Option<serde_json::Value> {
+        let _ = (keys, public, proof);
+        None
+    }
+}
+
+fn backend_err(system: &str, e: impl std::fmt::Display) -> WasmError {
+    WasmError::Backend {
+        system: system.to_string(),
+        message: e.to_string(),
+    }
+}
+
+impl BrowserSystem for Groth16 {
+    fn kind_and_shape(&self, circuit: &Self::Circuit) -> (CircuitKind, TreeShape) {
+        (circuit.config().circuit, *circuit.shape())
+    }
+
+    fn keys_to_bytes(
+        &self,
+        _circuit: &Self::Circuit,
+        keys: &Self::Keys,
+    ) -> Result<Vec<u8>, WasmError> {
+        Ok(keys.to_bytes())
+    }
+
+    fn keys_from_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        bytes: &[u8],
+        _seed: u64,
+    ) -> Result<Self::Keys, WasmError> {
+        let keys =
+            zkbench_groth16::Keys::from_bytes(bytes).map_err(|e| backend_err("groth16", e))?;
+        let expected =
+            zkbench_core::statement::PublicInputs::count(circuit.config().circuit, circuit.shape())
+                + 1;
+        if keys.vk().gamma_abc_g1.len() != expected {
+            return Err(backend_err(
+                "groth16",
+                "the keys were made for another circuit (number of public inputs differs)",
+            ));
+        }
+        Ok(keys)
+    }
+
+    fn snarkjs_json(
+        &self,
+        keys: &Self::Keys,
+        public: &PublicInputs,
+        proof: &Self::Proof,
+    ) -> Option<serde_json::Value> {
+        use zkbench_groth16::snarkjs;
+        Some(serde_json::json!({
+            "proof": snarkjs::proof_to_json(proof),
+            "public": snarkjs::public_to_json(public),
+            "verification_key": snarkjs::vk_to_json(keys.vk()),
+        }))
+    }
+}
+
+impl BrowserSystem for Halo2Kzg {
+    fn kind_and_shape(&self, circuit: &Self::Circuit) -> (CircuitKind, TreeShape) {
+        (circuit.config().statement.circuit, *circuit.shape())
+    }
+
+    fn keys_to_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        keys: &Self::Keys,
+    ) -> Result<Vec<u8>, WasmError> {
+        circuit
+            .keys_to_bytes(keys)
+            .map_err(|e| backend_err("halo2-kzg", e))
+    }
+
+    fn keys_from_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        bytes: &[u8],
+        seed: u64,
+    ) -> Result<Self::Keys, WasmError> {
+        circuit
+            .keys_from_bytes(bytes, &Srs::TestSetup { seed })
+            .map_err(|e| backend_err("halo2-kzg", e))
+    }
+}
+
+/// The object-safe face of one backend's state.
+trait DynSession {
+    fn system(&self) -> &'static str;
+    fn metrics(&self) -> Result<Metrics, WasmError>;
+    fn setup(&mut self, seed: u64) -> Result<(), WasmError>;
+    fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError>;
+    fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError>;
+    fn witness(&mut self, seed: u64) -> Result<(), WasmError>;
+    fn prove(&mut self) -> Result<Vec<u8>, WasmError>;
+    fn verify(&self) -> Result<bool, WasmError>;
+    fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError>;
+    fn public_inputs(&self) -> Result<PublicInputs, WasmError>;
+    fn snarkjs_json(&self) -> Result<serde_json::Value, WasmError>;
+}
+
+struct State<P: BrowserSystem> {
+    sys: P,
+    circuit: P::Circuit,
+    keys: Option<P::Keys>,
+    witness: Option<P::Witness>,
+    proof: Option<P::Proof>,
+}
+
+impl<P: BrowserSystem> State<P> {
+    fn err(&self, e: impl std::fmt::Display) -> WasmError {
+        backend_err(self.sys.name(), e)
+    }
+
+    fn keys(&self) -> Result<&P::Keys, WasmError> {
+        self.keys.as_ref().ok_or(WasmError::State(
+            "no keys: call setup() or load_keys() first",
+        ))
+    }
+
+    fn prepared(&self) -> Result<&P::Witness, WasmError> {
+        self.witness
+            .as_ref()
+            .ok_or(WasmError::State("no witness: call witness() first"))
+    }
+
+    fn last_proof(&self) -> Result<&P::Proof, WasmError> {
+        self.proof
+            .as_ref()
+            .ok_or(WasmError::State("no proof: call prove() first"))
+    }
+}
+
+impl<P: BrowserSystem> DynSession for State<P> {
+    fn system(&self) -> &'static str {
+        self.sys.name()
+    }
+
+    fn metrics(&self) -> Result<Metrics, WasmError> {
+        let mut m = self
+            .sys
+            .circuit_metrics(&self.circuit)
+            .map_err(|e| self.err(e))?;
+        if let Some(k) = &self.keys {
+            m.extend(self.sys.key_metrics(k));
+        }
+        if let Some(p) = &self.proof {
+            m.insert(
+                "proof_bytes".into(),
+                self.sys.proof_to_bytes(p).len() as f64,
+            );
+        }
+        Ok(m)
+    }
+
+    fn setup(&mut self, seed: u64) -> Result<(), WasmError> {
+        let keys = self
+            .sys
+            .setup(&self.circuit, seed)
+            .map_err(|e| self.err(e))?;
+        self.keys = Some(keys);
+        self.proof = None;
+        Ok(())
+    }
+
+    fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError> {
+        self.sys.keys_to_bytes(&self.circuit, self.keys()?)
+    }
+
+    fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError> {
+        let keys = self.sys.keys_from_bytes(&self.circuit, bytes, seed)?;
+        self.keys = Some(keys);
+        self.proof = None;
+        Ok(())
+    }
+
+    fn witness(&mut self, seed: u64) -> Result<(), WasmError> {
+        let (kind, shape) = self.sys.kind_and_shape(&self.circuit);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let w = Witness::random(&mut rng, kind, &shape);
+        let prepared = self
+            .sys
+            .witness(&self.circuit, &w)
+            .map_err(|e| self.err(e))?;
+        self.witness = Some(prepared);
+        self.proof = None;
+        Ok(())
+    }
+
+    fn prove(&mut self) -> Result<Vec<u8>, WasmError> {
+        let keys = self.keys()?;
+        let w = self.prepared()?;
+        // zero-knowledge randomness: the OS's (crypto.getRandomValues in a browser)
+        let proof = self
+            .sys
+            .prove(&self.circuit, keys, w, &mut OsRng)
+            .map_err(|e| self.err(e))?;
+        let bytes = self.sys.proof_to_bytes(&proof);
+        self.proof = Some(proof);
+        Ok(bytes)
+    }
+
+    fn verify(&self) -> Result<bool, WasmError> {
+        let public = self.public_inputs()?;
+        self.sys
+            .verify(&self.circuit, self.keys()?, &public, self.last_proof()?)
+            .map_err(|e| self.err(e))
+    }
+
+    fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError> {
+        let Ok(proof) = self.sys.proof_from_bytes(proof) else {
+            return Ok(false);
+        };
+        self.sys
+            .verify(&self.circuit, self.keys()?, public, &proof)
+            .map_err(|e| self.err(e))
+    }
+
+    fn public_inputs(&self) -> Result<PublicInputs, WasmError> {
+        Ok(self.sys.public_inputs(&self.circuit, self.prepared()?))
+    }
+
+    fn snarkjs_json(&self) -> Result<serde_json::Value, WasmError> {
+        let public = self.public_inputs()?;
+        self.sys
+            .snarkjs_json(self.keys()?, &public, self.last_proof()?)
+            .ok_or_else(|| {
+                WasmError::Unsupported(format!(
+                    "{} proofs have no snarkjs encoding",
+                    self.sys.name()
+                ))
+            })
+    }
+}
+
+impl<P: BrowserSystem> State<P> {
+    fn boxed(sys: P, cfg: &StatementConfig) -> Result<Box<dyn DynSession>, WasmError> {
+        let circuit = sys.circuit(cfg).map_err(|e| backend_err(sys.name(), e))?;
+        Ok(Box::new(State {
+            sys,
+            circuit,
+            keys: None,
+            witness: None,
+            proof: None,
+        }))
+    }
+}
+
+/// One configured circuit of one proof system with its keys, witness and last
+/// proof: the phases of a proof as separate calls, so that JavaScript times
+/// each one (setup or key loading, witness, prove, verify).
+pub struct Session {
+    config: ProveConfig,
+    inner: Box<dyn DynSession>,
+}
+
+impl Session {
+    /// The circuit of `config`; an error says what is wrong with it (unknown
+    /// system or hash, unsupported arity, no chip for the hash ...).
+    pub fn new(config: &ProveConfig) -> Result<Self, WasmError> {
+        let st = config.statement()?;
+        let inner = match config.system.as_str() {
+            "groth16" => State::boxed(Groth16, &st)?,
+            "halo2-kzg" => State::boxed(Halo2Kzg::default(), &st)?,
+            other => {
+                return Err(WasmError::Config(format!(
+                    "unknown proof system {other:?}; known: groth16, halo2-kzg"
+                )))
+            }
+        };
+        Ok(Session {
+            config: config.clone(),
+            inner,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ProveConfig {
+        &self.config
+    }
+
+    /// The proof system's name (`case.system`).
+    pub fn system(&self) -> &'static str {
+        self.inner.system()
+    }
+
+    /// Circuit metrics (constraints or rows, k, ...), key sizes once there are
+    /// keys, `proof_bytes` once there is a proof.
+    pub fn metrics(&self) -> Result<Metrics, WasmError> {
+        self.inner.metrics()
+    }
+
+    /// **Test setup** from `seed` (toxic waste known): keys ready for proving.
+    pub fn setup(&mut self, seed: u64) -> Result<(), WasmError> {
+        self.inner.setup(seed)
+    }
+
+    /// The keys as one byte string (a static file the page fetches).
+    pub fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError> {
+        self.inner.keys_to_bytes()
+    }
+
+    /// Keys from [`Session::keys_to_bytes`]' output, made with `seed`.
+    pub fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError> {
+        self.inner.load_keys(bytes, seed)
+    }
+
+    /// A random statement witness from `seed`, prepared for the prover
+    /// (the `witness` phase).
+    pub fn witness(&mut self, seed: u64) -> Result<(), WasmError> {
+        self.inner.witness(seed)
+    }
+
+    /// Proves the witness (the `prove` phase); returns the proof's bytes.
+    pub fn prove(&mut self) -> Result<Vec<u8>, WasmError> {
+        self.inner.prove()
+    }
+
+    /// Verifies the last proof (the `verify` phase).
+    pub fn verify(&self) -> Result<bool, WasmError> {
+        self.inner.verify()
+    }
+
+    /// Verifies `proof` (the system's proof bytes) for `public` with this
+    /// session's keys: `false` for a malformed or invalid proof.
+    pub fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError> {
+        self.inner.verify_bytes(proof, public)
+    }
+
+    /// The public inputs of the witness, in circuit order.
+    pub fn public_inputs(&self) -> Result<PublicInputs, WasmError> {
+        self.inner.public_inputs()
+    }
+
+    /// `{proof, public, verification_key}` of the last proof in snarkjs JSON
+    /// (Groth16 only).
+    pub fn snarkjs_json(&self) -> Result<serde_json::Value, WasmError> {
+        self.inner.snarkjs_json()
+    }
+}
+
+/// A field element as a decimal string.
+pub fn fr_to_decimal(x: &Fr) -> String {
+    x.into_bigint().to_string()
+}
+
+/// Parses decimal strings into public inputs; an error names the bad entry.
+pub fn public_from_decimals(values: &[String]) -> Result<PublicInputs, WasmError> {
+    let modulus = num_bigint::BigUint::from(Fr::MODULUS);
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let n: num_bigint::BigUint = s.parse().map_err(|_| {
+                WasmError::Config(format!("public input {i}: {s:?} is not a decimal integer"))
+            })?;
+            if n >= modulus {
+                return Err(WasmError::Config(format!(
+                    "public input {i} is not below the BN254 scalar modulus"
+                )));
+            }
+            Ok(Fr::from(n))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(PublicInputs)
+}
+
+/// Verifies a Groth16 proof given in snarkjs's JSON (`verification_key.json`,
+/// `proof.json`, `public.json` as values), with zkbench's verifier: how a
+/// proof made natively (or by snarkjs) is checked in WebAssembly. `Ok(false)`
+/// for an invalid proof, an error for JSON that is not such a document.
+pub fn verify_snarkjs(
+    vk: &serde_json::Value,
+    proof: &serde_json::Value,
+    public: &serde_json::Value,
+) -> Result<bool, WasmError> {
+    use zkbench_groth16::snarkjs;
+    let err = |e: zkbench_groth16::Groth16Error| backend_err("groth16", e);
+    let vk = snarkjs::vk_from_json(vk).map_err(err)?;
+    let proof = snarkjs::proof_from_json(proof).map_err(err)?;
+    let public = snarkjs::public_from_json(public).map_err(err)?;
+    let pvk = ark_groth16::prepare_verifying_key(&vk);
+    zkbench_groth16::verify(&pvk, &public, &proof).map_err(err)
+}

@@ -1,0 +1,135 @@
+//! The browser provers' Rust code run natively: keys through bytes (the
+//! static key files), prove, verify, snarkjs JSON, bad configurations.
+
+use zkbench_wasm::{session, ProveConfig, Session, WasmError};
+
+fn cfg(
+    system: &str,
+    hash: &str,
+    alpha: Option<u64>,
+    arity: usize,
+    leaves: u64,
+    circuit: &str,
+) -> ProveConfig {
+    ProveConfig {
+        system: system.into(),
+        hash: hash.into(),
+        alpha,
+        arity,
+        leaves,
+        circuit: circuit.into(),
+    }
+}
+
+/// Setup, keys to bytes and back into a fresh session (a cold start), prove,
+/// verify; the proof also verifies from its bytes and fails for other
+/// public inputs.
+fn round_trip(c: &ProveConfig) -> Session {
+    let mut s = Session::new(c).unwrap();
+    s.setup(7).unwrap();
+    let bytes = s.keys_to_bytes().unwrap();
+    let mut cold = Session::new(c).unwrap();
+    cold.load_keys(&bytes, 7).unwrap();
+    cold.witness(1).unwrap();
+    let proof = cold.prove().unwrap();
+    assert!(cold.verify().unwrap());
+    let public = cold.public_inputs().unwrap();
+    assert!(
+        s.verify_bytes(&proof, &public).unwrap(),
+        "keys from bytes prove for the original keys"
+    );
+    let mut wrong = public.clone();
+    wrong.0[0] += zkbench_hash::Fr::from(1u64);
+    assert!(!cold.verify_bytes(&proof, &wrong).unwrap());
+    assert!(
+        !cold.verify_bytes(&[1, 2, 3], &public).unwrap(),
+        "malformed bytes: false"
+    );
+    let m = cold.metrics().unwrap();
+    assert!(m.get("proof_bytes").copied().unwrap_or(0.0) > 0.0);
+    cold
+}
+
+#[test]
+fn groth16_spend_through_key_bytes_and_snarkjs_json() {
+    let s = round_trip(&cfg("groth16", "griffin", None, 7, 1 << 12, "spend"));
+    let j = s.snarkjs_json().unwrap();
+    assert!(session::verify_snarkjs(&j["verification_key"], &j["proof"], &j["public"]).unwrap());
+    let mut tampered = j["public"].clone();
+    tampered[0] = serde_json::json!("1");
+    assert!(!session::verify_snarkjs(&j["verification_key"], &j["proof"], &tampered).unwrap());
+}
+
+#[test]
+fn groth16_membership_poseidon_binary() {
+    let s = round_trip(&cfg("groth16", "poseidon", None, 2, 1 << 4, "membership"));
+    assert_eq!(
+        s.public_inputs().unwrap().0.len(),
+        1,
+        "membership: the root"
+    );
+}
+
+#[test]
+fn halo2_spend_through_key_bytes() {
+    let s = round_trip(&cfg("halo2-kzg", "poseidon2", Some(7), 7, 1 << 12, "spend"));
+    assert!(matches!(s.snarkjs_json(), Err(WasmError::Unsupported(_))));
+}
+
+#[test]
+fn keys_of_another_circuit_or_damaged_are_errors() {
+    let c = cfg("groth16", "griffin", None, 7, 1 << 12, "spend");
+    let mut s = Session::new(&c).unwrap();
+    s.setup(1).unwrap();
+    let bytes = s.keys_to_bytes().unwrap();
+    let mut m = Session::new(&cfg("groth16", "griffin", None, 7, 1 << 12, "membership")).unwrap();
+    assert!(m.load_keys(&bytes, 1).is_err());
+    let mut fresh = Session::new(&c).unwrap();
+    assert!(fresh.load_keys(&bytes[..bytes.len() / 2], 1).is_err());
+    assert!(fresh.load_keys(&[], 1).is_err());
+}
+
+#[test]
+fn bad_configurations_say_what_is_wrong() {
+    let bad = [
+        cfg("plonky9", "poseidon", None, 2, 16, "spend"),
+        cfg("groth16", "sha256", None, 2, 16, "spend"),
+        cfg("groth16", "poseidon", None, 1, 16, "spend"),
+        cfg("groth16", "poseidon", None, 2, 16, "teleport"),
+        cfg("groth16", "poseidon", Some(9), 2, 16, "spend"),
+        cfg("halo2-kzg", "griffin", None, 2, 16, "spend"),
+    ];
+    for c in bad {
+        let e = Session::new(&c)
+            .err()
+            .unwrap_or_else(|| panic!("{c:?} accepted"));
+        assert!(!e.to_string().is_empty());
+    }
+    let mut s = Session::new(&cfg("groth16", "poseidon", None, 2, 16, "membership")).unwrap();
+    assert!(matches!(s.prove(), Err(WasmError::State(_))));
+}
+
+#[test]
+fn hash_throughput_per_family() {
+    for f in session_families() {
+        let t = zkbench_wasm::hashes::hash_throughput(f, None, None, 2).unwrap();
+        assert_eq!(t.samples_s.len(), 2);
+        assert!(t.samples_s.iter().all(|s| *s > 0.0));
+    }
+    assert!(zkbench_wasm::hashes::hash_throughput("nope", None, None, 1).is_err());
+}
+
+fn session_families() -> Vec<&'static str> {
+    zkbench_wasm::hashes::families()
+}
+
+#[test]
+fn public_inputs_from_decimals() {
+    assert!(session::public_from_decimals(&["12".into()]).is_ok());
+    assert!(session::public_from_decimals(&["x".into()]).is_err());
+    let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+    assert!(
+        session::public_from_decimals(&[p.into()]).is_err(),
+        "the modulus itself"
+    );
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+// Drives the browser page headless: starts `zkbench serve` (or uses --url), opens
+// /?autorun=1 in the system's Chromium through puppeteer-core (never a downloaded browser),
+// waits until document.body.dataset.zkbenchStatus is `done` or `failed`, and writes what the
+// page published (window.zkbenchResults, window.zkbenchProofs).
+//
+//   node web/scripts/browser.mjs [--profile quick|smoke] [--url http://HOST:PORT] [--timeout-s 1200]
+//        [--out results-browser.json] [--proofs proofs.json] [--screenshot page.png] [--jsonl]
+//        [--form-check form.json]
+//
+// --form-check: after the suite, submits the page's form with a bad configuration (hash
+// sha256) and writes the error it shows ({text, visible}).
+// --jsonl: print the records one JSON object per line (the external-runner protocol of
+// docs/external-runners.md; suites/browser.toml runs it so). Environment: ZKBENCH_BIN (the
+// zkbench binary to serve with; default target/release/zkbench), CHROMIUM (the browser;
+// default: chromium, chromium-browser or google-chrome on PATH), ZKBENCH_PROFILE (a suite
+// profile JSON: its case_timeout_seconds bounds the wait, and without --profile the page
+// runs its `smoke` profile when that profile takes one sample, `quick` otherwise).
+// Exit status: 0 when the page reached `done`, 1 when `failed` or on an error, 3 when no
+// Chromium or no built page (web/dist) exists.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+
+function args() {
+  const a = process.argv.slice(2);
+  const o = { profile: null, url: null, timeout: 1200, out: null, proofs: null, screenshot: null, jsonl: false, threads: null };
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i + 1];
+    switch (a[i]) {
+      case "--profile": o.profile = v; i++; break;
+      case "--url": o.url = v.replace(/\/$/, ""); i++; break;
+      case "--timeout-s": o.timeout = Number(v); i++; break;
+      case "--out": o.out = v; i++; break;
+      case "--proofs": o.proofs = v; i++; break;
+      case "--screenshot": o.screenshot = v; i++; break;
+      case "--threads": o.threads = v; i++; break;
+      case "--form-check": o.formCheck = v; i++; break;
+      case "--jsonl": o.jsonl = true; break;
+      default: console.error(`unknown argument ${a[i]}`); process.exit(2);
+    }
+  }
+  if (process.env.ZKBENCH_PROFILE) {
+    const p = JSON.parse(process.env.ZKBENCH_PROFILE);
+    // finish (and report) before the suite runner kills this process
+    if (p.case_timeout_seconds) o.timeout = Math.max(60, p.case_timeout_seconds - 30);
+    // the page's profiles (web/suite.json): smoke takes one sample, quick a few
+    if (!o.profile) o.profile = p.max_samples <= 1 ? "smoke" : "quick";
+  }
+  if (!o.profile) o.profile = "quick";
+  return o;
+}
+
+const o = args();
+
+function failRecord(error) {
+  if (o.jsonl) {
+    console.log(JSON.stringify({ case: { kind: "proof", system: "browser", hash: "-", threads: 0 }, phase: "all", status: "error", error: String(error).slice(0, 800), samples_s: [], threads: 0, metrics: {} }));
+  }
+}
+
+function findChromium() {
+  const c = [process.env.CHROMIUM, "chromium", "chromium-browser", "google-chrome"].filter(Boolean);
+  for (const name of c) {
+    const r = spawnSync("sh", ["-c", `command -v "${name}"`], { encoding: "utf8" });
+    if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
+  }
+  return null;
+}
+
+function startServer() {
+  const bin = process.env.ZKBENCH_BIN || path.join(repo, "target", "release", "zkbench");
+  if (!fs.existsSync(bin)) throw new Error(`no zkbench binary at ${bin} (set ZKBENCH_BIN)`);
+  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "zkbench-browser-")), "results.db");
+  const child = spawn(bin, ["serve", "--addr", "127.0.0.1:0", "--db", `sqlite://${db}`, "--web", path.join(repo, "web", "dist")], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || "warn" },
+  });
+  return new Promise((resolve, reject) => {
+    let buf = "";
+    const timer = setTimeout(() => reject(new Error("zkbench serve did not start within 30 s")), 30000);
+    child.stdout.on("data", (d) => {
+      buf += d;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], child });
+      }
+    });
+    child.stderr.on("data", (d) => process.stderr.write(`[serve] ${d}`));
+    child.on("exit", (code) => reject(new Error(`zkbench serve exited (${code}) before listening: ${buf.trim()}`)));
+  });
+}
+
+async function main() {
+  const chromium = findChromium();
+  if (!chromium) {
+    const msg = "no Chromium found (install the Debian package: apt-get install chromium; or set CHROMIUM)";
+    failRecord(msg);
+    console.error(msg);
+    return 3;
+  }
+  if (!o.url && !fs.existsSync(path.join(repo, "web", "dist", "index.html"))) {
+    const msg = "the browser page is not built (web/dist is missing): run bash scripts/build-web.sh";
+    failRecord(msg);
+    console.error(msg);
+    return 3;
+  }
+  process.env.PUPPETEER_SKIP_DOWNLOAD = "1";
+  const { default: puppeteer } = await import("puppeteer-core");
+  let server = null;
+  let browser = null;
+  try {
+    let base = o.url;
+    if (!base) {
+      server = await startServer();
+      base = server.url;
+    }
+    browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      // root in containers has no user namespaces for the sandbox
+      args: ["--no-sandbox", "--disable-dev-shm-usage", "--enable-features=SharedArrayBuffer"],
+      protocolTimeout: (o.timeout + 60) * 1000,
+    });
+    const page = await browser.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error" || m.type() === "warn") console.error(`[page ${m.type()}] ${m.text()}`);
+    });
+    page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+    const q = new URLSearchParams({ autorun: "1", profile: o.profile });
+    if (o.threads) q.set("threads", o.threads);
+    const url = `${base}/?${q}`;
+    console.error(`browser: ${chromium} → ${url}`);
+    const t0 = Date.now();
+    await page.goto(url, { waitUntil: "load" });
+    let last = "";
+    const progress = setInterval(async () => {
+      try {
+        const t = await page.$eval("#progress-text", (e) => e.textContent);
+        if (t && t !== last) console.error(`  [${((Date.now() - t0) / 1000).toFixed(0)} s] ${(last = t)}`);
+      } catch {}
+    }, 2000);
+    try {
+      await page.waitForFunction(() => ["done", "failed"].includes(document.body.dataset.zkbenchStatus), { timeout: o.timeout * 1000, polling: 500 });
+    } finally {
+      clearInterval(progress);
+    }
+    const got = await page.evaluate(() => ({
+      status: document.body.dataset.zkbenchStatus,
+      error: document.body.dataset.zkbenchError || null,
+      results: window.zkbenchResults || null,
+      proofs: window.zkbenchProofs || null,
+    }));
+    if (o.formCheck) {
+      // a bad configuration in the form must give a visible error, not a hang
+      await page.$eval("input[name=hash]", (e) => (e.value = "sha256"));
+      await page.click("#prove-form button[type=submit]");
+      await page.waitForFunction(() => document.querySelector("#form-result").className === "error", { timeout: 120000 });
+      const text = await page.$eval("#form-result", (e) => e.textContent);
+      const visible = await page.$eval("#form-result", (e) => e.offsetParent !== null && e.getBoundingClientRect().height > 0);
+      fs.writeFileSync(o.formCheck, JSON.stringify({ text, visible }));
+    }
+    if (o.screenshot) await page.screenshot({ path: o.screenshot, fullPage: true });
+    console.error(`browser: ${got.status} after ${((Date.now() - t0) / 1000).toFixed(1)} s${got.error ? `: ${got.error}` : ""}`);
+    if (o.out && got.results) fs.writeFileSync(o.out, JSON.stringify(got.results, null, 2));
+    if (o.proofs && got.proofs) fs.writeFileSync(o.proofs, JSON.stringify(got.proofs, null, 2));
+    if (o.jsonl) {
+      if (got.results) for (const r of got.results.records) console.log(JSON.stringify(r));
+      else failRecord(`page ${got.status} without results: ${got.error}`);
+    }
+    return got.status === "done" ? 0 : 1;
+  } catch (e) {
+    failRecord(e.message || e);
+    console.error(`browser: ${e.stack || e}`);
+    return 1;
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    if (server) server.child.kill();
+  }
+}
+
+process.exit(await main());

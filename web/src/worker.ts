@@ -1,0 +1,139 @@
+/// <reference lib="webworker" />
+// The prover worker: loads zkbench-wasm (threaded build when the page is
+// cross-origin isolated, single-threaded otherwise) and runs one task at a
+// time for the page. The main thread never blocks on a proof.
+import type { ProofConfig, Profile, ToWorker, FromWorker, ProofRun, HashRun } from "./types";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let pkg: any = null;
+
+function post(m: FromWorker) {
+  self.postMessage(m);
+}
+
+function progress(text: string) {
+  post({ type: "progress", text });
+}
+
+async function init(threads: number): Promise<void> {
+  const base = self.location.origin;
+  if (threads > 1) {
+    pkg = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
+    await pkg.default();
+    await pkg.initThreadPool(threads);
+  } else {
+    pkg = await import(/* @vite-ignore */ `${base}/pkg-st/zkbench_wasm.js`);
+    await pkg.default();
+  }
+  post({
+    type: "ready",
+    threads: pkg.threads(),
+    build: JSON.parse(pkg.buildInfo()),
+    families: JSON.parse(pkg.hashFamilies()),
+  });
+}
+
+const now = () => performance.now() / 1000;
+
+function timed<T>(f: () => T): [T, number] {
+  const t = now();
+  const r = f();
+  return [r, now() - t];
+}
+
+async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | null, keySeed: number, witnessSeed: number): Promise<ProofRun> {
+  const label = `${cfg.system} ${cfg.hash}${cfg.alpha ? ` a${cfg.alpha}` : ""} ${cfg.circuit} arity ${cfg.arity}`;
+  progress(`${label}: circuit`);
+  const p = new pkg.Prover(JSON.stringify(cfg));
+  const run: ProofRun = { phases: {}, metrics: {}, snarkjs: null, keySource: "setup" };
+  try {
+    Object.assign(run.metrics, JSON.parse(p.metricsJson()));
+    // Cold: keys fetched (not from the HTTP cache) and decoded, then the first proof.
+    let keyFetch = 0;
+    let keyLoad = 0;
+    let bytes: Uint8Array | null = null;
+    if (keyUrl) {
+      progress(`${label}: fetching keys`);
+      const t = now();
+      const resp = await fetch(keyUrl, { cache: "no-store" });
+      if (resp.ok) {
+        bytes = new Uint8Array(await resp.arrayBuffer());
+        keyFetch = now() - t;
+      } else if (resp.status !== 404) {
+        throw new Error(`fetching ${keyUrl}: HTTP ${resp.status}`);
+      }
+    }
+    if (bytes) {
+      progress(`${label}: decoding keys (${(bytes.length / 1048576).toFixed(1)} MiB)`);
+      [, keyLoad] = timed(() => p.loadKeys(bytes, keySeed));
+      run.keySource = "static file";
+      run.metrics.key_file_bytes = bytes.length;
+      run.metrics.key_fetch_s = keyFetch;
+      run.metrics.key_load_s = keyLoad;
+    } else {
+      progress(`${label}: no key file, test setup in WebAssembly`);
+      const [, s] = timed(() => p.setup(keySeed));
+      run.phases.setup = [s];
+    }
+    const [, w0] = timed(() => p.witness(witnessSeed));
+    progress(`${label}: first proof (cold)`);
+    const [, cold] = timed(() => p.prove());
+    run.phases.prove_cold = [keyFetch + keyLoad + cold];
+    run.metrics.prove_cold_prover_s = cold;
+    const witness: number[] = [w0];
+    const prove: number[] = [];
+    for (let i = 0; i < profile.warmup; i++) {
+      progress(`${label}: warm-up ${i + 1}/${profile.warmup}`);
+      p.prove();
+    }
+    for (let i = 0; i < profile.samples; i++) {
+      progress(`${label}: proof ${i + 1}/${profile.samples}`);
+      if (i > 0) witness.push(timed(() => p.witness(witnessSeed + i))[1]);
+      prove.push(timed(() => p.prove())[1]);
+    }
+    run.phases.witness = witness;
+    run.phases.prove = prove;
+    progress(`${label}: verifying`);
+    const verify: number[] = [];
+    for (let i = 0; i < Math.max(profile.samples, 3); i++) {
+      const [ok, s] = timed(() => p.verify());
+      if (!ok) throw new Error("the proof made here does not verify");
+      verify.push(s);
+    }
+    run.phases.verify = verify;
+    Object.assign(run.metrics, JSON.parse(p.metricsJson()));
+    if (cfg.system === "groth16") run.snarkjs = JSON.parse(p.snarkjsJson());
+    run.metrics.peak_wasm_memory_bytes = pkg.memoryBytes();
+    return run;
+  } finally {
+    p.free();
+  }
+}
+
+function runHash(family: string, samples: number): HashRun {
+  return JSON.parse(pkg.hashThroughput(family, 0, samples));
+}
+
+self.onmessage = async (ev: MessageEvent<ToWorker>) => {
+  const m = ev.data;
+  try {
+    switch (m.type) {
+      case "init":
+        await init(m.threads);
+        break;
+      case "proof": {
+        const r = await runProof(m.cfg, m.profile, m.keyUrl, m.keySeed, m.witnessSeed);
+        post({ type: "result", id: m.id, result: r });
+        break;
+      }
+      case "hash":
+        post({ type: "result", id: m.id, result: runHash(m.family, m.samples) });
+        break;
+    }
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    post({ type: "error", id: "id" in m ? m.id : -1, message });
+  }
+};
