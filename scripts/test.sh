@@ -36,8 +36,12 @@ echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && car
 # added later updates it instead of failing the check
 cargo check --manifest-path fuzz/Cargo.toml --bins
 
-echo "== wasm32 build (zkbench-hash, zkbench-merkle without threads)"
+echo "== wasm32 builds (zkbench-hash, zkbench-merkle; zkbench-wasm checked)"
 cargo build --locked --target wasm32-unknown-unknown -p zkbench-hash --no-default-features --features std
 cargo build --locked --target wasm32-unknown-unknown -p zkbench-merkle --no-default-features
+# the browser module (provers, verifiers, hashes; single-threaded, stable): type-checked for
+# wasm32 here; the threaded build (nightly, -Z build-std, ~10 min on 2 cores) and the page are
+# built by scripts/build-web.sh (ZKBENCH_TEST_WEB=1 above runs it and the browser tests)
+cargo check --locked --target wasm32-unknown-unknown -p zkbench-wasm
 
 echo "== all tests passed"
