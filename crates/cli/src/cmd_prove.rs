@@ -59,6 +59,11 @@ pub struct ProveArgs {
     /// of `zkbench verifier --system halo2-kzg` reads; `--system halo2-kzg-keccak` is the same).
     #[arg(long)]
     pub transcript: Option<String>,
+    /// groth16: also write the key as a snarkjs proving key (`circuit.zkey`) and the witness as
+    /// `witness.wtns` in the output directory, so that snarkjs proves with zkbench's key:
+    /// `snarkjs groth16 prove circuit.zkey witness.wtns proof.json public.json`.
+    #[arg(long)]
+    pub zkey: bool,
 }
 
 /// Arguments of `zkbench verify`.
@@ -111,6 +116,9 @@ fn ms(d: Option<std::time::Duration>) -> String {
 /// `zkbench prove`.
 pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     check_system(&a.system)?;
+    if a.zkey && a.system != "groth16" {
+        bail!("--zkey applies to groth16 only (a .zkey is snarkjs's Groth16 proving key)");
+    }
     if a.system.starts_with("halo2-kzg") {
         return prove_halo2(a);
     }
@@ -206,6 +214,26 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
         },
     )?;
     print_timings(&timings, cached, &cache, &keys);
+    if a.zkey {
+        let t = Instant::now();
+        let info = zkbench_groth16::zkey::write_zkey(
+            &a.out.join("circuit.zkey"),
+            &keys.pk,
+            &keys.matrices,
+        )?;
+        let assignment = circuit.witness(&witness)?;
+        zkbench_groth16::zkey::write_wtns(&a.out.join("witness.wtns"), &assignment.full)?;
+        println!(
+            "wrote {0}/circuit.zkey ({1} bytes, {2} variables, {3} public, domain 2^{4}{5}) and {0}/witness.wtns in {6:.1} s; prove with snarkjs:\n  snarkjs groth16 prove {0}/circuit.zkey {0}/witness.wtns proof.json public.json",
+            a.out.display(),
+            info.bytes,
+            info.vars,
+            info.public,
+            info.domain_size.trailing_zeros(),
+            if keys.test_setup { ", TEST SETUP key" } else { "" },
+            t.elapsed().as_secs_f64(),
+        );
+    }
     println!("proof: {proof_bytes} bytes (compressed); public inputs:");
     for (i, x) in public.0.iter().enumerate() {
         println!("  [{i}] {}", fr_to_decimal(x));

@@ -375,6 +375,49 @@ fn merkle_build_path_verify_round_trip() {
     assert!(error_of(&["merkle", "verify", f]).contains("not a path file"));
 }
 
+/// `snarkjs groth16 prove` with the `circuit.zkey` and `witness.wtns` that `zkbench prove --zkey`
+/// wrote in `dir` (a key loaded from zkbench's key cache), then `zkbench verify` on snarkjs's
+/// proof with zkbench's verification key. Skipped, saying so, without the pinned snarkjs.
+fn snarkjs_proves_with_exported_zkey(dir: &std::path::Path) {
+    let cli = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scripts/snarkjs/node_modules/snarkjs/build/cli.cjs");
+    if !cli.exists() {
+        println!(
+            "SKIPPED snarkjs prove with an exported zkey: {} missing (bash scripts/setup.sh)",
+            cli.display()
+        );
+        return;
+    }
+    let theirs = dir.parent().unwrap().join("snarkjs-proof");
+    std::fs::create_dir_all(&theirs).unwrap();
+    let o = std::process::Command::new("node")
+        .arg(&cli)
+        .args(["groth16", "prove"])
+        .arg(dir.join("circuit.zkey"))
+        .arg(dir.join("witness.wtns"))
+        .arg(theirs.join("proof.json"))
+        .arg(theirs.join("public.json"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::copy(
+        dir.join("verification_key.json"),
+        theirs.join("verification_key.json"),
+    )
+    .unwrap();
+    let o = zkbench()
+        .args(["verify", "--dir"])
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success() && String::from_utf8_lossy(&o.stdout).starts_with("OK"),
+        "zkbench verify rejected snarkjs's proof: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 #[test]
 fn prove_then_verify_and_reject_tampering() {
     let dir = tempfile::tempdir().unwrap();
@@ -419,7 +462,7 @@ fn prove_then_verify_and_reject_tampering() {
         .unwrap();
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).starts_with("OK"));
 
-    // Second prove reuses the cached key.
+    // Second prove reuses the cached key, and exports it for snarkjs (--zkey).
     let o = zkbench()
         .args([
             "prove",
@@ -429,6 +472,7 @@ fn prove_then_verify_and_reject_tampering() {
             "4",
             "--leaves",
             "2^8",
+            "--zkey",
             "--out",
         ])
         .arg(&out)
@@ -436,7 +480,13 @@ fn prove_then_verify_and_reject_tampering() {
         .arg(&keys)
         .output()
         .unwrap();
-    assert!(String::from_utf8_lossy(&o.stdout).contains("loaded from cache"));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("loaded from cache"), "{stdout}");
+    assert!(
+        stdout.contains("circuit.zkey") && stdout.contains("TEST SETUP key"),
+        "{stdout}"
+    );
+    snarkjs_proves_with_exported_zkey(&out);
 
     // A changed public input is rejected with exit code 1.
     let public = out.join("public.json");
@@ -462,6 +512,7 @@ fn prove_then_verify_and_reject_tampering() {
 
     assert!(error_of(&["prove", "--system", "plonk"]).contains("unknown proof system"));
     assert!(error_of(&["prove", "--srs", "x.params"]).contains("halo2-kzg only"));
+    assert!(error_of(&["prove", "--system", "halo2-kzg", "--zkey"]).contains("groth16 only"));
     assert!(error_of(&["prove", "--circuit", "transfer"]).contains("spend"));
     assert!(error_of(&["verify", "--dir", "/nonexistent/dir"]).contains("cannot verify"));
 }

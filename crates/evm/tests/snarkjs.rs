@@ -104,3 +104,70 @@ fn soliditycalldata_text_matches_snarkjs() {
         .snarkjs_text();
     assert_eq!(ours, theirs);
 }
+
+/// zkbench's Solidity verifier accepts a proof that **snarkjs's prover** made with a `.zkey`
+/// exported from a zkbench key (`zkbench prove --zkey`), and agrees with the native verifier on
+/// it and on the same proof with a changed public input.
+#[test]
+fn zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey() {
+    use ark_ff::One;
+    use rand::SeedableRng;
+    use std::sync::Arc;
+    use zkbench_groth16::{snarkjs as sj, testing, zkey, Circuit, CircuitKind, SpendConfig};
+
+    let Some(solc) = solc_or_skip("zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey")
+    else {
+        return;
+    };
+    let cli = zkbench_evm::node::scripts_dir()
+        .unwrap()
+        .join("snarkjs/node_modules/snarkjs/build/cli.cjs");
+    if !cli.exists() {
+        println!(
+            "SKIPPED zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey: {} missing (run scripts/setup.sh)",
+            cli.display()
+        );
+        return;
+    }
+    let cfg = SpendConfig {
+        family: zkbench_hash::HashFamily::Poseidon,
+        alpha: None,
+        arity: 2,
+        leaves: 4,
+        circuit: CircuitKind::Spend,
+    };
+    let c = Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(2))).unwrap();
+    let keys = c.setup(31).unwrap();
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(32);
+    let assignment = c.witness(&c.random_witness(&mut rng)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    zkey::write_zkey(&dir.path().join("k.zkey"), &keys.pk, &keys.matrices).unwrap();
+    zkey::write_wtns(&dir.path().join("w.wtns"), &assignment.full).unwrap();
+    let out = Command::new("node")
+        .arg(&cli)
+        .args(["groth16", "prove", "k.zkey", "w.wtns", "proof.json", "public.json"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.path().join(f)).unwrap()).unwrap()
+    };
+    let proof = sj::proof_from_json(&read("proof.json")).unwrap();
+    let public = sj::public_from_json(&read("public.json")).unwrap();
+    let verifier = ours(&solc, keys.vk());
+    let good = measure_verifier(&verifier, &Groth16Calldata::new(&proof, &public).abi_encode())
+        .unwrap();
+    assert!(good.accepted, "zkbench's EVM verifier rejected snarkjs's proof");
+    assert!(zkbench_groth16::verify(&keys.pvk, &public, &proof).unwrap());
+    let mut changed = public.clone();
+    changed.0[1] += ark_bn254::Fr::one();
+    let bad = measure_verifier(&verifier, &Groth16Calldata::new(&proof, &changed).abi_encode())
+        .unwrap();
+    assert!(!bad.accepted);
+    assert!(!zkbench_groth16::verify(&keys.pvk, &changed, &proof).unwrap());
+    println!(
+        "snarkjs proof for our zkey: EVM verify {} gas, accepted; changed input rejected",
+        good.gas_verify
+    );
+}

@@ -17,7 +17,8 @@
 //! * [`system`]: [`Groth16`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,
 //!   `verification_key.json`; [`artifacts`]: writing and reading a proof
-//!   directory.
+//!   directory; [`zkey`]: snarkjs `.zkey` proving keys and `.wtns` witnesses
+//!   (snarkjs proves with a zkbench key).
 //!
 //! **All keys made here come from a test setup** (toxic waste derived from a
 //! seed); they are labelled `test_setup: true` everywhere.
@@ -39,6 +40,7 @@ pub mod ptau;
 pub mod snarkjs;
 pub mod system;
 pub mod testing;
+pub mod zkey;
 
 /// The statements, from `zkbench-statement` (one definition for every backend).
 pub use zkbench_statement as statement;

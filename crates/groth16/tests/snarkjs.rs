@@ -152,3 +152,137 @@ fn snarkjs_verifies_our_proofs() {
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+/// Runs the pinned snarkjs CLI with `args` in `dir`; returns (exit ok, stdout + stderr).
+fn snarkjs_cli(dir: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let cli = snarkjs_dir().join("node_modules/snarkjs/build/cli.cjs");
+    let out = Command::new("node")
+        .arg(cli)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("running snarkjs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// The other direction of interoperability: snarkjs's own prover (`snarkjs groth16 prove`)
+/// proves with a `.zkey` exported from a zkbench key and a `.wtns` of a zkbench witness;
+/// zkbench's verifier accepts snarkjs's proof (and rejects it with a changed public input);
+/// `snarkjs zkey export verificationkey` gives back zkbench's `verification_key.json`; a witness
+/// that does not satisfy the circuit gives snarkjs a proof that zkbench rejects.
+#[test]
+fn snarkjs_proves_with_our_zkey() {
+    use zkbench_groth16::zkey;
+    if !ensure_snarkjs() {
+        return;
+    }
+    for (family, kind, arity, leaves, name) in [
+        (
+            Some(HashFamily::Poseidon2),
+            CircuitKind::Spend,
+            4,
+            256,
+            "spend",
+        ),
+        (None, CircuitKind::Membership, 3, 100, "membership-toy"),
+    ] {
+        let cfg = SpendConfig {
+            family: family.unwrap_or(HashFamily::Poseidon),
+            alpha: None,
+            arity,
+            leaves,
+            circuit: kind,
+        };
+        let c = match family {
+            Some(_) => Circuit::new(&cfg).unwrap(),
+            None => Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(arity))).unwrap(),
+        };
+        let keys = c.setup(21).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(22);
+        let w = c.random_witness(&mut rng);
+        let assignment = c.witness(&w).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let info =
+            zkey::write_zkey(&dir.path().join("circuit.zkey"), &keys.pk, &keys.matrices).unwrap();
+        zkey::write_wtns(&dir.path().join("witness.wtns"), &assignment.full).unwrap();
+        println!("{name}: {info:?}");
+
+        let (ok, out) = snarkjs_cli(
+            dir.path(),
+            &[
+                "groth16",
+                "prove",
+                "circuit.zkey",
+                "witness.wtns",
+                "proof.json",
+                "public.json",
+            ],
+        );
+        assert!(
+            ok,
+            "snarkjs groth16 prove failed on our zkey ({name}):\n{out}"
+        );
+        let read = |f: &str| -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(dir.path().join(f)).unwrap()).unwrap()
+        };
+        let proof = snarkjs::proof_from_json(&read("proof.json")).unwrap();
+        let public = snarkjs::public_from_json(&read("public.json")).unwrap();
+        assert_eq!(public, assignment.public_inputs(), "{name}: public signals");
+        assert!(
+            zkbench_groth16::verify(&keys.pvk, &public, &proof).unwrap(),
+            "{name}: zkbench rejected snarkjs's proof made with our zkey"
+        );
+        let mut changed = public.clone();
+        changed.0[0] += Fr::from(1u64);
+        assert!(!zkbench_groth16::verify(&keys.pvk, &changed, &proof).unwrap());
+
+        // snarkjs reads our verifying key back from the zkey exactly
+        let (ok, out) = snarkjs_cli(
+            dir.path(),
+            &[
+                "zkey",
+                "export",
+                "verificationkey",
+                "circuit.zkey",
+                "vk.json",
+            ],
+        );
+        assert!(ok, "{out}");
+        let theirs = snarkjs::vk_from_json(&read("vk.json")).unwrap();
+        assert_eq!(
+            &theirs,
+            keys.vk(),
+            "{name}: verification key read back by snarkjs"
+        );
+
+        // a witness that violates the circuit: snarkjs still outputs a proof (it never checks),
+        // zkbench's verifier must reject it
+        let mut bad = assignment.full.clone();
+        let last = bad.len() - 1;
+        bad[last] += Fr::from(1u64);
+        zkey::write_wtns(&dir.path().join("bad.wtns"), &bad).unwrap();
+        let (ok, out) = snarkjs_cli(
+            dir.path(),
+            &[
+                "groth16",
+                "prove",
+                "circuit.zkey",
+                "bad.wtns",
+                "bad_proof.json",
+                "bad_public.json",
+            ],
+        );
+        assert!(ok, "{out}");
+        let proof = snarkjs::proof_from_json(&read("bad_proof.json")).unwrap();
+        let public = snarkjs::public_from_json(&read("bad_public.json")).unwrap();
+        assert!(
+            !zkbench_groth16::verify(&keys.pvk, &public, &proof).unwrap(),
+            "{name}: a proof of an unsatisfied witness verified"
+        );
+    }
+}
