@@ -15,7 +15,7 @@ pub struct VerifierArgs {
     /// verification_key.json; halo2-kzg reads meta.json and loads the keys from the key cache.
     #[arg(long)]
     pub dir: PathBuf,
-    /// Output Solidity file (default: standard output).
+    /// Output file: Solidity (groth16) or a Yul object (halo2-kzg) (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// halo2-kzg: key cache directory (default as for `zkbench prove`).
@@ -88,7 +88,7 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
         System::Halo2 => (
             halo2_dir(&a.dir, a.keys.as_ref())?.verifier()?,
             zkbench_evm::HALO2_CONTRACT,
-            "fallback(instances ‖ keccak-transcript proof), reverts when invalid; compile with the optimizer off",
+            "a Yul object: call with instances ‖ keccak-transcript proof, reverts when invalid; compile as standard-JSON language Yul, optimizer on, runs 1, details.yul false",
         ),
     };
     match &a.out {

@@ -62,8 +62,8 @@ const R_HEX: &str = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f
 
 /// The Yul object `Halo2Verifier` of the verifier for `keys` and
 /// `num_instance` public inputs, with the checks of the module documentation
-/// (compile it with [`compile_halo2`], or `solc --strict-assembly
-/// --optimize --optimize-runs 1` with the Yul optimizer off).
+/// (compile it with [`compile_halo2`]: standard JSON, language Yul, the
+/// settings of [`crate::solc::settings_halo2`]).
 pub fn halo2_verifier(keys: &Keys, num_instance: usize) -> Result<String, EvmError> {
     let params = &keys.params;
     let protocol = compile(

@@ -162,13 +162,15 @@ struct Effects {
     ranged: Vec<(u64, u64)>,
     /// Writes (`mstore`, `mstore8`, `staticcall` output).
     writes: Vec<(u64, u64)>,
+    /// Every memory-address literal: (token index, address, bytes accessed).
+    addrs: Vec<(usize, u64, u64)>,
 }
 
 fn effects(toks: &[(Tok, usize, usize)]) -> Result<Effects, EvmError> {
     let mut e = Effects::default();
     // the literal arguments of the call starting at `toks[i]` (name), in
     // order, as long as each is a bare literal; `gas()` reads as no literal
-    let lits = |i: usize, n: usize| -> Result<Vec<u64>, EvmError> {
+    let lits = |i: usize, n: usize| -> Result<Vec<(u64, usize)>, EvmError> {
         let name = match &toks[i].0 {
             Tok::Ident(s) => s.clone(),
             _ => unreachable!(),
@@ -197,7 +199,7 @@ fn effects(toks: &[(Tok, usize, usize)]) -> Result<Effects, EvmError> {
             if !matches!(toks.get(j + 1).map(|t| &t.0), Some(Tok::Punct(')' | ','))) {
                 return Err(err(format!("{name} with a computed memory argument")));
             }
-            out.push(v);
+            out.push((v, j));
             j += 2;
         }
         Ok(out)
@@ -211,17 +213,29 @@ fn effects(toks: &[(Tok, usize, usize)]) -> Result<Effects, EvmError> {
             return Err(err(format!("an unknown function {name}")));
         }
         match name.as_str() {
-            "mload" => e.loads.push(lits(i, 1)?[0]),
-            "mstore" => e.writes.push((lits(i, 1)?[0], 32)),
-            "mstore8" => e.writes.push((lits(i, 1)?[0], 1)),
+            "mload" => {
+                let (a, t) = lits(i, 1)?[0];
+                e.loads.push(a);
+                e.addrs.push((t, a, 32));
+            }
+            "mstore" | "mstore8" => {
+                let (a, t) = lits(i, 1)?[0];
+                let len = if name == "mstore" { 32 } else { 1 };
+                e.writes.push((a, len));
+                e.addrs.push((t, a, len));
+            }
             "keccak256" | "return" | "revert" => {
                 let a = lits(i, 2)?;
-                e.ranged.push((a[0], a[1]));
+                e.ranged.push((a[0].0, a[1].0));
+                e.addrs.push((a[0].1, a[0].0, a[1].0));
             }
             "staticcall" => {
+                // (address, input, input length, output, output length)
                 let a = lits(i, 5)?;
-                e.ranged.push((a[1], a[2]));
-                e.writes.push((a[3], a[4]));
+                e.ranged.push((a[1].0, a[2].0));
+                e.writes.push((a[3].0, a[4].0));
+                e.addrs.push((a[1].1, a[1].0, a[2].0));
+                e.addrs.push((a[3].1, a[3].0, a[4].0));
             }
             _ => {}
         }
@@ -327,6 +341,58 @@ fn find_load(stmt: &str, p: u64) -> Result<Option<(usize, usize)>, EvmError> {
     Ok(None)
 }
 
+/// Moves every memory word the program touches (after forwarding, many are
+/// no longer used) down to consecutive words from 0, in the same order: a
+/// range of bytes keeps its offset in its first word, and the words it
+/// covers stay consecutive (they are all in the set). Returns the code and
+/// the end of the memory it uses. Memory-expansion gas is quadratic in the
+/// highest word, so this saves gas; accesses of zero length keep their
+/// literal.
+fn compact(stmts: &[String]) -> Result<(Vec<String>, u64), EvmError> {
+    let toks: Vec<_> = stmts
+        .iter()
+        .map(|s| tokenize(s))
+        .collect::<Result<_, _>>()?;
+    let effs: Vec<Effects> = toks.iter().map(|t| effects(t)).collect::<Result<_, _>>()?;
+    let mut words = std::collections::BTreeSet::new();
+    for e in &effs {
+        for &(_, a, len) in &e.addrs {
+            if len > 0 {
+                let mut w = a / 32;
+                while w * 32 < a + len {
+                    words.insert(w);
+                    w += 1;
+                }
+            }
+        }
+    }
+    let new: HashMap<u64, u64> = words
+        .iter()
+        .enumerate()
+        .map(|(k, &w)| (w, k as u64))
+        .collect();
+    let mut out = Vec::with_capacity(stmts.len());
+    for ((s, t), e) in stmts.iter().zip(&toks).zip(&effs) {
+        let mut repl: Vec<(usize, usize, u64)> = e
+            .addrs
+            .iter()
+            .filter(|(_, _, len)| *len > 0)
+            .map(|&(ti, a, _)| (t[ti].1, t[ti].2, new[&(a / 32)] * 32 + a % 32))
+            .collect();
+        repl.sort();
+        let mut text = String::with_capacity(s.len());
+        let mut last = 0;
+        for (st, en, v) in repl {
+            text.push_str(&s[last..st]);
+            text.push_str(&format!("{v:#x}"));
+            last = en;
+        }
+        text.push_str(&s[last..]);
+        out.push(text);
+    }
+    Ok((out, 32 * words.len() as u64))
+}
+
 /// Statistics of [`optimize_body`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PassStats {
@@ -336,6 +402,8 @@ pub struct PassStats {
     pub hoisted: usize,
     /// Their uses.
     pub hoisted_uses: usize,
+    /// The end of the memory the program uses before and after compaction.
+    pub memory_end: (u64, u64),
 }
 
 /// Both passes over a straight-line Yul block body (the runtime code's).
@@ -434,6 +502,9 @@ pub fn optimize_body(body: &str) -> Result<(String, PassStats), EvmError> {
         .filter(|(_, r)| !r)
         .map(|(s, _)| s)
         .collect();
+    let (kept, end_compact) = compact(&kept)?;
+    stats.memory_end = (end, end_compact);
+    let end = end_compact;
     let body = kept.concat();
 
     // constants to memory, above everything the program touches
@@ -480,7 +551,8 @@ pub fn optimize_body(body: &str) -> Result<(String, PassStats), EvmError> {
 mod tests {
     use super::*;
 
-    const PRE: &str = "let f_q := 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001\n";
+    const PRE: &str =
+        "let f_q := 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001\n";
 
     #[test]
     fn forwards_a_word_read_once() {
@@ -490,8 +562,12 @@ mod tests {
         let (out, st) = optimize_body(&body).unwrap();
         // 0xa0 goes into 0xc0's expression; 0xc0 is read by return (ranged): kept
         assert_eq!(st.forwarded, 1);
-        assert!(out.contains("mstore(0xc0, mulmod(addmod(mload(0x80), 1, f_q), 2, f_q))"), "{out}");
-        assert!(!out.contains("mstore(0xa0"));
+        // (and memory is compacted: 0x80 → 0x0, 0xc0 → 0x20)
+        assert!(
+            out.contains("mstore(0x20, mulmod(addmod(mload(0x0), 1, f_q), 2, f_q))"),
+            "{out}"
+        );
+        assert_eq!(out.matches("mstore(").count(), 2, "{out}");
     }
 
     #[test]
@@ -500,7 +576,10 @@ mod tests {
             "{PRE}mstore(0x80, 5)\nmstore(0xa0, addmod(mload(0x80), 1, f_q))\nmstore(0x80, 7)\nmstore(0xc0, mload(0xa0))\nmstore(0xe0, mload(0x80))\nreturn(0xc0, 0x40)\n"
         );
         let (out, _) = optimize_body(&body).unwrap();
-        assert!(out.contains("mstore(0xa0, addmod(mload(0x80), 1, f_q))"), "{out}");
+        assert!(
+            out.contains("mstore(0x20, addmod(mload(0x0), 1, f_q))"),
+            "{out}"
+        );
         // a staticcall's output is a write too
         let body = format!(
             "{PRE}mstore(0xa0, addmod(mload(0x80), 1, f_q))\nlet ok := staticcall(gas(), 0x7, 0x0, 0x60, 0x80, 0x40)\nmstore(0xc0, mload(0xa0))\nreturn(0xc0, 0x20)\n"
@@ -523,8 +602,19 @@ mod tests {
         let body = format!("{PRE}mstore(0x80, mulmod(mload(0x80), f_q, f_q))\nmstore(0xa0, 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001)\nreturn(0x80, 0x40)\n");
         let (out, st) = optimize_body(&body).unwrap();
         assert_eq!((st.hoisted, st.hoisted_uses), (1, 2));
-        assert!(out.starts_with("mstore(0xc0, 0x30644e72"), "{out}");
-        assert!(out.contains("let f_q := mload(0xc0)"), "{out}");
+        assert!(out.starts_with("mstore(0x40, 0x30644e72"), "{out}");
+        assert!(out.contains("let f_q := mload(0x40)"), "{out}");
+    }
+
+    #[test]
+    fn compaction_keeps_ranges_contiguous_and_precompile_addresses() {
+        let body = "mstore(0x100, 1)\nmstore(0x140, 2)\nmstore8(0x160, 1)\nmstore(0x200, keccak256(0x140, 33))\nlet ok := staticcall(gas(), 0x7, 0x300, 0x60, 0x300, 0x40)\nreturn(0x200, 0x20)\nrevert(0, 0)\n";
+        let (out, st) = optimize_body(body).unwrap();
+        assert_eq!(st.memory_end, (0x360, 0xe0));
+        assert_eq!(
+            out,
+            "mstore(0x0, 1)\nmstore(0x20, 2)\nmstore8(0x40, 1)\nmstore(0x60, keccak256(0x20, 33))\nlet ok := staticcall(gas(), 0x7, 0x80, 0x60, 0x80, 0x40)\nreturn(0x60, 0x20)\nrevert(0, 0)\n"
+        );
     }
 
     #[test]
@@ -532,8 +622,10 @@ mod tests {
         assert_eq!(canonical("255").unwrap(), "ff");
         assert_eq!(canonical("0x00FF").unwrap(), "ff");
         assert_eq!(
-            canonical("21888242871839275222246405745257275088548364400416034343698204186575808495617")
-                .unwrap(),
+            canonical(
+                "21888242871839275222246405745257275088548364400416034343698204186575808495617"
+            )
+            .unwrap(),
             "30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001"
         );
     }
