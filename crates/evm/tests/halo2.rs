@@ -59,6 +59,19 @@ fn spend(alpha: u64, arity: usize, leaves: u64) -> (Halo2Circuit, Keys) {
     (circuit, keys)
 }
 
+/// Compiles and deploys a verifier source, checking its size against EIP-170.
+fn deploy(solc: &zkbench_evm::Solc, src: &str) -> (Chain, zkbench_evm::Deployed) {
+    let compiled = compile_halo2(solc, src).unwrap_or_else(|e| panic!("{e}"));
+    let mut chain = Chain::new();
+    let d = chain.deploy(&compiled.creation).unwrap();
+    assert!(
+        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
+        "runtime bytecode {} B over the EIP-170 limit",
+        d.bytecode_bytes
+    );
+    (chain, d)
+}
+
 #[test]
 fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
     let Some(solc) = solc_or_skip("halo2_evm_verifier") else {
@@ -89,14 +102,7 @@ fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
         !src.contains("mod(calldataload("),
         "no scalar is reduced mod r"
     );
-    let compiled = compile_halo2(&solc, &src).unwrap_or_else(|e| panic!("{e}"));
-    let mut chain = Chain::new();
-    let d = chain.deploy(&compiled.creation).unwrap();
-    assert!(
-        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
-        "runtime bytecode {} B over the EIP-170 limit",
-        d.bytecode_bytes
-    );
+    let (mut chain, d) = deploy(&solc, &src);
 
     let good = halo2_calldata(&public, &proof);
     let words = |c: &[u8]| c.len() / 32;
@@ -215,14 +221,7 @@ fn halo2_evm_verifier_of_the_widest_spend_is_deployable() {
     let (out, _) = circuit.prove(&keys, &w, &mut rng).unwrap();
     let n = circuit.num_public_inputs();
     let src = halo2_verifier(&keys, n).unwrap();
-    let compiled = compile_halo2(&solc, &src).unwrap_or_else(|e| panic!("{e}"));
-    let mut chain = Chain::new();
-    let d = chain.deploy(&compiled.creation).unwrap();
-    assert!(
-        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
-        "runtime bytecode {} B over the EIP-170 limit",
-        d.bytecode_bytes
-    );
+    let (mut chain, d) = deploy(&solc, &src);
     let good = halo2_calldata(&out.public, &out.proof);
     let mut changed_input = good.clone();
     changed_input[31] ^= 1;
