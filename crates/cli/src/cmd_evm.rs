@@ -15,7 +15,7 @@ pub struct VerifierArgs {
     /// verification_key.json; halo2-kzg reads meta.json and loads the keys from the key cache.
     #[arg(long)]
     pub dir: PathBuf,
-    /// Output Solidity file (default: standard output).
+    /// Output file: Solidity (groth16) or a Yul object (halo2-kzg) (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// halo2-kzg: key cache directory (default as for `zkbench prove`).
@@ -88,7 +88,7 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
         System::Halo2 => (
             halo2_dir(&a.dir, a.keys.as_ref())?.verifier()?,
             zkbench_evm::HALO2_CONTRACT,
-            "fallback(instances ‖ keccak-transcript proof), reverts when invalid; compile with the optimizer off",
+            "a Yul object: call with instances ‖ keccak-transcript proof, reverts when invalid; compile as standard-JSON language Yul, optimizer on, runs 1, details.yul false",
         ),
     };
     match &a.out {
@@ -96,6 +96,11 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
             std::fs::write(path, &src)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             eprintln!("wrote {} (contract {contract}, {abi})", path.display());
+            if system == System::Halo2 && path.extension().is_some_and(|e| e == "sol") {
+                eprintln!(
+                    "note: the Halo2 verifier is a Yul object, not Solidity source: compile it with `solc --strict-assembly --optimize --optimize-runs 1 --no-optimize-yul` (or standard JSON: language \"Yul\", optimizer on, runs 1, details.yul false); a .yul name says so"
+                );
+            }
         }
         None => print!("{src}"),
     }

@@ -118,7 +118,7 @@ fn halo2_verifier_and_calldata_for_a_keccak_proof_directory() {
             .arg("--keys")
             .arg(&keys),
     );
-    let sol = tmp.path().join("Halo2Verifier.sol");
+    let sol = tmp.path().join("Halo2Verifier.yul");
     run_ok(
         zkbench()
             .args(["verifier", "--system", "halo2-kzg", "--dir"])
@@ -129,7 +129,7 @@ fn halo2_verifier_and_calldata_for_a_keccak_proof_directory() {
             .arg(&sol),
     );
     let src = std::fs::read_to_string(&sol).unwrap();
-    assert!(src.contains("contract Halo2Verifier") && src.contains("checked_scalar"));
+    assert!(src.contains("object \"Halo2Verifier\"") && src.contains("checked_scalar"));
     let hex = run_ok(
         zkbench()
             .args(["calldata", "--system", "halo2-kzg", "--dir"])

@@ -5,25 +5,32 @@
 //! `compile` turns the verifying key into a PLONK protocol description, the
 //! `EvmLoader` runs the SHPLONK (BDFG21) verifier symbolically and emits it as
 //! straight-line Yul over the precompiles (ecAdd 0x06, ecMul 0x07, ecPairing
-//! 0x08, modexp 0x05), wrapped in a Solidity contract `Halo2Verifier` whose
-//! `fallback` takes the calldata `instances ‖ proof` (each instance a 32-byte
-//! big-endian word, then the Keccak-transcript proof,
-//! [`zkbench_halo2::api::Transcript::Keccak`]) and **reverts** on an invalid
-//! proof (success and no return data on a valid one) — the convention of
-//! snark-verifier's and PSE's Halo2 verifiers; [`accepted`] reads it.
+//! 0x08, modexp 0x05). snark-verifier wraps it in a Solidity contract whose
+//! `fallback` holds it as inline assembly; zkbench takes the assembly out and
+//! emits a **Yul object** `Halo2Verifier` instead (no Solidity around it: the
+//! runtime code is the verifier alone), passed through the size and gas passes
+//! of [`crate::yul`] and compiled as Yul ([`compile_halo2`]). The call's
+//! calldata is `instances ‖ proof` (each instance a 32-byte big-endian word,
+//! then the Keccak-transcript proof, [`zkbench_halo2::api::Transcript::Keccak`]);
+//! the verifier **reverts** on an invalid proof (success and no return data on
+//! a valid one) — the convention of snark-verifier's and PSE's Halo2
+//! verifiers; [`accepted`] reads it.
 //!
-//! Two checks are added to what snark-verifier emits (the generator itself is
-//! not forked; the emitted source is patched at anchors this module checks
+//! Three checks are added to what snark-verifier emits (the generator itself
+//! is not forked; the emitted source is patched at anchors this module checks
 //! exist, with a test on the result):
 //! * **every scalar read from calldata must be below r** — snark-verifier
 //!   reduces public inputs and proof scalars mod r, which makes a public input
 //!   `x + r` verify as `x` (a second nullifier hash for one note, in a pool);
 //!   native verification rejects such encodings, and so does this verifier;
 //! * **the calldata length is exact** — trailing bytes would make a second
-//!   byte string verify as the same proof.
+//!   byte string verify as the same proof;
+//! * **no value** (`callvalue()` is zero), as the Solidity `fallback` without
+//!   `payable` required.
 //!
-//! And `pragma solidity 0.8.19` becomes `^0.8.19`, so that the pinned solc-js
-//! (a later 0.8) compiles it.
+//! The Solidity wrapper's check that the free-memory pointer is 0x80 goes with
+//! the wrapper (a Yul object has no free-memory pointer; the verifier's memory
+//! is snark-verifier's fixed layout from 0x80 up).
 
 use std::{path::Path, rc::Rc};
 
@@ -53,8 +60,10 @@ type Verifier = PlonkVerifier<KzgAs<Bn256, Bdfg21>>;
 /// The scalar field modulus r of BN254, as the generated Yul spells it.
 const R_HEX: &str = "0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001";
 
-/// The Solidity source of the verifier for `keys` and `num_instance` public
-/// inputs, with the range and length checks of the module documentation.
+/// The Yul object `Halo2Verifier` of the verifier for `keys` and
+/// `num_instance` public inputs, with the checks of the module documentation
+/// (compile it with [`compile_halo2`]: standard JSON, language Yul, the
+/// settings of [`crate::solc::settings_halo2`]).
 pub fn halo2_verifier(keys: &Keys, num_instance: usize) -> Result<String, EvmError> {
     let params = &keys.params;
     let protocol = compile(
@@ -71,7 +80,7 @@ pub fn halo2_verifier(keys: &Keys, num_instance: usize) -> Result<String, EvmErr
         .map_err(|e| EvmError::UnsupportedKey(format!("snark-verifier read_proof: {e:?}")))?;
     Verifier::verify(&dk, &protocol, &instances, &proof)
         .map_err(|e| EvmError::UnsupportedKey(format!("snark-verifier verify: {e:?}")))?;
-    harden(&loader.solidity_code())
+    yul_object(&harden(&loader.solidity_code())?)
 }
 
 /// The patches of the module documentation, applied to snark-verifier's
@@ -130,18 +139,76 @@ fn harden(code: &str) -> Result<String, EvmError> {
             }}
             {anchor}"
     );
-    let out = out.replacen(anchor, &prelude, 1);
-    let pragma = "pragma solidity 0.8.19;";
-    if !out.contains(pragma) {
-        return Err(missing(pragma));
-    }
-    Ok(out.replacen(pragma, "pragma solidity ^0.8.19;", 1))
+    Ok(out.replacen(anchor, &prelude, 1))
 }
 
-/// Compiles a verifier source of [`halo2_verifier`] (optimizer off: see
-/// [`crate::solc::settings_unoptimized`]).
+/// The assembly block of snark-verifier's Solidity wrapper as a Yul object:
+/// creation code that deploys the runtime object, whose code is the block,
+/// without the free-memory-pointer check, with a `callvalue()` check, through
+/// [`crate::yul::optimize_body`].
+fn yul_object(sol: &str) -> Result<String, EvmError> {
+    let missing = |what: &str| {
+        EvmError::UnsupportedKey(format!(
+            "snark-verifier's output changed: {what} not found; cannot make the Yul object"
+        ))
+    };
+    let open = "assembly (\"memory-safe\") {";
+    let start = sol.find(open).ok_or_else(|| missing(open))? + open.len();
+    let mut depth = 1usize;
+    let mut end = None;
+    for (i, c) in sol[start..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(start + i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let body = &sol[start..end.ok_or_else(|| missing("the end of the assembly block"))?];
+    let layout = "// Enforce that Solidity memory layout is respected
+            let data := mload(0x40)
+            if iszero(eq(data, 0x80)) {
+                revert(0, 0)
+            }";
+    if !body.contains(layout) {
+        return Err(missing("the free-memory-pointer check"));
+    }
+    let body = body.replacen(layout, "if callvalue() { revert(0, 0) }", 1);
+    let (body, _) = crate::yul::optimize_body(&body)?;
+    let mut code = String::with_capacity(body.len() + 1024);
+    for line in body.lines() {
+        code.push_str("            ");
+        code.push_str(line);
+        code.push('\n');
+    }
+    Ok(format!(
+        "// SPDX-License-Identifier: MIT
+// zkbench's Halo2-KZG (SHPLONK, Keccak transcript) verifier: snark-verifier's Yul, hardened
+// (scalars below r, exact calldata length, no value) and passed through zkbench-evm's Yul passes.
+// Call: instances (32-byte words) || proof; returns nothing when valid, reverts otherwise.
+object \"{HALO2_CONTRACT}\" {{
+    code {{
+        datacopy(0, dataoffset(\"runtime\"), datasize(\"runtime\"))
+        return(0, datasize(\"runtime\"))
+    }}
+    object \"runtime\" {{
+        code {{
+{code}        }}
+    }}
+}}
+"
+    ))
+}
+
+/// Compiles a verifier of [`halo2_verifier`] (a Yul object; settings
+/// [`crate::solc::settings_halo2`]).
 pub fn compile_halo2(solc: &crate::Solc, source: &str) -> Result<crate::Compiled, EvmError> {
-    solc.compile_with(source, HALO2_CONTRACT, &crate::solc::settings_unoptimized())
+    solc.compile_yul(source, HALO2_CONTRACT, &crate::solc::settings_halo2())
 }
 
 /// The calldata of a Halo2 verifier call: the public inputs as 32-byte
@@ -189,7 +256,7 @@ impl Halo2Dir {
         })
     }
 
-    /// The verifier's Solidity source.
+    /// The verifier's source (a Yul object).
     pub fn verifier(&self) -> Result<String, EvmError> {
         halo2_verifier(&self.keys, self.circuit.num_public_inputs())
     }

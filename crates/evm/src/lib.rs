@@ -12,6 +12,7 @@
 //!   bytecode size, execution and transaction gas;
 //! * [`halo2`]: the Halo2-KZG (SHPLONK, Keccak transcript) verifier, generated
 //!   by snark-verifier and hardened (scalars below r, exact calldata length);
+//! * [`yul`]: size and gas passes over the Halo2 verifier's straight-line Yul;
 //! * [`snarkjs`]: snarkjs's own exported verifier, the peer it is compared with;
 //! * [`measure_verifier`]: all of it for one compiled verifier and one calldata.
 #![deny(missing_docs)]
@@ -24,6 +25,7 @@ pub mod halo2;
 pub mod node;
 pub mod snarkjs;
 pub mod solc;
+pub mod yul;
 
 use std::path::Path;
 

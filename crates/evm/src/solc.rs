@@ -21,13 +21,16 @@ pub fn settings() -> Value {
     })
 }
 
-/// Settings for snark-verifier's Halo2 verifiers: the optimizer off, as
-/// snark-verifier compiles them itself (`solc --bin`). Their Yul is one
-/// straight line of precomputed memory offsets, so the optimizer has little
-/// to gain, and its inliner runs out of stack slots on it ("stack too deep").
-pub fn settings_unoptimized() -> Value {
+/// Settings for the Halo2 verifier, a Yul object ([`crate::halo2`]): the
+/// optimizer on with `runs` 1 (size first) but **without the Yul optimizer**
+/// (`details.yul: false`): on snark-verifier's straight-line code it stops
+/// with "stack too deep" (its expression splitter and load resolver keep
+/// hundreds of values alive at once), while the bytecode optimizer
+/// (peephole, deduplication, constant optimizer) works instruction by
+/// instruction. The Yul-level savings are made by [`crate::yul`] instead.
+pub fn settings_halo2() -> Value {
     let mut s = settings();
-    s["optimizer"] = json!({ "enabled": false });
+    s["optimizer"] = json!({ "enabled": true, "runs": 1, "details": { "yul": false } });
     s
 }
 
@@ -87,7 +90,16 @@ impl Solc {
     }
 
     fn cache_key_with(&self, source: &str, settings: &Value) -> String {
+        self.cache_key_lang("Solidity", source, settings)
+    }
+
+    fn cache_key_lang(&self, language: &str, source: &str, settings: &Value) -> String {
         let mut h = Sha256::new();
+        if language != "Solidity" {
+            // (Solidity keys are unchanged from before Yul was added)
+            h.update(language.as_bytes());
+            h.update([0]);
+        }
         h.update(source.as_bytes());
         h.update([0]);
         h.update(self.version.as_bytes());
@@ -110,16 +122,43 @@ impl Solc {
         contract: &str,
         settings: &Value,
     ) -> Result<Compiled, EvmError> {
-        let key = self.cache_key_with(source, settings);
+        self.compile_lang("Solidity", source, contract, settings)
+    }
+
+    /// Compiles the Yul object `object` (the outermost object's name; its
+    /// creation code deploys the sub-object it names) from `source` with the
+    /// given settings (or loads it from the cache).
+    pub fn compile_yul(
+        &self,
+        source: &str,
+        object: &str,
+        settings: &Value,
+    ) -> Result<Compiled, EvmError> {
+        self.compile_lang("Yul", source, object, settings)
+    }
+
+    fn compile_lang(
+        &self,
+        language: &str,
+        source: &str,
+        contract: &str,
+        settings: &Value,
+    ) -> Result<Compiled, EvmError> {
+        let key = self.cache_key_lang(language, source, settings);
         let path = self.cache.join(format!("{key}-{contract}.json"));
         if let Ok(text) = std::fs::read_to_string(&path) {
             if let Ok(c) = parse_cached(&text, contract) {
                 return Ok(c);
             }
         }
+        let file = if language == "Yul" {
+            "verifier.yul"
+        } else {
+            "verifier.sol"
+        };
         let input = json!({
-            "language": "Solidity",
-            "sources": { "verifier.sol": { "content": source } },
+            "language": language,
+            "sources": { file: { "content": source } },
             "settings": settings,
         });
         let out = run_node(
@@ -146,7 +185,7 @@ impl Solc {
         if !errors.is_empty() {
             return Err(EvmError::Compile(errors.join("\n")));
         }
-        let evm = &out["contracts"]["verifier.sol"][contract]["evm"];
+        let evm = &out["contracts"][file][contract]["evm"];
         let creation = hex_field(&evm["bytecode"]["object"], "creation bytecode")?;
         let runtime = hex_field(&evm["deployedBytecode"]["object"], "runtime bytecode")?;
         if creation.is_empty() {

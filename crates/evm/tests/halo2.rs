@@ -4,7 +4,8 @@
 //! proof scalar, scalar ≥ r, point off the curve, truncated or extended
 //! calldata, a Blake2b-transcript proof, a proof of another statement), and
 //! agrees with the native verifier (`verify_with`, Keccak transcript) on
-//! every case. Also: its runtime bytecode is under the EIP-170 limit.
+//! every case. Also: its runtime bytecode is under the EIP-170 limit, and so
+//! is that of the widest spend the suites measure (α=7, arity 7).
 
 mod common;
 
@@ -17,7 +18,7 @@ use zkbench_evm::{
     halo2_calldata, halo2_verifier, Chain,
 };
 use zkbench_halo2::{
-    api::{verify_with, Halo2Circuit, Halo2Config, Srs, Transcript},
+    api::{verify_with, Halo2Circuit, Halo2Config, Keys, Srs, Transcript},
     statement::{CircuitKind, PublicInputs, StatementConfig},
 };
 use zkbench_hash::{Fr, HashFamily};
@@ -41,23 +42,43 @@ fn add(a: &[u8], b: &[u8; 32]) -> [u8; 32] {
     out
 }
 
-#[test]
-fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
-    let Some(solc) = solc_or_skip("halo2_evm_verifier") else {
-        return;
-    };
-    // a note spend over a tree of 2^4 leaves: the spend circuit's three public inputs
+/// The Keccak-transcript note-spend circuit (Poseidon2 α, arity, leaves)
+/// and its keys under the unsafe test SRS.
+fn spend(alpha: u64, arity: usize, leaves: u64) -> (Halo2Circuit, Keys) {
     let cfg = Halo2Config::new(StatementConfig {
         family: HashFamily::Poseidon2,
-        alpha: Some(5),
-        arity: 2,
-        leaves: 16,
+        alpha: Some(alpha),
+        arity,
+        leaves,
         circuit: CircuitKind::Spend,
     });
     let circuit = Halo2Circuit::new(&cfg)
         .unwrap()
         .with_transcript(Transcript::Keccak);
     let keys = circuit.keygen(&Srs::TestSetup { seed: 7 }).unwrap();
+    (circuit, keys)
+}
+
+/// Compiles and deploys a verifier source, checking its size against EIP-170.
+fn deploy(solc: &zkbench_evm::Solc, src: &str) -> (Chain, zkbench_evm::Deployed) {
+    let compiled = compile_halo2(solc, src).unwrap_or_else(|e| panic!("{e}"));
+    let mut chain = Chain::new();
+    let d = chain.deploy(&compiled.creation).unwrap();
+    assert!(
+        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
+        "runtime bytecode {} B over the EIP-170 limit",
+        d.bytecode_bytes
+    );
+    (chain, d)
+}
+
+#[test]
+fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
+    let Some(solc) = solc_or_skip("halo2_evm_verifier") else {
+        return;
+    };
+    // a note spend over a tree of 2^4 leaves: the spend circuit's three public inputs
+    let (circuit, keys) = spend(5, 2, 16);
     let mut rng = ChaCha20Rng::seed_from_u64(8);
     let prove = |rng: &mut ChaCha20Rng, transcript: Transcript| {
         let c = circuit.clone().with_transcript(transcript);
@@ -81,14 +102,7 @@ fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
         !src.contains("mod(calldataload("),
         "no scalar is reduced mod r"
     );
-    let compiled = compile_halo2(&solc, &src).unwrap_or_else(|e| panic!("{e}"));
-    let mut chain = Chain::new();
-    let d = chain.deploy(&compiled.creation).unwrap();
-    assert!(
-        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
-        "runtime bytecode {} B over the EIP-170 limit",
-        d.bytecode_bytes
-    );
+    let (mut chain, d) = deploy(&solc, &src);
 
     let good = halo2_calldata(&public, &proof);
     let words = |c: &[u8]| c.len() / 32;
@@ -190,4 +204,50 @@ fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
         d.gas_deploy,
         cases.len()
     );
+}
+
+/// The zkOS-comparable spend (Poseidon2 α=7, arity 7, 2^36 leaves: the most
+/// columns of the suites' configurations) has a deployable verifier — under
+/// EIP-170 only thanks to the Yul passes — that accepts its proof and rejects
+/// a changed public input and a changed proof scalar, as the native verifier does.
+#[test]
+fn halo2_evm_verifier_of_the_widest_spend_is_deployable() {
+    let Some(solc) = solc_or_skip("halo2_evm_verifier_of_the_widest_spend_is_deployable") else {
+        return;
+    };
+    let (circuit, keys) = spend(7, 7, 1 << 36);
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let w = circuit.random_witness(&mut rng);
+    let (out, _) = circuit.prove(&keys, &w, &mut rng).unwrap();
+    let n = circuit.num_public_inputs();
+    let src = halo2_verifier(&keys, n).unwrap();
+    let (mut chain, d) = deploy(&solc, &src);
+    let good = halo2_calldata(&out.public, &out.proof);
+    let mut changed_input = good.clone();
+    changed_input[31] ^= 1;
+    let mut changed_scalar = good.clone();
+    let last = good.len() - 1;
+    changed_scalar[last] ^= 1;
+    for (name, c, want) in [
+        ("valid", &good, true),
+        ("public input changed", &changed_input, false),
+        ("last proof scalar changed", &changed_scalar, false),
+    ] {
+        let evm = accepted(&chain.call(d.address, c).unwrap());
+        assert_eq!(evm, want, "EVM verifier on {name:?}");
+        let inputs = c[..32 * n]
+            .chunks(32)
+            .map(Fr::from_be_bytes_mod_order)
+            .collect();
+        let native = verify_with(
+            &keys.params,
+            keys.vk(),
+            &PublicInputs(inputs),
+            &c[32 * n..],
+            Transcript::Keccak,
+        )
+        .unwrap();
+        assert_eq!(native, evm, "native and EVM disagree on {name:?}");
+    }
+    println!("α=7 arity-7 spend: runtime bytecode {} B", d.bytecode_bytes);
 }
