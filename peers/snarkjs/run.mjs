@@ -161,8 +161,13 @@ function input(c) {
   } else {
     const n = 2 ** c.depth;
     const leaves = Array.from({ length: n }, (_, i) => String(1000 + i));
-    const out = JSON.parse(run(zkbench, ["merkle", "build", "--hash", c.hash, "--arity", "2", "--leaves", String(n), "--json", ...leaves]));
-    inp = { root: String(out.root), leaves };
+    if (n === 1) {
+      // depth 0: the single leaf is the root (no hash; `zkbench merkle build` needs 2 leaves)
+      inp = { root: leaves[0], leaves };
+    } else {
+      const out = JSON.parse(run(zkbench, ["merkle", "build", "--hash", c.hash, "--arity", "2", "--leaves", String(n), "--json", ...leaves]));
+      inp = { root: String(out.root), leaves };
+    }
   }
   fs.writeFileSync(f, JSON.stringify(inp));
   return inp;
@@ -331,6 +336,8 @@ if (o.child) {
     process.exit(0);
   } catch (e) {
     console.error(e && e.stack || e);
+    // the parent keeps stderr's last lines: end with the message itself
+    console.error(`error: ${e && e.message || e}`);
     process.exit(1);
   }
 } else {

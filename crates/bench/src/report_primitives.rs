@@ -621,7 +621,7 @@ pub fn html(recs: &[&Record]) -> String {
 }
 
 /// Renders the pipe tables and `###` headings of [`markdown`] as HTML.
-fn markdown_tables_to_html(md: &str) -> String {
+pub(crate) fn markdown_tables_to_html(md: &str) -> String {
     let mut h = String::new();
     let mut in_table = false;
     for line in md.lines() {

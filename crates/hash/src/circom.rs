@@ -270,7 +270,11 @@ mod tests {
         let n = neptune::NeptuneBn254::instance(4).unwrap();
         assert!(t.contains(&fr_to_decimal(n.constants().last().unwrap())));
         assert!(t.contains(&fr_to_decimal(&n.gamma())));
-        for name in ["ZkbenchGmimcNode", "ZkbenchPoseidon2Node", "ZkbenchNeptuneNode"] {
+        for name in [
+            "ZkbenchGmimcNode",
+            "ZkbenchPoseidon2Node",
+            "ZkbenchNeptuneNode",
+        ] {
             assert!(t.contains(&format!("template {name}()")));
         }
     }
