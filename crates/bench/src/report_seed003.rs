@@ -104,15 +104,21 @@ fn order_of(g: &Grid, systems: &[&str], hash: &str, d: u32) -> Option<Vec<(Strin
     Some(v)
 }
 
-/// The colour of a hash, or (for charts of one hash) of a system.
+/// The colour of a hash, or (for charts of one hash) of a system: strong colours, since
+/// snarkjs's lines are drawn lighter.
 fn hash_color(key: &str) -> RGBAColor {
-    let systems = R1CS.iter().chain(PLONKISH.iter());
-    let i = HASHES
-        .iter()
-        .position(|h| *h == key)
-        .or_else(|| systems.clone().position(|s| *s == key).map(|i| 5 + i))
-        .unwrap_or(11);
-    Palette99::pick(i).to_rgba()
+    let rgb = match key {
+        "groth16" => RGBColor(110, 40, 160),
+        "snarkjs-groth16" => RGBColor(0, 100, 200),
+        "halo2-kzg" => RGBColor(0, 130, 70),
+        "snarkjs-plonk" => RGBColor(220, 110, 0),
+        "snarkjs-fflonk" => RGBColor(200, 0, 60),
+        _ => {
+            let i = HASHES.iter().position(|h| *h == key).unwrap_or(5);
+            return Palette99::pick(i).to_rgba();
+        }
+    };
+    rgb.to_rgba()
 }
 
 fn system_style(system: &str) -> (&'static str, f64) {
@@ -149,18 +155,8 @@ fn lines(g: &Grid, systems: &[&str], hashes: &[&str], by_system: bool) -> Vec<Li
 
 /// Time (log y) against depth, legend beside the plot.
 fn depth_chart(title: &str, y_label: &str, lines: &[Line]) -> Option<String> {
-    let pts: Vec<(f64, f64)> = lines
-        .iter()
-        .flat_map(|l| l.3.iter().copied())
-        .filter(|p| p.1 > 0.0 && p.1.is_finite())
-        .collect();
-    if pts.is_empty() {
-        return None;
-    }
-    let (ymin, ymax) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-    let xmax = pts.iter().map(|p| p.0).fold(0.0, f64::max);
+    let [_, xmax, ymin, ymax] =
+        crate::report_primitives::log_bounds(lines.iter().map(|l| l.3.as_slice()))?;
     let mut svg = String::new();
     {
         let legend_w = 260u32;
