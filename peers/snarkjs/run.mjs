@@ -353,7 +353,7 @@ if (o.child) {
       for (const system of o.systems) {
         const c = { circuit: o.circuit, hash, system, depth };
         if (o.budget && (performance.now() - started) / 1000 > o.budget) {
-          fail(c, "all", `runner time budget of ${o.budget} s exhausted`, "skipped");
+          fail(c, "all", `runner time budget of ${Math.round(o.budget)} s exhausted`, "skipped");
           continue;
         }
         if (secondsLeft() < 5) {
