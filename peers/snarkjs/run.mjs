@@ -5,9 +5,16 @@
 //
 //   node peers/snarkjs/run.mjs [--circuit membership|batch-root] [--depths 32] \
 //        [--hashes poseidon,mimc-sponge] [--systems groth16,plonk,fflonk] [--budget-s S]
+//        [--budget-fraction F]
 //
 // --budget-s: start no new cell after S seconds; the cells left are recorded as skipped.
-// Hashes without a circom template here (gmimc, poseidon2, neptune) are recorded as skipped.
+// --budget-fraction F: the same with S = F · the profile's case_timeout_seconds (so a longer
+// profile gets a longer budget).
+// ZKBENCH_PROFILE's case_timeout_seconds is the hard deadline (zkbench kills the runner then):
+// a cell still running near it is stopped and recorded as a timeout.
+// Hashes: circomlib's poseidon and mimc-sponge; gmimc, poseidon2 and neptune from
+// circuits/zkbench_hashes.circom (generated from zkbench's constants). Other hashes are
+// recorded as skipped.
 //
 // Environment: ZKBENCH_PROFILE (repetitions, JSON), ZKBENCH_BIN (the zkbench binary, for
 // test .ptau files and native roots; default target/release/zkbench), ZKBENCH_SNARKJS_CACHE
@@ -33,7 +40,7 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
 const R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
-const HASHES = { poseidon: 0, "mimc-sponge": 1 };
+const HASHES = { poseidon: 0, "mimc-sponge": 1, gmimc: 2, poseidon2: 3, neptune: 4 };
 
 function args() {
   const a = process.argv.slice(2);
@@ -47,6 +54,7 @@ function args() {
       case "--systems": o.systems = v.split(","); i++; break;
       case "--child": o.child = JSON.parse(v); i++; break;
       case "--budget-s": o.budget = Number(v); i++; break;
+      case "--budget-fraction": o.budgetFraction = Number(v); i++; break;
       default: console.error(`unknown argument ${a[i]}`); process.exit(2);
     }
   }
@@ -58,6 +66,17 @@ const profile = Object.assign({ warmup: 1, min_samples: 3, max_samples: 10, targ
 const cacheRoot = process.env.ZKBENCH_SNARKJS_CACHE || path.join(repo, "target", "snarkjs-peer");
 const zkbench = process.env.ZKBENCH_BIN || path.join(repo, "target", "release", "zkbench");
 const threads = os.cpus().length;
+
+// zkbench kills the whole runner after the profile's case_timeout_seconds: every child gets
+// at most the time left before that deadline (less a margin to print its record), so that a
+// cell cut short is a recorded timeout, not a lost line.
+const runnerStarted = performance.now();
+const DEADLINE_MARGIN_S = 15;
+function secondsLeft() {
+  const limit = profile.case_timeout_seconds;
+  if (!limit) return Infinity;
+  return limit - DEADLINE_MARGIN_S - (performance.now() - runnerStarted) / 1000;
+}
 
 function caseOf(c) {
   const k = { kind: "proof", system: `snarkjs-${c.system}`, hash: c.hash, arity: 2, circuit: c.circuit, threads: 0 };
@@ -119,7 +138,8 @@ function compile(c) {
   const t = performance.now();
   // circom2 (WASI) reaches only the working directory's subtree: run it from "/".
   run(process.execPath, [path.join(here, "node_modules", "circom2", "cli.js"), path.join(dir, "main.circom"), "--r1cs", "--wasm", "--O2", "-o", dir,
-    "-l", path.join(here, "node_modules"), "-l", path.join(here, "circuits")], { cwd: "/" });
+    "-l", path.join(here, "node_modules"), "-l", path.join(here, "circuits")],
+    { cwd: "/", ...(Number.isFinite(secondsLeft()) ? { timeout: Math.ceil(Math.max(1, secondsLeft()) * 1000) } : {}) });
   const compile_s = (performance.now() - t) / 1000;
   fs.writeFileSync(meta, JSON.stringify({ compile_s }));
   return { r1cs, wasm, compile_s };
@@ -141,8 +161,13 @@ function input(c) {
   } else {
     const n = 2 ** c.depth;
     const leaves = Array.from({ length: n }, (_, i) => String(1000 + i));
-    const out = JSON.parse(run(zkbench, ["merkle", "build", "--hash", c.hash, "--arity", "2", "--leaves", String(n), "--json", ...leaves]));
-    inp = { root: String(out.root), leaves };
+    if (n === 1) {
+      // depth 0: the single leaf is the root (no hash; `zkbench merkle build` needs 2 leaves)
+      inp = { root: leaves[0], leaves };
+    } else {
+      const out = JSON.parse(run(zkbench, ["merkle", "build", "--hash", c.hash, "--arity", "2", "--leaves", String(n), "--json", ...leaves]));
+      inp = { root: String(out.root), leaves };
+    }
   }
   fs.writeFileSync(f, JSON.stringify(inp));
   return inp;
@@ -286,12 +311,18 @@ function proofSize(system, proof) {
 // ---------------------------------------------------------------- orchestration
 
 function spawnChild(c, phase) {
+  const timeoutS = Math.min(profile.case_timeout_seconds || 1800, secondsLeft());
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", JSON.stringify({ ...c, phase })],
-    { encoding: "utf8", maxBuffer: 1 << 26, env: process.env, timeout: (profile.case_timeout_seconds || 1800) * 1000 });
+    { encoding: "utf8", maxBuffer: 1 << 26, env: process.env, timeout: Math.ceil(Math.max(1, timeoutS) * 1000) });
   process.stdout.write(r.stdout || "");
+  const failedPhase = phase === "setup" ? "setup" : "prove";
+  if (r.error && r.error.code === "ETIMEDOUT") {
+    fail(c, failedPhase, `${phase} did not finish within ${timeoutS.toFixed(0)} s (the runner's deadline)`, "timeout");
+    return false;
+  }
   if (r.status !== 0) {
     const why = r.signal ? `killed by ${r.signal}` : `exit ${r.status}`;
-    fail(c, phase === "setup" ? "setup" : "prove", `${why}: ${(r.stderr || "").trim().split("\n").slice(-3).join(" | ")}`);
+    fail(c, failedPhase, `${why}: ${(r.stderr || "").trim().split("\n").slice(-3).join(" | ")}`);
     return false;
   }
   return true;
@@ -305,16 +336,28 @@ if (o.child) {
     process.exit(0);
   } catch (e) {
     console.error(e && e.stack || e);
+    // the parent keeps stderr's last lines: end with the message itself
+    console.error(`error: ${e && e.message || e}`);
     process.exit(1);
   }
 } else {
   const started = performance.now();
+  if (o.budgetFraction !== undefined) {
+    if (!(o.budgetFraction > 0 && o.budgetFraction <= 1)) { console.error("--budget-fraction must be in (0, 1]"); process.exit(2); }
+    if (!profile.case_timeout_seconds) { console.error("--budget-fraction needs ZKBENCH_PROFILE's case_timeout_seconds"); process.exit(2); }
+    const b = o.budgetFraction * profile.case_timeout_seconds;
+    o.budget = o.budget === undefined ? b : Math.min(o.budget, b);
+  }
   for (const depth of o.depths) {
     for (const hash of o.hashes) {
       for (const system of o.systems) {
         const c = { circuit: o.circuit, hash, system, depth };
         if (o.budget && (performance.now() - started) / 1000 > o.budget) {
-          fail(c, "all", `runner time budget of ${o.budget} s exhausted`, "skipped");
+          fail(c, "all", `runner time budget of ${Math.round(o.budget)} s exhausted`, "skipped");
+          continue;
+        }
+        if (secondsLeft() < 5) {
+          fail(c, "all", `no time left before the runner's deadline (case_timeout_seconds ${profile.case_timeout_seconds} s)`, "skipped");
           continue;
         }
         if (!(hash in HASHES)) { fail(c, "all", `no circom template for ${hash} in peers/snarkjs/circuits (has: ${Object.keys(HASHES).join(", ")})`, "skipped"); continue; }

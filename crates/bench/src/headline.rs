@@ -50,9 +50,23 @@ impl SameStatement {
 /// hash, arity, leaves, batch depth, circuit.
 type StatementKey = (String, usize, Option<u64>, Option<u32>, String);
 
+/// The hash as statements compare it: a family's default exponent is the same hash whether
+/// the record names it (zkbench: `poseidon2`, alpha 5) or not (a peer: `poseidon2`).
+fn statement_hash(c: &Case) -> String {
+    let default = c
+        .hash
+        .parse::<zkbench_hash::HashFamily>()
+        .ok()
+        .map(|f| f.alphas()[0]);
+    match c.alpha {
+        Some(a) if Some(a) != default => c.hash_label(),
+        _ => c.hash.clone(),
+    }
+}
+
 fn statement_key(c: &Case) -> Option<StatementKey> {
     Some((
-        c.hash_label(),
+        statement_hash(c),
         c.arity?,
         c.leaves,
         c.depth,
@@ -347,6 +361,20 @@ mod tests {
         assert_eq!(r.ours_constraints, Some(5985.0));
         assert_eq!(r.peer_constraints, Some(6049.0));
         assert!(r.statement.starts_with("poseidon2-gnark membership"));
+    }
+
+    #[test]
+    fn default_alpha_pairs_with_a_peer_that_names_none() {
+        let mut ours = rec("groth16", "poseidon2", "prove", 0.05, 216.0);
+        ours.case.alpha = Some(5);
+        let mut other = rec("groth16", "poseidon2", "prove", 0.01, 200.0);
+        other.case.alpha = Some(7);
+        let peer = rec("snarkjs-groth16", "poseidon2", "prove", 0.2, 216.0);
+        let refs = [&ours, &other, &peer];
+        let rows = same_statement(&refs, &["groth16"]);
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        // paired with the alpha-5 record, not the (faster) alpha-7 one
+        assert!((rows[0].ratio() - 0.25).abs() < 1e-12);
     }
 
     #[test]

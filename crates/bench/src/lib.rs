@@ -14,7 +14,8 @@
 //!   Solidity verifiers' gas in an embedded EVM;
 //! - [`results`]: the versioned results schema (`docs/results-schema.md`, owned
 //!   by `zkbench-core`) and CSV;
-//! - [`report`]: self-contained HTML report and Markdown summary;
+//! - [`report`]: self-contained HTML report and Markdown summary ([`report_seed003`]:
+//!   seed 003's grid, hash × proof system × Merkle depth);
 //! - [`compare`]: ratios between two runs with a noise threshold.
 #![deny(missing_docs)]
 
@@ -30,6 +31,7 @@ pub mod primitives;
 pub mod proof;
 pub mod report;
 pub mod report_primitives;
+pub mod report_seed003;
 pub mod runner;
 pub mod suite;
 pub mod sys;

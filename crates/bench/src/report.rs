@@ -438,6 +438,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
     out += &headline_markdown(&recs);
     out += &same_statement_markdown(&recs);
     out += &browser_markdown(&all);
+    out += &crate::report_seed003::markdown(&recs);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
         out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -902,9 +903,11 @@ pub fn html_report(files: &[ResultsFile]) -> String {
             true,
         ));
     }
+    // seed 003's grid has its own section (report_seed003) with a chart per system family
+    let seed003 = crate::report_seed003::html(&recs);
     let s = collect_series(&recs, "prove", |r| {
         Some((r.case.depth? as f64, r.median()?))
-            .filter(|_| r.case.circuit == Some(Circuit::BatchRoot))
+            .filter(|_| r.case.circuit == Some(Circuit::BatchRoot) && seed003.is_empty())
     });
     charts.extend(line_chart(
         "Batch-root prove time vs depth",
@@ -981,6 +984,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     html += &same_statement_html(&recs);
     html += &browser_html(&all);
     html += &failures_html(&all);
+    html += &seed003;
     html += "<div class=charts>";
     for c in &charts {
         html += &format!("<figure>{c}</figure>");

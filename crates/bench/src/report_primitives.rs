@@ -75,6 +75,18 @@ fn fmt_si(v: f64) -> String {
     }
 }
 
+/// `[xmin, xmax, ymin, ymax]` of the points with a positive, finite y (those a log axis can
+/// show); `None` when there are none.
+pub(crate) fn log_bounds<'a>(lines: impl Iterator<Item = &'a [(f64, f64)]>) -> Option<[f64; 4]> {
+    lines
+        .flatten()
+        .filter(|p| p.1 > 0.0 && p.1.is_finite())
+        .fold(None, |b: Option<[f64; 4]>, p| {
+            let [a, c, d, e] = b.unwrap_or([p.0, p.0, p.1, p.1]);
+            Some([a.min(p.0), c.max(p.0), d.min(p.1), e.max(p.1)])
+        })
+}
+
 /// A log-log line chart (x: log2 of the size) with the legend beside the plot.
 fn loglog(
     title: &str,
@@ -83,20 +95,7 @@ fn loglog(
     lines: &[Line],
     seconds: bool,
 ) -> Option<String> {
-    let pts: Vec<(f64, f64)> = lines
-        .iter()
-        .flat_map(|l| l.2.iter().copied())
-        .filter(|p| p.1 > 0.0 && p.1.is_finite())
-        .collect();
-    if pts.is_empty() {
-        return None;
-    }
-    let (xmin, xmax) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (ymin, ymax) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let [xmin, xmax, ymin, ymax] = log_bounds(lines.iter().map(|l| l.2.as_slice()))?;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (900, 430)).into_drawing_area();
@@ -621,7 +620,7 @@ pub fn html(recs: &[&Record]) -> String {
 }
 
 /// Renders the pipe tables and `###` headings of [`markdown`] as HTML.
-fn markdown_tables_to_html(md: &str) -> String {
+pub(crate) fn markdown_tables_to_html(md: &str) -> String {
     let mut h = String::new();
     let mut in_table = false;
     for line in md.lines() {

@@ -1,20 +1,21 @@
 //! The snarkjs peer (`peers/snarkjs/run.mjs`) end to end on a tiny tree (depth 1,
 //! circomlib Poseidon): its records parse as results-schema v1 records, carry the exact
 //! system names, and its proofs are rejected with a changed public input. It uses this
-//! build's `zkbench` for the test `.ptau` (`zkbench ptau new`) and the native tree.
+//! build's `zkbench` for the test `.ptau` (`zkbench ptau new`) and the native tree. And the
+//! generated GMiMC, Poseidon2 and Neptune templates agree with zkbench's native roots.
 //!
 //! Skipped (with a printed reason) when node or peers/snarkjs/node_modules is missing
 //! (scripts/setup.sh installs them).
 
 use std::{collections::BTreeSet, path::PathBuf, process::Command};
 
-use zkbench_bench::runner::parse_record_line;
+use zkbench_bench::{results::Record, runner::parse_record_line};
 use zkbench_core::env::Environment;
 
-#[test]
-fn snarkjs_runner_records_all_three_systems() {
+/// Runs `peers/snarkjs/run.mjs` with `args` (fresh cache, one sample a phase) and returns its
+/// stdout and parsed records; `None` (printing why) when node or the npm packages are missing.
+fn run_snarkjs(args: &[&str]) -> Option<(String, Vec<Record>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let runner = root.join("peers/snarkjs/run.mjs");
     let have_node = Command::new("node")
         .arg("--version")
         .output()
@@ -22,19 +23,12 @@ fn snarkjs_runner_records_all_three_systems() {
         .unwrap_or(false);
     if !have_node || !root.join("peers/snarkjs/node_modules/circom2").exists() {
         eprintln!("SKIPPED: node or peers/snarkjs/node_modules missing (run scripts/setup.sh)");
-        return;
+        return None;
     }
     let cache = tempfile::tempdir().unwrap();
     let out = Command::new("node")
-        .arg(&runner)
-        .args([
-            "--depths",
-            "1",
-            "--hashes",
-            "poseidon,gmimc",
-            "--systems",
-            "groth16,plonk,fflonk",
-        ])
+        .arg(root.join("peers/snarkjs/run.mjs"))
+        .args(args)
         .env("ZKBENCH_BIN", env!("CARGO_BIN_EXE_zkbench"))
         .env("ZKBENCH_SNARKJS_CACHE", cache.path())
         .env(
@@ -43,18 +37,33 @@ fn snarkjs_runner_records_all_three_systems() {
         )
         .output()
         .expect("running node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
     let env = Environment::default();
-    let recs: Vec<_> = stdout
+    let recs = stdout
         .lines()
         .filter(|l| l.starts_with('{'))
         .map(|l| parse_record_line(l, &env).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
+    Some((stdout, recs))
+}
+
+#[test]
+fn snarkjs_runner_records_all_three_systems() {
+    let Some((stdout, recs)) = run_snarkjs(&[
+        "--depths",
+        "1",
+        "--hashes",
+        "poseidon,griffin",
+        "--systems",
+        "groth16,plonk,fflonk",
+    ]) else {
+        return;
+    };
     let systems: BTreeSet<&str> = recs.iter().map(|r| r.case.system.as_str()).collect();
     assert_eq!(
         systems,
@@ -84,6 +93,47 @@ fn snarkjs_runner_records_all_three_systems() {
         assert!(p.metrics["constraints"] > 240.0);
     }
     // A hash without a circom template is a recorded skip, not a silent gap.
-    let g = recs.iter().find(|r| r.case.hash == "gmimc").unwrap();
+    let g = recs.iter().find(|r| r.case.hash == "griffin").unwrap();
     assert_eq!(g.status, zkbench_bench::results::Status::Skipped);
+}
+
+/// The generated circom templates (peers/snarkjs/circuits/zkbench_hashes.circom) compute
+/// zkbench's own GMiMC, Poseidon2 and Neptune nodes: the batch-root circuit of depth 1
+/// constrains its public root to the circom hash of the two leaves, and the runner's input
+/// is zkbench's native root (`zkbench merkle build`), so the witness exists (and snarkjs
+/// proves it) only when the two hashes agree.
+#[test]
+fn generated_circom_hashes_match_zkbench_roots() {
+    let Some((stdout, recs)) = run_snarkjs(&[
+        "--circuit",
+        "batch-root",
+        "--depths",
+        "1",
+        "--hashes",
+        "gmimc,poseidon2,neptune",
+        "--systems",
+        "groth16",
+    ]) else {
+        return;
+    };
+    // R1CS constraints per node, 3 per x^5: GMiMC 226 x^5 (the first on a constant, folded
+    // by circom); Poseidon2 t = 2: 8·2 + 56 x^5; Neptune: 68 x^5 and 6 rounds of two pair
+    // S-boxes of 2 constraints each.
+    for (hash, constraints) in [
+        ("gmimc", 225.0 * 3.0),
+        ("poseidon2", 72.0 * 3.0),
+        ("neptune", 68.0 * 3.0 + 24.0),
+    ] {
+        let rec = |phase: &str| {
+            recs.iter()
+                .find(|r| r.case.hash == hash && r.phase == phase)
+                .unwrap_or_else(|| panic!("{hash}: no {phase} record in\n{stdout}"))
+        };
+        let w = rec("witness");
+        assert_eq!(w.status, zkbench_bench::results::Status::Ok, "{w:?}");
+        assert_eq!(w.case.circuit, Some(zkbench_core::case::Circuit::BatchRoot));
+        assert_eq!(w.metrics["constraints"], constraints, "{hash}");
+        assert_eq!(rec("verify").status, zkbench_bench::results::Status::Ok);
+        assert_eq!(rec("verify-tampered").metrics.get("rejected"), Some(&1.0));
+    }
 }

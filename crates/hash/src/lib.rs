@@ -34,6 +34,7 @@ pub mod traits;
 mod cache;
 
 pub mod anemoi;
+pub mod circom;
 pub mod gmimc;
 pub mod griffin;
 pub mod mimc7;
