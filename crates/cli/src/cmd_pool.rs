@@ -44,6 +44,9 @@ pub struct SimulateArgs {
     /// of fresh addresses (which cost 25,000 gas more per withdrawal: account creation).
     #[arg(long)]
     pub existing_recipients: bool,
+    /// Withdraw at most this many notes (default: every committed note).
+    #[arg(long)]
+    pub max_withdrawals: Option<usize>,
     /// Seed of the notes' and proofs' randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -80,6 +83,9 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("--hash {:?}: {e}", a.hash))?;
     let shape =
         PoolShape::new(a.slot_depth, a.era_depth).context("invalid --slot-depth/--era-depth")?;
+    if a.max_withdrawals == Some(0) {
+        bail!("--max-withdrawals 0: the checks need at least one withdrawal");
+    }
     let denomination = wei(&a.denomination_wei, "--denomination-wei")?;
     if denomination.is_zero() {
         bail!("--denomination-wei must be positive");
@@ -108,6 +114,7 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         notes_dir,
         seed: a.seed,
         existing_recipients: a.existing_recipients,
+        max_withdrawals: a.max_withdrawals,
     };
     let r = simulate(&cfg)?;
     let all_ok = [

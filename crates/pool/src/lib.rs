@@ -24,4 +24,4 @@ pub mod simulate;
 pub mod wallet;
 
 pub use error::PoolError;
-pub use simulate::{simulate, SimulateConfig, SimulationReport};
+pub use simulate::{simulate, simulate_with, SimulateConfig, SimulationReport};

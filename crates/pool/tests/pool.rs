@@ -40,6 +40,7 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
         notes_dir: dir.path().join("notes"),
         seed: 1,
         existing_recipients: true,
+        max_withdrawals: None,
     };
     let r = simulate(&cfg).unwrap();
     assert_eq!(r.batch_size, 2);
