@@ -255,13 +255,86 @@ fn measure_design(
     Ok(out)
 }
 
+/// Deposits of a Tornado case: past the 30-root ring, so that both the
+/// first deposits (fresh root words) and the steady state are measured.
+pub const TORNADO_DEPOSITS: usize = 34;
+
 fn measure_tornado(
     case: &Case,
-    _profile: &Profile,
-    _env: &Environment,
+    profile: &Profile,
+    env: &Environment,
 ) -> Result<Vec<Record>, String> {
-    Err(format!(
-        "{}: the Tornado Cash baseline is not implemented yet",
-        case.id()
-    ))
+    use zkbench_pool::tornado::{
+        simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED,
+    };
+    let leaves = case.leaves.ok_or("tornado case without leaves")?;
+    if case.hash != "mimc-sponge" || !leaves.is_power_of_two() {
+        return Err("the Tornado baseline is a binary mimc-sponge tree of 2^levels leaves".into());
+    }
+    let levels = leaves.trailing_zeros();
+    zkbench_evm::Solc::locate().map_err(|e| e.to_string())?;
+    let (prover, setup) = measure::once(|| TornadoProver::setup(levels, TORNADO_SETUP_SEED))
+        .map_err(|e| format!("setup: {e}"))?;
+    let cw = prover.keys.matrices.num_constraints as f64;
+    let mut out = vec![record(
+        case,
+        "setup",
+        setup,
+        env,
+        &[("constraints_withdraw", cw)],
+    )];
+    let denomination = U256::from(DENOMINATION_WEI);
+    let cfg = TornadoConfig {
+        deposits: TORNADO_DEPOSITS,
+        denomination,
+        fee: denomination / U256::from(1000u16),
+        max_withdrawals: Some(WITHDRAWALS),
+        seed: 1,
+    };
+    let (rep, sim) = measure::once(|| simulate_tornado(&cfg, &prover))
+        .map_err(|e| format!("simulation: {e}"))?;
+    let g = &rep.gas;
+    let mut metrics = vec![
+        ("gas_deposit", g.deposit as f64),
+        ("gas_withdraw", g.withdraw as f64),
+        ("gas_per_tx", g.per_tx as f64),
+        ("gas_mimc_sponge_call", g.mimc_sponge_call as f64),
+        ("gas_deploy_pool", g.deploy_pool as f64),
+        ("gas_deploy_hasher", g.deploy_hasher as f64),
+        ("levels", levels as f64),
+        ("constraints_withdraw", cw),
+        ("deposits", rep.deposits as f64),
+        ("withdrawals", rep.withdrawals as f64),
+    ];
+    if let Some(w) = g.deposit_ring_wrapped {
+        metrics.push(("gas_deposit_ring_wrapped", w as f64));
+    }
+    let mut r = record(case, "simulate", sim, env, &metrics);
+    if !rep.all_checks_passed() {
+        r.status = Status::Error;
+        r.error = Some(format!("checks failed: {:?}", rep.checks));
+    }
+    out.push(r);
+    // Withdrawal proofs of a note in a tree of a few leaves.
+    let mut rng = ChaCha20Rng::seed_from_u64(2);
+    let hashes = prover.hashes().clone();
+    let note = Note::random(&mut rng, "revm", denomination, Address::ZERO);
+    let mut tree = prover.empty_tree().map_err(|e| e.to_string())?;
+    tree.insert(note.commitment(&hashes))
+        .map_err(|e| e.to_string())?;
+    let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
+    let s = measure::sample(profile, || {
+        prover
+            .prove_withdrawal(&tree, 0, &note, to, relayer, cfg.fee, &mut rng)
+            .map(|_| ())
+    })
+    .map_err(|e| format!("withdrawal proof: {e}"))?;
+    out.push(record(
+        case,
+        "prove_withdraw",
+        s,
+        env,
+        &[("constraints", cw), ("public_inputs", 3.0)],
+    ));
+    Ok(out)
 }

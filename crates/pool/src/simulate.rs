@@ -218,7 +218,7 @@ fn require_ok(what: &str, status: &CallStatus) -> Result<(), PoolError> {
 }
 
 /// A proof with A replaced by −A (a valid curve point, a wrong proof).
-fn forge(p: &Groth16Calldata) -> Groth16Calldata {
+pub(crate) fn forge(p: &Groth16Calldata) -> Groth16Calldata {
     let mut f = p.clone();
     let y = ark_bn254::Fq::from_be_bytes_mod_order(&p.a[1]);
     let bytes = (-y).into_bigint().to_bytes_be();
