@@ -383,14 +383,14 @@ mod tests {
         let rows = design_rows(&refs);
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[1].prove_batch_s, Some(0.2));
-        let html = html(&refs);
+        let h = html(&refs);
         assert!(
-            html.contains("Prove time vs slot depth (era depth 20)"),
-            "{html}"
+            h.contains("Prove time vs slot depth (era depth 20)"),
+            "{h}"
         );
-        assert!(html.contains("Gas per transaction vs slot depth"));
-        assert!(html.contains("Tornado Cash, same run (per tx)"));
-        assert!(html.contains("gas per transaction (gas)"));
+        assert!(h.contains("Gas per transaction vs slot depth"));
+        assert!(h.contains("Tornado Cash, same run (per tx)"));
+        assert!(h.contains("gas per transaction (gas)"));
         let md = markdown(&refs);
         assert!(md.contains("| 2 | 20 | 4 |"), "{md}");
         assert!(md.contains("| Tornado Cash (tree depth 20) |"), "{md}");

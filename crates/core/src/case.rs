@@ -192,14 +192,7 @@ impl Case {
         if let Some((slot, era)) = self.pool_depths() {
             parts.push(format!("slot{slot}"));
             parts.push(format!("era{era}"));
-            parts.push(format!(
-                "threads{}",
-                if self.threads == 0 {
-                    "-all".into()
-                } else {
-                    self.threads.to_string()
-                }
-            ));
+            parts.push(self.threads_label());
             return parts.join("/");
         }
         if let Some(n) = self.size {
@@ -220,15 +213,17 @@ impl Case {
         if let Some(d) = self.depth {
             parts.push(format!("depth{d}"));
         }
-        parts.push(format!(
-            "threads{}",
-            if self.threads == 0 {
-                "-all".into()
-            } else {
-                self.threads.to_string()
-            }
-        ));
+        parts.push(self.threads_label());
         parts.join("/")
+    }
+
+    /// The id's thread part: `threads-all` (0) or `threads<n>`.
+    fn threads_label(&self) -> String {
+        if self.threads == 0 {
+            "threads-all".into()
+        } else {
+            format!("threads{}", self.threads)
+        }
     }
 
     /// Hash name with its exponent when one was chosen, e.g. `poseidon2-a7`.

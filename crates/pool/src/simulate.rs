@@ -166,7 +166,8 @@ pub struct SimulationReport {
     pub notes_dir: String,
 }
 
-fn account(tag: u8, i: u64) -> Address {
+/// A test account: `tag` in the first byte, `i` in the last eight.
+pub(crate) fn account(tag: u8, i: u64) -> Address {
     let mut b = [0u8; 20];
     b[0] = tag;
     b[12..].copy_from_slice(&i.to_be_bytes());

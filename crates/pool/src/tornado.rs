@@ -28,6 +28,8 @@ use zkbench_statement::{
 };
 
 use crate::abi::{self, fr_u256, WithdrawArgs};
+use crate::contracts::read_word as read;
+use crate::simulate::account;
 use crate::wallet::Note;
 use crate::PoolError;
 
@@ -242,23 +244,6 @@ pub fn deploy(
     })
 }
 
-/// Reads a `uint256` view of the baseline (`name()` or `name(uint256)`).
-pub fn read(
-    chain: &mut Chain,
-    pool: Address,
-    signature: &str,
-    arg: Option<[u8; 32]>,
-) -> Result<U256, PoolError> {
-    let out = chain.call(pool, &abi::getter_call(signature, arg))?;
-    match out.status {
-        CallStatus::Returned(d) if d.len() == 32 => Ok(U256::from_be_slice(&d)),
-        s => Err(PoolError::Transaction {
-            what: signature.into(),
-            reason: describe(&s),
-        }),
-    }
-}
-
 /// What to simulate on the baseline.
 #[derive(Clone, Debug)]
 pub struct TornadoConfig {
@@ -359,11 +344,15 @@ impl TornadoReport {
 /// Roots the baseline remembers (`ROOT_HISTORY_SIZE`).
 const RING: usize = 30;
 
-fn account(tag: u8, i: u64) -> Address {
-    let mut b = [0u8; 20];
-    b[0] = tag;
-    b[12..].copy_from_slice(&i.to_be_bytes());
-    Address::from(b)
+fn require_ok(what: String, status: &CallStatus) -> Result<(), PoolError> {
+    if matches!(status, CallStatus::Returned(_)) {
+        Ok(())
+    } else {
+        Err(PoolError::Transaction {
+            what,
+            reason: describe(status),
+        })
+    }
 }
 
 /// Runs the baseline end to end with `prover` (see the module documentation).
@@ -414,12 +403,7 @@ pub fn simulate_tornado(
         let note = Note::random(&mut rng, "revm", cfg.denomination, pool);
         let c = note.commitment(&hashes);
         let r = chain.send(*d, pool, &abi::deposit_call(fr_u256(&c)), cfg.denomination)?;
-        if !matches!(r.outcome.status, CallStatus::Returned(_)) {
-            return Err(PoolError::Transaction {
-                what: format!("baseline deposit {i}"),
-                reason: describe(&r.outcome.status),
-            });
-        }
+        require_ok(format!("baseline deposit {i}"), &r.outcome.status)?;
         gas_deposit.push(r.outcome.gas_tx);
         tree.insert(c)?;
         root_ok &= read(&mut chain, pool, "getLastRoot()", None)? == fr_u256(&tree.root());
@@ -488,12 +472,10 @@ pub fn simulate_tornado(
             &abi::withdraw_call(&proof, &args),
             U256::ZERO,
         )?;
-        if !matches!(r.outcome.status, CallStatus::Returned(_)) {
-            return Err(PoolError::Transaction {
-                what: format!("baseline withdrawal of note {i}"),
-                reason: describe(&r.outcome.status),
-            });
-        }
+        require_ok(
+            format!("baseline withdrawal of note {i}"),
+            &r.outcome.status,
+        )?;
         gas_withdraw.push(r.outcome.gas_tx);
         withdrawals += 1;
         if i == 0 {
