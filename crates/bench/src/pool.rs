@@ -325,7 +325,7 @@ fn measure_tornado(
     let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
     let s = measure::sample(profile, || {
         prover
-            .prove_withdrawal(&tree, 0, &note, to, relayer, cfg.fee, &mut rng)
+            .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
             .map(|_| ())
     })
     .map_err(|e| format!("withdrawal proof: {e}"))?;

@@ -384,10 +384,7 @@ mod tests {
         assert_eq!(rows.len(), 3);
         assert_eq!(rows[1].prove_batch_s, Some(0.2));
         let h = html(&refs);
-        assert!(
-            h.contains("Prove time vs slot depth (era depth 20)"),
-            "{h}"
-        );
+        assert!(h.contains("Prove time vs slot depth (era depth 20)"), "{h}");
         assert!(h.contains("Gas per transaction vs slot depth"));
         assert!(h.contains("Tornado Cash, same run (per tx)"));
         assert!(h.contains("gas per transaction (gas)"));

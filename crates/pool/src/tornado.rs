@@ -148,24 +148,23 @@ impl TornadoProver {
         Ok(IncrementalMerkleTree::tornado(h, self.levels)?)
     }
 
-    /// Proves the spend of `note` (leaf `index` of `tree`) to `recipient`
-    /// with `fee` for `relayer`.
+    /// Proves the spend of `note` (a leaf of `tree`) to `recipient` with
+    /// `fee` for `relayer`.
     pub fn prove_withdrawal<R: RngCore>(
         &self,
         tree: &IncrementalMerkleTree,
-        index: u64,
         note: &Note,
         recipient: Address,
         relayer: Address,
         fee: U256,
         rng: &mut R,
     ) -> Result<(Groth16Calldata, WithdrawArgs), PoolError> {
-        if tree.leaves().get(index as usize) != Some(&note.commitment(self.hashes())) {
-            return Err(PoolError::Note(format!(
-                "the note's commitment is not leaf {index} of the tree"
-            )));
-        }
-        let path = MerklePath::from_merkle(&tree.path(index)?, self.circuit.shape())?;
+        let c = note.commitment(self.hashes());
+        let index =
+            tree.leaves().iter().position(|l| *l == c).ok_or_else(|| {
+                PoolError::Note("the note's commitment is not in the tree".into())
+            })?;
+        let path = MerklePath::from_merkle(&tree.path(index as u64)?, self.circuit.shape())?;
         let refund = U256::ZERO;
         let w = Witness::Spend(SpendWitness {
             nullifier: note.nullifier,
@@ -431,15 +430,8 @@ pub fn simulate_tornado(
             break;
         }
         let t = Instant::now();
-        let (proof, args) = prover.prove_withdrawal(
-            &tree,
-            i as u64,
-            note,
-            recipients[i],
-            relayer,
-            cfg.fee,
-            &mut rng,
-        )?;
+        let (proof, args) =
+            prover.prove_withdrawal(&tree, note, recipients[i], relayer, cfg.fee, &mut rng)?;
         prove_s.push(t.elapsed().as_secs_f64());
         if i == 0 {
             let mut send =
@@ -463,7 +455,7 @@ pub fn simulate_tornado(
             let mut other = tree.clone();
             other.insert(Fr::rand(&mut rng))?;
             let (p_wr, a_wr) =
-                prover.prove_withdrawal(&other, 0, note, attacker, relayer, cfg.fee, &mut rng)?;
+                prover.prove_withdrawal(&other, note, attacker, relayer, cfg.fee, &mut rng)?;
             wrong_root = send("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
         }
         let r = chain.send(

@@ -180,7 +180,7 @@ fn baseline_checks_its_inputs() {
         "TreeFull"
     );
     let (proof, args) = prover
-        .prove_withdrawal(&tree, 1, &notes[1], user, user, U256::ZERO, &mut rng)
+        .prove_withdrawal(&tree, &notes[1], user, user, U256::ZERO, &mut rng)
         .unwrap();
     let over = abi::WithdrawArgs {
         fee: denom + U256::from(1u8),
