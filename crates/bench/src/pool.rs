@@ -145,6 +145,28 @@ fn record(
     r
 }
 
+/// Samples `prove` under the profile as the record `phase` of the case,
+/// with metrics `constraints` and `public_inputs`.
+fn sampled_proof<E: std::fmt::Display>(
+    (case, profile, env): (&Case, &Profile, &Environment),
+    phase: &str,
+    constraints: f64,
+    public_inputs: usize,
+    prove: impl FnMut() -> Result<(), E>,
+) -> Result<Record, String> {
+    let s = measure::sample(profile, prove).map_err(|e| format!("{phase}: {e}"))?;
+    Ok(record(
+        case,
+        phase,
+        s,
+        env,
+        &[
+            ("constraints", constraints),
+            ("public_inputs", public_inputs as f64),
+        ],
+    ))
+}
+
 fn measure_design(
     case: &Case,
     profile: &Profile,
@@ -222,36 +244,27 @@ fn measure_design(
         .collect();
     leaves[0] = note.commitment(&hashes);
     let empty = provers.empty_tree().map_err(|e| e.to_string())?;
-    let s = measure::sample(profile, || {
-        provers.prove_batch(&empty, &leaves, &mut rng).map(|_| ())
-    })
-    .map_err(|e| format!("batch proof: {e}"))?;
-    out.push(record(
-        case,
+    out.push(sampled_proof(
+        (case, profile, env),
         "prove_batch",
-        s,
-        env,
-        &[
-            ("constraints", cb),
-            ("public_inputs", shape.slot_insert_inputs() as f64),
-        ],
-    ));
+        cb,
+        shape.slot_insert_inputs(),
+        || provers.prove_batch(&empty, &leaves, &mut rng).map(|_| ()),
+    )?);
     let mut tree = empty.clone();
     tree.commit_slot(&leaves).map_err(|e| e.to_string())?;
     let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
-    let s = measure::sample(profile, || {
-        provers
-            .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
-            .map(|_| ())
-    })
-    .map_err(|e| format!("withdrawal proof: {e}"))?;
-    out.push(record(
-        case,
+    out.push(sampled_proof(
+        (case, profile, env),
         "prove_withdraw",
-        s,
-        env,
-        &[("constraints", cw), ("public_inputs", 3.0)],
-    ));
+        cw,
+        3,
+        || {
+            provers
+                .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
+                .map(|_| ())
+        },
+    )?);
     Ok(out)
 }
 
@@ -323,18 +336,16 @@ fn measure_tornado(
     tree.insert(note.commitment(&hashes))
         .map_err(|e| e.to_string())?;
     let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
-    let s = measure::sample(profile, || {
-        prover
-            .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
-            .map(|_| ())
-    })
-    .map_err(|e| format!("withdrawal proof: {e}"))?;
-    out.push(record(
-        case,
+    out.push(sampled_proof(
+        (case, profile, env),
         "prove_withdraw",
-        s,
-        env,
-        &[("constraints", cw), ("public_inputs", 3.0)],
-    ));
+        cw,
+        3,
+        || {
+            prover
+                .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
+                .map(|_| ())
+        },
+    )?);
     Ok(out)
 }
