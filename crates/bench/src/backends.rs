@@ -18,6 +18,7 @@ pub fn all() -> Vec<Box<dyn Backend>> {
         Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::keccak())),
         Box::new(EvmVerifiers),
         Box::new(crate::primitives::Primitives),
+        Box::new(crate::pool::PoolBench),
     ]
 }
 
@@ -45,6 +46,7 @@ pub fn proof_system_names() -> Vec<&'static str> {
                 "native",
                 crate::evm::BACKEND_NAME,
                 crate::primitives::BACKEND_NAME,
+                crate::pool::BACKEND_NAME,
             ]
             .contains(n)
         })

@@ -11,7 +11,8 @@
 //! - [`backends`]: the registry of backends; [`proof`]: the measurement loop of
 //!   every `zkbench_core::ProofSystem`; [`native`]: hash throughput; [`primitives`]:
 //!   MSM, FFT, pairing, field and polynomial-commitment cases; [`evm`]:
-//!   Solidity verifiers' gas in an embedded EVM;
+//!   Solidity verifiers' gas in an embedded EVM; [`pool`]: seed 003's private pool
+//!   and the Tornado Cash baseline end to end (prove times, gas per transaction);
 //! - [`results`]: the versioned results schema (`docs/results-schema.md`, owned
 //!   by `zkbench-core`) and CSV;
 //! - [`report`]: self-contained HTML report and Markdown summary ([`report_seed003`]:
@@ -27,9 +28,11 @@ pub mod evm;
 pub mod headline;
 pub mod measure;
 pub mod native;
+pub mod pool;
 pub mod primitives;
 pub mod proof;
 pub mod report;
+pub mod report_pool;
 pub mod report_primitives;
 pub mod report_seed003;
 pub mod runner;

@@ -485,6 +485,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         out.push('\n');
     }
     out += &gas_table_markdown(&recs);
+    out += &crate::report_pool::markdown(&recs);
     let hash: Vec<&&Record> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
@@ -529,7 +530,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
 }
 
 /// An integer with thousands separators: `188,484` (gas figures are exact).
-fn fmt_thousands(v: f64) -> String {
+pub(crate) fn fmt_thousands(v: f64) -> String {
     let digits = format!("{:.0}", v.abs());
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -671,10 +672,11 @@ fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
         .collect()
 }
 
-type Series = Vec<(String, Vec<(f64, f64)>)>;
+/// Named lines of a chart: (legend, points (x, y)).
+pub(crate) type Series = Vec<(String, Vec<(f64, f64)>)>;
 
-/// Draws a line chart with markers into an SVG string.
-fn line_chart(
+/// Draws a line chart with markers into an SVG string (legend beside the plot).
+pub(crate) fn line_chart(
     title: &str,
     x_label: &str,
     y_label: &str,
@@ -992,6 +994,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     html += "</div>";
     html += &crate::report_primitives::html(&recs);
     html += &gas_table_html(&recs);
+    html += &crate::report_pool::html(&recs);
     html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
     let metric_keys: BTreeSet<&String> = recs
         .iter()
@@ -1063,7 +1066,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     html
 }
 
-fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -15,7 +15,7 @@
 //! case_timeout_seconds = 120          # a case still running after this is killed (status "timeout")
 //!
 //! [[sweep]]
-//! kind = "proof"                      # proof | hash | merkle | evm (systems: zkbench, snarkjs verifiers)
+//! kind = "proof"                      # proof | hash | merkle | evm (systems: zkbench, snarkjs verifiers) | pool
 //! systems = ["groth16"]
 //! hashes = ["poseidon", "poseidon2"]  # or ["all"]
 //! alphas = [5, 7]                     # optional; each family uses those it has (default: its default)
@@ -24,6 +24,13 @@
 //! depths = [0, 1, 2]                  # batch-root
 //! circuits = ["spend"]
 //! threads = [0]                       # 0 = all cores
+//!
+//! [[sweep]]                           # the private pool (docs/pool.md), seed 003's figure 10
+//! kind = "pool"
+//! systems = ["zkbench"]               # this design; "tornado": the classic design (leaves = ["2^20"])
+//! hashes = ["poseidon2"]
+//! depths = [1, 2, 3, 4, 5, 6, 7]      # slot depths
+//! era_depths = [20]
 //!
 //! [[sweep]]                           # primitives (docs/primitives.md)
 //! kind = "msm"                        # msm | fft | pairing | field | pcs-commit (records commit, open, verify)
@@ -141,9 +148,13 @@ pub struct Sweep {
     /// Leaf counts (`"2^36"` or decimal).
     #[serde(default)]
     pub leaves: Vec<String>,
-    /// Batch-root depths.
+    /// Batch-root depths; `pool` sweeps: slot depths (batches of `2^depth`).
     #[serde(default)]
     pub depths: Vec<u32>,
+    /// `pool` sweeps of system `zkbench`: era depths (the era tree holds
+    /// `2^era` slots); each slot depth is paired with each era depth.
+    #[serde(default)]
+    pub era_depths: Vec<u32>,
     /// Circuits.
     #[serde(default)]
     pub circuits: Vec<Circuit>,
@@ -256,6 +267,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("pcs", include_str!("../../../suites/pcs.toml")),
     ("browser", include_str!("../../../suites/browser.toml")),
+    ("pool", include_str!("../../../suites/pool.toml")),
 ];
 
 impl Suite {
@@ -323,7 +335,7 @@ impl Suite {
         for (i, s) in self.sweeps.iter().enumerate() {
             let Some(kind) = s.kind else {
                 return Err(invalid(format!(
-                    "sweep {i} has no kind (accepted: proof, hash, merkle, evm, msm, fft, pairing, field, pcs-commit)"
+                    "sweep {i} has no kind (accepted: proof, hash, merkle, evm, pool, msm, fft, pairing, field, pcs-commit)"
                 )));
             };
             if kind.is_primitive() {
@@ -343,8 +355,21 @@ impl Suite {
             if let Some(a) = s.arities.iter().find(|a| !(2..=16).contains(*a)) {
                 return Err(invalid(format!("sweep {i}: arity {a} not in 2..=16")));
             }
-            if matches!(s.kind, Some(CaseKind::Proof | CaseKind::Evm)) && s.systems.is_empty() {
-                return Err(invalid(format!("proof or evm sweep {i} names no systems")));
+            if matches!(
+                s.kind,
+                Some(CaseKind::Proof | CaseKind::Evm | CaseKind::Pool)
+            ) && s.systems.is_empty()
+            {
+                return Err(invalid(format!(
+                    "proof, evm or pool sweep {i} names no systems"
+                )));
+            }
+            if kind == CaseKind::Pool {
+                validate_pool_sweep(s).map_err(|m| invalid(format!("sweep {i}: {m}")))?;
+            } else if !s.era_depths.is_empty() {
+                return Err(invalid(format!(
+                    "sweep {i}: era_depths apply to pool sweeps only"
+                )));
             }
         }
         for (name, p) in &self.profiles {
@@ -516,6 +541,56 @@ fn expand_primitive_sweep(s: &Sweep, threads_override: Option<&[usize]>, out: &m
     }
 }
 
+/// Pool systems: `zkbench` (this design) and `tornado` (the classic design).
+pub const POOL_SYSTEMS: &[&str] = &["zkbench", "tornado"];
+
+fn validate_pool_sweep(s: &Sweep) -> Result<(), String> {
+    if let Some(x) = s
+        .systems
+        .iter()
+        .find(|x| !POOL_SYSTEMS.contains(&x.as_str()))
+    {
+        return Err(format!(
+            "no pool system {x:?} (accepted: {})",
+            POOL_SYSTEMS.join(", ")
+        ));
+    }
+    if s.systems.iter().any(|x| x == "zkbench") {
+        if s.depths.is_empty() || s.era_depths.is_empty() {
+            return Err(
+                "a pool sweep of system zkbench needs depths (slot depths) and era_depths".into(),
+            );
+        }
+        if let Some(d) = s.depths.iter().find(|d| !(1..=12).contains(*d)) {
+            return Err(format!("slot depth {d} not in 1..=12"));
+        }
+        if let Some(e) = s.era_depths.iter().find(|e| !(1..=40).contains(*e)) {
+            return Err(format!("era depth {e} not in 1..=40"));
+        }
+    }
+    if s.systems.iter().any(|x| x == "tornado") {
+        if s.leaves.is_empty() {
+            return Err("a pool sweep of system tornado needs leaves (e.g. [\"2^20\"])".into());
+        }
+        if s.hashes != ["mimc-sponge"] {
+            return Err(
+                "a pool sweep of system tornado hashes with MiMCSponge: hashes = [\"mimc-sponge\"]"
+                    .into(),
+            );
+        }
+        if let Some(l) = s
+            .leaves
+            .iter()
+            .find(|l| !parse_leaves(l).is_ok_and(|n| n.is_power_of_two() && n <= 1 << 31))
+        {
+            return Err(format!(
+                "tornado leaves {l:?}: a power of two up to 2^31 (a binary tree of depth 1..=31)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Whether `fam` hashes Merkle nodes of `arity` children (`poseidon2-gnark`: 2 only);
 /// a sweep over `["all"]` families skips the arities a family does not have.
 fn has_arity(fam: HashFamily, arity: usize, alpha: Option<u64>) -> bool {
@@ -550,6 +625,34 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
                         leaves: parse_leaves(l).ok(),
                         ..base.clone()
                     });
+                }
+            }
+        }
+        CaseKind::Pool => {
+            for sys in &s.systems {
+                // the pool's circuits take the family's default exponent
+                let b = Case {
+                    system: sys.clone(),
+                    alpha: None,
+                    ..base.clone()
+                };
+                if sys == "tornado" {
+                    for l in &s.leaves {
+                        out.push(Case {
+                            leaves: parse_leaves(l).ok(),
+                            ..b.clone()
+                        });
+                    }
+                    continue;
+                }
+                for &d in &s.depths {
+                    for &e in &s.era_depths {
+                        out.push(Case {
+                            depth: Some(d),
+                            leaves: Some(1u64 << (d + e)),
+                            ..b.clone()
+                        });
+                    }
                 }
             }
         }
@@ -685,6 +788,36 @@ mod tests {
         ));
         let s = Suite::load("hashes").unwrap();
         assert!(s.profile(Some("nope")).is_err());
+    }
+
+    #[test]
+    fn pool_sweeps_pair_slot_and_era_depths() {
+        let s = Suite::load("pool").unwrap();
+        let cases = s.cases(None);
+        let depths: Vec<(u32, u32)> = cases.iter().filter_map(|c| c.pool_depths()).collect();
+        for d in 1..=7 {
+            assert!(depths.contains(&(d, 20)), "slot depth {d}");
+        }
+        for e in [20, 24, 28, 32] {
+            assert!(depths.contains(&(5, e)), "era depth {e}");
+        }
+        assert_eq!(depths.len(), 7 + 3, "(5, 20) once");
+        assert!(cases
+            .iter()
+            .any(|c| c.system == "tornado" && c.leaves == Some(1 << 20)));
+        for (text, needle) in [
+            ("kind = \"pool\"\nsystems = [\"zkbench\"]\ndepths = [5]", "era_depths"),
+            ("kind = \"pool\"\nsystems = [\"x\"]", "no pool system"),
+            ("kind = \"pool\"\nsystems = [\"zkbench\"]\ndepths = [0]\nera_depths = [20]", "slot depth 0"),
+            ("kind = \"pool\"\nsystems = [\"tornado\"]", "needs leaves"),
+            ("kind = \"pool\"\nsystems = [\"tornado\"]\nhashes = [\"poseidon2\"]\nleaves = [\"2^20\"]", "MiMCSponge"),
+            ("kind = \"proof\"\nsystems = [\"groth16\"]\nera_depths = [20]", "pool sweeps only"),
+        ] {
+            let e = Suite::from_toml("x", &format!("name = \"x\"\n[[sweep]]\n{text}"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{e} does not mention {needle}");
+        }
     }
 
     #[test]

@@ -6,6 +6,7 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use zkbench_evm::U256;
 use zkbench_hash::HashFamily;
+use zkbench_pool::tornado::{simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED};
 use zkbench_pool::{simulate, SimulateConfig};
 use zkbench_statement::pool::PoolShape;
 
@@ -44,12 +45,23 @@ pub struct SimulateArgs {
     /// of fresh addresses (which cost 25,000 gas more per withdrawal: account creation).
     #[arg(long)]
     pub existing_recipients: bool,
+    /// Withdraw at most this many notes (default: every committed note).
+    #[arg(long)]
+    pub max_withdrawals: Option<usize>,
     /// Seed of the notes' and proofs' randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// A JSON-RPC node to run against instead of the embedded EVM (not supported yet).
     #[arg(long)]
     pub rpc: Option<String>,
+    /// Also run the Tornado Cash baseline (seed 003's table 2) in the same harness: the
+    /// classic design with an on-chain MiMCSponge tree, same number of deposits and
+    /// withdrawals, reported as `baseline` (needs scripts/circomlibjs, scripts/setup.sh).
+    #[arg(long)]
+    pub baseline: bool,
+    /// Depth of the baseline's tree (Tornado Cash: 20).
+    #[arg(long, default_value_t = zkbench_pool::tornado::TORNADO_LEVELS)]
+    pub baseline_levels: u32,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -80,6 +92,9 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("--hash {:?}: {e}", a.hash))?;
     let shape =
         PoolShape::new(a.slot_depth, a.era_depth).context("invalid --slot-depth/--era-depth")?;
+    if a.max_withdrawals == Some(0) {
+        bail!("--max-withdrawals 0: the checks need at least one withdrawal");
+    }
     let denomination = wei(&a.denomination_wei, "--denomination-wei")?;
     if denomination.is_zero() {
         bail!("--denomination-wei must be positive");
@@ -108,22 +123,47 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         notes_dir,
         seed: a.seed,
         existing_recipients: a.existing_recipients,
+        max_withdrawals: a.max_withdrawals,
     };
+    if a.baseline && !(1..=31).contains(&a.baseline_levels) {
+        bail!("--baseline-levels {}: not in 1..=31", a.baseline_levels);
+    }
     let r = simulate(&cfg)?;
-    let all_ok = [
-        r.checks.double_spend_rejected,
-        r.checks.blocklisted_excluded,
-        r.checks.wrong_root_rejected,
-        r.checks.forged_proof_rejected,
-        r.checks.balance_conserved,
-        r.checks.front_running_rejected,
-        r.checks.fee_above_denomination_rejected,
-        r.checks.undeposited_commitment_rejected,
-    ]
-    .iter()
-    .all(|&x| x);
+    let baseline = if a.baseline {
+        let prover = TornadoProver::setup(a.baseline_levels, TORNADO_SETUP_SEED)?;
+        Some(simulate_tornado(
+            &TornadoConfig {
+                deposits: cfg.deposits,
+                denomination,
+                fee,
+                max_withdrawals: cfg.max_withdrawals,
+                seed: cfg.seed,
+            },
+            &prover,
+        )?)
+    } else {
+        None
+    };
+    let baseline_ok = baseline.as_ref().is_none_or(|b| b.all_checks_passed());
+    let all_ok = baseline_ok
+        && [
+            r.checks.double_spend_rejected,
+            r.checks.blocklisted_excluded,
+            r.checks.wrong_root_rejected,
+            r.checks.forged_proof_rejected,
+            r.checks.balance_conserved,
+            r.checks.front_running_rejected,
+            r.checks.fee_above_denomination_rejected,
+            r.checks.undeposited_commitment_rejected,
+        ]
+        .iter()
+        .all(|&x| x);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        let mut v = serde_json::to_value(&r)?;
+        if let (Some(b), Some(o)) = (&baseline, v.as_object_mut()) {
+            o.insert("baseline".into(), serde_json::to_value(b)?);
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!(
             "pool {} on {} · {} · slot depth {} (batch {}) · era depth {} · test-setup keys",
@@ -146,6 +186,22 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         );
         for (k, v) in &r.answers {
             println!("  {k}: {v}");
+        }
+        if let Some(b) = &baseline {
+            println!(
+                "baseline {} (tree depth {}): deposit {} · withdraw {} · per tx {} · one MiMCSponge call {} · withdraw proof {:.3} s ({} constraints)",
+                b.design,
+                b.levels,
+                b.gas.deposit,
+                b.gas.withdraw,
+                b.gas.per_tx,
+                b.gas.mimc_sponge_call,
+                b.withdraw_prove_s,
+                b.withdraw_constraints
+            );
+            for (k, v) in &b.answers {
+                println!("  baseline {k}: {v}");
+            }
         }
         println!("checks: {}", if all_ok { "all passed" } else { "FAILED" });
         println!("notes in {}", r.notes_dir);

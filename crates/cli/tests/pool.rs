@@ -64,6 +64,53 @@ fn simulate_prints_the_json_contract() {
 }
 
 #[test]
+fn simulate_reports_the_tornado_baseline_beside() {
+    if !solc_installed() || zkbench_pool::tornado::mimc_sponge_hasher_code().is_err() {
+        println!("SKIPPED simulate_reports_the_tornado_baseline_beside: needs solc-js and circomlibjs (scripts/setup.sh)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = zkbench()
+        .args([
+            "pool",
+            "simulate",
+            "--deposits",
+            "2",
+            "--json",
+            "--slot-depth",
+            "1",
+            "--era-depth",
+            "2",
+            "--baseline",
+            "--baseline-levels",
+            "3",
+        ])
+        .arg("--notes-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let b = &v["baseline"];
+    assert_eq!(b["levels"], 3);
+    assert_eq!(b["withdrawals"], 2);
+    let g = &b["gas"];
+    // 3 levels: 6 hasher calls per deposit
+    assert!(g["deposit"].as_u64().unwrap() > 6 * g["mimc_sponge_call"].as_u64().unwrap());
+    assert_eq!(
+        g["per_tx"].as_u64(),
+        Some(g["deposit"].as_u64().unwrap() + g["withdraw"].as_u64().unwrap())
+    );
+    for (k, ok) in b["checks"].as_object().unwrap() {
+        assert_eq!(ok, true, "baseline.checks.{k}");
+    }
+}
+
+#[test]
 fn simulate_rejects_bad_input_clearly() {
     for (args, needle) in [
         (
@@ -77,6 +124,11 @@ fn simulate_rejects_bad_input_clearly() {
         (
             vec!["--rpc", "http://127.0.0.1:8545"],
             "not implemented yet",
+        ),
+        (vec!["--max-withdrawals", "0"], "--max-withdrawals 0"),
+        (
+            vec!["--baseline", "--baseline-levels", "0"],
+            "--baseline-levels 0",
         ),
     ] {
         let out = zkbench()

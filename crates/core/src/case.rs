@@ -35,6 +35,12 @@ pub enum CaseKind {
     PcsOpen,
     /// Verification of an opening proof.
     PcsVerify,
+    /// A private pool on the embedded EVM (seed 003, issue 12): prove times of
+    /// its circuits and gas per transaction. `system`: `zkbench` (this
+    /// design: sequencer batches of `2^depth` deposits in an era tree; its
+    /// `leaves` are `2^(slot depth + era depth)`) or `tornado` (the classic
+    /// design, an on-chain MiMCSponge incremental tree of `leaves`).
+    Pool,
 }
 
 impl CaseKind {
@@ -68,6 +74,7 @@ impl CaseKind {
             Self::PcsCommit => "pcs-commit",
             Self::PcsOpen => "pcs-open",
             Self::PcsVerify => "pcs-verify",
+            Self::Pool => "pool",
         }
     }
 }
@@ -160,13 +167,33 @@ impl Case {
         })
     }
 
+    /// Slot and era depths of a `pool` case of this design (`depth` is the
+    /// slot depth, `leaves` is `2^(slot + era)`); `None` for other cases.
+    pub fn pool_depths(&self) -> Option<(u32, u32)> {
+        if self.kind != CaseKind::Pool {
+            return None;
+        }
+        let slot = self.depth?;
+        let l = self.leaves?;
+        if !l.is_power_of_two() || l.trailing_zeros() < slot {
+            return None;
+        }
+        Some((slot, l.trailing_zeros() - slot))
+    }
+
     /// Stable identifier used to match cases across result files
     /// (`evm` and primitive cases start with their kind, e.g.
     /// `msm/arkworks/bn254-g1/2^16/threads2`).
     pub fn id(&self) -> String {
         let mut parts = vec![self.system.clone(), self.hash_label()];
-        if self.kind == CaseKind::Evm || self.kind.is_primitive() {
+        if self.kind == CaseKind::Evm || self.kind == CaseKind::Pool || self.kind.is_primitive() {
             parts.insert(0, self.kind.name().into());
+        }
+        if let Some((slot, era)) = self.pool_depths() {
+            parts.push(format!("slot{slot}"));
+            parts.push(format!("era{era}"));
+            parts.push(self.threads_label());
+            return parts.join("/");
         }
         if let Some(n) = self.size {
             parts.push(format_leaves(n));
@@ -186,15 +213,17 @@ impl Case {
         if let Some(d) = self.depth {
             parts.push(format!("depth{d}"));
         }
-        parts.push(format!(
-            "threads{}",
-            if self.threads == 0 {
-                "-all".into()
-            } else {
-                self.threads.to_string()
-            }
-        ));
+        parts.push(self.threads_label());
         parts.join("/")
+    }
+
+    /// The id's thread part: `threads-all` (0) or `threads<n>`.
+    fn threads_label(&self) -> String {
+        if self.threads == 0 {
+            "threads-all".into()
+        } else {
+            format!("threads{}", self.threads)
+        }
     }
 
     /// Hash name with its exponent when one was chosen, e.g. `poseidon2-a7`.
@@ -297,6 +326,30 @@ mod tests {
             ..c.clone()
         };
         assert_eq!(m.id(), "msm/arkworks/bn254-g1/2^16/threads2");
+        let p = Case {
+            kind: CaseKind::Pool,
+            system: "zkbench".into(),
+            hash: "poseidon2".into(),
+            alpha: None,
+            arity: None,
+            depth: Some(5),
+            leaves: Some(1 << 25),
+            circuit: None,
+            threads: 0,
+            size: None,
+            ..c.clone()
+        };
+        assert_eq!(p.pool_depths(), Some((5, 20)));
+        assert_eq!(p.id(), "pool/zkbench/poseidon2/slot5/era20/threads-all");
+        let t = Case {
+            system: "tornado".into(),
+            hash: "mimc-sponge".into(),
+            depth: None,
+            leaves: Some(1 << 20),
+            ..p.clone()
+        };
+        assert_eq!(t.pool_depths(), None);
+        assert_eq!(t.id(), "pool/tornado/mimc-sponge/2^20/threads-all");
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! * [`wallet`]: notes (`zkbench-<network>-<wei>-<pool>-0x…`), written to disk
 //!   before the deposit is sent;
 //! * [`simulate`]: the whole protocol with a real attempt behind every check;
+//! * [`tornado`]: the Tornado Cash baseline (seed 003's table 2) in the same
+//!   harness: `contracts/TornadoBaseline.sol`, circomlibjs's MiMCSponge hasher;
 //! * [`abi`]: calldata, events and custom errors of the pool.
 //!
 //! **All keys are test setups** (toxic waste derivable from a seed).
@@ -21,7 +23,8 @@ pub mod contracts;
 pub mod error;
 pub mod sequencer;
 pub mod simulate;
+pub mod tornado;
 pub mod wallet;
 
 pub use error::PoolError;
-pub use simulate::{simulate, SimulateConfig, SimulationReport};
+pub use simulate::{simulate, simulate_with, SimulateConfig, SimulationReport};

@@ -51,6 +51,10 @@ pub struct SimulateConfig {
     /// Hardhat node's accounts do) instead of fresh addresses; a transfer to a
     /// fresh address costs 25,000 gas more (account creation).
     pub existing_recipients: bool,
+    /// Withdraw at most this many notes (`None`: every committed note); the
+    /// others stay in the pool, and the balance check accounts for them.
+    /// Benchmarks of large batches use it to keep the run short.
+    pub max_withdrawals: Option<usize>,
 }
 
 /// Gas of each kind of transaction (medians of the run), transaction gas
@@ -65,6 +69,10 @@ pub struct GasReport {
     pub withdraw: u64,
     /// `deposit + commit / batch_size + withdraw` (rounded).
     pub per_tx_amortized: u64,
+    /// Every commit, in order: the first batch holds the blocklisted deposit
+    /// (its escrow credit) and writes the slot counter for the first time,
+    /// so a later batch is the steady state.
+    pub commits: Vec<u64>,
     /// `claimEscrow` (the blocklisted depositor's refund).
     pub claim_escrow: u64,
     /// Creation of the pool contract.
@@ -158,7 +166,8 @@ pub struct SimulationReport {
     pub notes_dir: String,
 }
 
-fn account(tag: u8, i: u64) -> Address {
+/// A test account: `tag` in the first byte, `i` in the last eight.
+pub(crate) fn account(tag: u8, i: u64) -> Address {
     let mut b = [0u8; 20];
     b[0] = tag;
     b[12..].copy_from_slice(&i.to_be_bytes());
@@ -210,7 +219,7 @@ fn require_ok(what: &str, status: &CallStatus) -> Result<(), PoolError> {
 }
 
 /// A proof with A replaced by −A (a valid curve point, a wrong proof).
-fn forge(p: &Groth16Calldata) -> Groth16Calldata {
+pub(crate) fn forge(p: &Groth16Calldata) -> Groth16Calldata {
     let mut f = p.clone();
     let y = ark_bn254::Fq::from_be_bytes_mod_order(&p.a[1]);
     let bytes = (-y).into_bigint().to_bytes_be();
@@ -220,9 +229,39 @@ fn forge(p: &Groth16Calldata) -> Groth16Calldata {
     f
 }
 
-/// Runs the simulation (see the module documentation).
+/// Runs the simulation (see the module documentation), with test-setup keys
+/// made for it.
 pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
+    // before the (long) setup: a missing compiler is the most likely failure
+    Solc::locate()?;
+    let provers = PoolProvers::setup(cfg.shape, cfg.family, TEST_SETUP_SEED)?;
+    simulate_with(cfg, &provers)
+}
+
+/// Runs the simulation with `provers` (made for `cfg.shape` and
+/// `cfg.family`), so that a benchmark can time their setup separately and
+/// reuse them.
+pub fn simulate_with(
+    cfg: &SimulateConfig,
+    provers: &PoolProvers,
+) -> Result<SimulationReport, PoolError> {
     let shape = cfg.shape;
+    if provers.shape != shape || provers.family != cfg.family {
+        return Err(PoolError::Config(format!(
+            "provers for slot depth {} / era depth {} / {} given to a simulation of slot depth {} / era depth {} / {}",
+            provers.shape.slot_depth,
+            provers.shape.era_depth,
+            provers.family.name(),
+            shape.slot_depth,
+            shape.era_depth,
+            cfg.family.name()
+        )));
+    }
+    if cfg.max_withdrawals == Some(0) {
+        return Err(PoolError::Config(
+            "max_withdrawals = 0: the checks need at least one withdrawal".into(),
+        ));
+    }
     let b = shape.batch_size();
     if cfg.deposits < b {
         return Err(PoolError::Config(format!(
@@ -241,15 +280,14 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
         .map_err(|_| PoolError::Config("denomination above 2^128 wei".into()))?;
     let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
     let solc = Solc::locate()?;
-    let provers = PoolProvers::setup(shape, cfg.family, TEST_SETUP_SEED)?;
     let hashes = provers.hashes().clone();
     let mut chain = Chain::new();
     let seq_addr = account(0x5e, 0);
-    let dep = contracts::deploy(&mut chain, &solc, &provers, cfg.denomination, seq_addr)?;
+    let dep = contracts::deploy(&mut chain, &solc, provers, cfg.denomination, seq_addr)?;
     let pool = dep.pool;
     let blocked = account(0xbb, 0);
     let blocked_at = b - 1;
-    let mut seq = Sequencer::new(seq_addr, pool, &provers, [blocked].into_iter().collect())?;
+    let mut seq = Sequencer::new(seq_addr, pool, provers, [blocked].into_iter().collect())?;
     let relayer = account(0x7e, 0);
     let attacker = account(0xa7, 0);
 
@@ -331,7 +369,7 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
     let mut gas_commit = Vec::new();
     let mut batch_prove = Vec::new();
     let mut excluded_seen = false;
-    while let Some(rep) = seq.commit_next(&mut chain, &provers, &mut rng)? {
+    while let Some(rep) = seq.commit_next(&mut chain, provers, &mut rng)? {
         gas_commit.push(rep.receipt.outcome.gas_tx);
         batch_prove.push(rep.prove_s);
         let ev = abi::excluded_events(pool, &rep.receipt.logs);
@@ -363,7 +401,11 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
     let (mut front, mut fee_high, mut forged, mut wrong_root, mut double) =
         (false, false, false, false, false);
     let mut withdrawals = 0usize;
+    let mut withdrawn = vec![false; notes.len()];
     for (i, note) in notes.iter().enumerate() {
+        if cfg.max_withdrawals.is_some_and(|m| withdrawals >= m) {
+            break;
+        }
         if i == blocked_at || find_leaf(seq.tree(), &note.commitment(&hashes)).is_none() {
             continue;
         }
@@ -427,6 +469,7 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
         require_ok(&format!("withdrawal of note {i}"), &r.outcome.status)?;
         gas_withdraw.push(r.outcome.gas_tx);
         withdrawals += 1;
+        withdrawn[i] = true;
         if !checks_done {
             let r = chain.send(
                 relayer,
@@ -454,9 +497,7 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
         let expect = if i == blocked_at { denom } else { U256::ZERO };
         balanced &= chain.balance(*d)? == expect;
         let got = chain.balance(recipients[i])?;
-        let committed =
-            i != blocked_at && find_leaf(seq.tree(), &notes[i].commitment(&hashes)).is_some();
-        let paid = if committed {
+        let paid = if withdrawn[i] {
             denom - cfg.fee
         } else {
             U256::ZERO
@@ -496,6 +537,7 @@ pub fn simulate(cfg: &SimulateConfig) -> Result<SimulationReport, PoolError> {
             commit: gc,
             withdraw: gw,
             per_tx_amortized: gd + (gc + b as u64 / 2) / b as u64 + gw,
+            commits: gas_commit.clone(),
             claim_escrow: gas_claim,
             deploy_pool: dep.gas_deploy[2],
             deploy_withdraw_verifier: dep.gas_deploy[0],

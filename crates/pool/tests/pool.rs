@@ -40,6 +40,7 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
         notes_dir: dir.path().join("notes"),
         seed: 1,
         existing_recipients: true,
+        max_withdrawals: None,
     };
     let r = simulate(&cfg).unwrap();
     assert_eq!(r.batch_size, 2);
@@ -61,7 +62,7 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
     assert!(r.gas.deposit > 21_000 && r.gas.commit > 200_000 && r.gas.withdraw > 200_000);
     assert_eq!(
         r.gas.per_tx_amortized,
-        r.gas.deposit + (r.gas.commit + 1) / 2 + r.gas.withdraw
+        r.gas.deposit + r.gas.commit.div_ceil(2) + r.gas.withdraw
     );
     // Every note was written before its deposit and parses back.
     let notes: Vec<_> = std::fs::read_dir(&cfg.notes_dir).unwrap().collect();
