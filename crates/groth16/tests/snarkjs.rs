@@ -17,23 +17,18 @@ use zkbench_hash::{Fr, HashFamily};
 mod common;
 use common::{ensure_snarkjs, snarkjs_dir};
 
-/// Runs `snarkjs groth16 verify vk public proof`; returns (exit ok, output).
+/// Runs `snarkjs groth16 verify vk public proof` on the files in `dir`; returns (exit ok, output).
 fn snarkjs_verify(dir: &std::path::Path) -> (bool, String) {
-    let cli = snarkjs_dir().join("node_modules/snarkjs/build/cli.cjs");
-    let out = Command::new("node")
-        .arg(cli)
-        .args(["groth16", "verify"])
-        .arg(dir.join("verification_key.json"))
-        .arg(dir.join("public.json"))
-        .arg(dir.join("proof.json"))
-        .output()
-        .expect("running snarkjs");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
+    snarkjs_cli(
+        dir,
+        &[
+            "groth16",
+            "verify",
+            "verification_key.json",
+            "public.json",
+            "proof.json",
+        ],
+    )
 }
 
 /// `family: None` uses the toy backend of `zkbench_groth16::testing`.
