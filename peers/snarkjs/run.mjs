@@ -3,7 +3,7 @@
 // (the WebAssembly build of circom, npm), proved with snarkjs 0.7.6 Groth16, PLONK and
 // fflonk; one JSON record per line on stdout.
 //
-//   node peers/snarkjs/run.mjs [--circuit membership|batch-root] [--depths 32] \
+//   node peers/snarkjs/run.mjs [--circuit membership|batch-root|spend] [--depths 32] \
 //        [--hashes poseidon,mimc-sponge] [--systems groth16,plonk,fflonk] [--budget-s S]
 //        [--budget-fraction F]
 //
@@ -16,9 +16,16 @@
 // circuits/zkbench_hashes.circom (generated from zkbench's constants). Other hashes are
 // recorded as skipped.
 //
+// Circuits: membership.circom (public root, from zkbench's native tree), batch_root.circom and
+// spend.circom (zkbench's note spend: public [root, nullifier_hash, ext_data_hash], the first
+// two computed by the circuit from the private nullifier, secret and path).
+//
 // Environment: ZKBENCH_PROFILE (repetitions, JSON), ZKBENCH_BIN (the zkbench binary, for
 // test .ptau files and native roots; default target/release/zkbench), ZKBENCH_SNARKJS_CACHE
-// (compiled circuits, .ptau files and keys; default target/snarkjs-peer).
+// (compiled circuits, .ptau files and keys; default target/snarkjs-peer),
+// ZKBENCH_SNARKJS_SPEND_INPUT (spend only: JSON {nullifier, secret, ext_data_hash, index,
+// siblings[depth]} of decimal strings, instead of the fixed default values). Every proof's
+// public signals are written to <cache>/<circuit>-<hash>-d<depth>/<system>.public.json.
 //
 // Every (hash, system, depth) runs in two child processes of this script, one for setup and
 // one for witness / prove / verify, so that `peak_rss_bytes` is the peak of that phase group.
@@ -80,7 +87,7 @@ function secondsLeft() {
 
 function caseOf(c) {
   const k = { kind: "proof", system: `snarkjs-${c.system}`, hash: c.hash, arity: 2, circuit: c.circuit, threads: 0 };
-  if (c.circuit === "membership") k.leaves = 2 ** c.depth; else k.depth = c.depth;
+  if (c.circuit === "membership" || c.circuit === "spend") k.leaves = 2 ** c.depth; else k.depth = c.depth;
   return k;
 }
 
@@ -131,8 +138,12 @@ function compile(c) {
   const meta = path.join(dir, "compile.json");
   if (fs.existsSync(r1cs) && fs.existsSync(wasm) && fs.existsSync(meta)) return { r1cs, wasm, ...JSON.parse(fs.readFileSync(meta, "utf8")) };
   fs.mkdirSync(dir, { recursive: true });
-  const [file, tmpl, pub] = c.circuit === "membership"
-    ? ["membership.circom", "Membership", "root"] : ["batch_root.circom", "BatchRoot", "root, leaves"];
+  const [file, tmpl, pub] = {
+    membership: ["membership.circom", "Membership", "root"],
+    "batch-root": ["batch_root.circom", "BatchRoot", "root, leaves"],
+    // root and nullifier_hash are outputs (public, listed first): [root, nullifier_hash, ext_data_hash]
+    spend: ["spend.circom", "Spend", "ext_data_hash"],
+  }[c.circuit] || (() => { throw new Error(`unknown circuit ${c.circuit} (membership, batch-root, spend)`); })();
   fs.writeFileSync(path.join(dir, "main.circom"),
     `pragma circom 2.0.0;\ninclude "${file}";\ncomponent main {public [${pub}]} = ${tmpl}(${c.depth}, ${HASHES[c.hash]});\n`);
   const t = performance.now();
@@ -148,9 +159,19 @@ function compile(c) {
 /// The circuit's input from zkbench's native trees (the same hash as zkbench's statement).
 function input(c) {
   const f = path.join(circuitDir(c), "input.json");
-  if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, "utf8"));
+  const given = c.circuit === "spend" ? process.env.ZKBENCH_SNARKJS_SPEND_INPUT : undefined;
+  if (!given && fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, "utf8"));
   let inp;
-  if (c.circuit === "membership") {
+  if (c.circuit === "spend") {
+    // Private values only: the circuit computes root and nullifier_hash (its outputs).
+    const v = given ? JSON.parse(given) : {
+      nullifier: "1234567", secret: "7654321", ext_data_hash: "424242", index: 1,
+      siblings: Array.from({ length: c.depth }, (_, i) => String(1000 + i)),
+    };
+    if (v.siblings.length !== c.depth) throw new Error(`ZKBENCH_SNARKJS_SPEND_INPUT: ${v.siblings.length} siblings for depth ${c.depth}`);
+    const bits = Array.from({ length: c.depth }, (_, i) => String(Math.floor(Number(v.index) / 2 ** i) % 2));
+    inp = { nullifier: String(v.nullifier), secret: String(v.secret), siblings: v.siblings.map(String), bits, ext_data_hash: String(v.ext_data_hash) };
+  } else if (c.circuit === "membership") {
     const out = JSON.parse(run(zkbench, ["merkle", "path", "--hash", c.hash, "--arity", "2", "--leaves", `2^${c.depth}`,
       "--index", "1", "--json", "11", "22"]));
     const p = out.path;
@@ -281,6 +302,7 @@ async function childProve(c) {
   if (slow) base.prove_from_cold = 1;
   const proofBytes = proofSize(c.system, res.proof);
   emit(c, "prove", psamples, { ...base, proof_bytes: proofBytes });
+  fs.writeFileSync(path.join(dir, `${c.system}.public.json`), JSON.stringify(res.publicSignals));
   let ok = true;
   const vsamples = await sample(async () => { ok = ok && await sys.verify(vk, res.publicSignals, res.proof); });
   if (!ok) throw new Error("snarkjs rejected its own proof");

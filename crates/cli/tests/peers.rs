@@ -2,7 +2,8 @@
 //! circomlib Poseidon): its records parse as results-schema v1 records, carry the exact
 //! system names, and its proofs are rejected with a changed public input. It uses this
 //! build's `zkbench` for the test `.ptau` (`zkbench ptau new`) and the native tree. And the
-//! generated GMiMC, Poseidon2 and Neptune templates agree with zkbench's native roots.
+//! generated GMiMC, Poseidon2 and Neptune templates agree with zkbench's native roots, and the
+//! circom note spend (peers/snarkjs/circuits/spend.circom) has zkbench's public inputs.
 //!
 //! Skipped (with a printed reason) when node or peers/snarkjs/node_modules is missing
 //! (scripts/setup.sh installs them).
@@ -15,6 +16,16 @@ use zkbench_core::env::Environment;
 /// Runs `peers/snarkjs/run.mjs` with `args` (fresh cache, one sample a phase) and returns its
 /// stdout and parsed records; `None` (printing why) when node or the npm packages are missing.
 fn run_snarkjs(args: &[&str]) -> Option<(String, Vec<Record>)> {
+    run_snarkjs_with(args, &[], None)
+}
+
+/// [`run_snarkjs`] with extra environment variables, in `cache` when given (else a fresh
+/// temporary directory).
+fn run_snarkjs_with(
+    args: &[&str],
+    envs: &[(&str, &str)],
+    cache: Option<&std::path::Path>,
+) -> Option<(String, Vec<Record>)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let have_node = Command::new("node")
         .arg("--version")
@@ -25,12 +36,14 @@ fn run_snarkjs(args: &[&str]) -> Option<(String, Vec<Record>)> {
         eprintln!("SKIPPED: node or peers/snarkjs/node_modules missing (run scripts/setup.sh)");
         return None;
     }
-    let cache = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = cache.unwrap_or(tmp.path());
     let out = Command::new("node")
         .arg(root.join("peers/snarkjs/run.mjs"))
         .args(args)
+        .envs(envs.iter().copied())
         .env("ZKBENCH_BIN", env!("CARGO_BIN_EXE_zkbench"))
-        .env("ZKBENCH_SNARKJS_CACHE", cache.path())
+        .env("ZKBENCH_SNARKJS_CACHE", cache)
         .env(
             "ZKBENCH_PROFILE",
             r#"{"warmup":0,"min_samples":1,"max_samples":1,"target_seconds":0,"case_timeout_seconds":300}"#,
@@ -136,4 +149,91 @@ fn generated_circom_hashes_match_zkbench_roots() {
         assert_eq!(rec("verify").status, zkbench_bench::results::Status::Ok);
         assert_eq!(rec("verify-tampered").metrics.get("rejected"), Some(&1.0));
     }
+}
+
+/// The circom note spend proves zkbench's statement: for the same private values (nullifier,
+/// secret, path of leaf index 2 in a 2^2-leaf tree, so both bit orders, and ext_data_hash),
+/// the public signals of snarkjs's proof (root and nullifier_hash computed by the circuit) are
+/// zkbench's native `[root, nullifier_hash, ext_data_hash]` (crates/statement, circomlib
+/// Poseidon = zkbench `poseidon`), the proof verifies and is rejected with root + 1.
+#[test]
+fn circom_spend_has_zkbench_public_inputs() {
+    use zkbench_hash::{field::fr_to_decimal, parse_fr, HashFamily};
+    use zkbench_statement::{
+        CircuitKind, MerklePath, PublicInputs, SpendWitness, StatementConfig, Witness,
+    };
+    let nullifier = "0x1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f80";
+    let secret = "0x2f1e0d0c0b0a09080706050403020100ffeeddccbbaa99887766554433221100";
+    let ext_data_hash = "0x0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    let siblings = [
+        "5532213320940331856403351419110492357253397881676430135336357941913922303682",
+        "6836732067660658767705155783769993429467946026960449803063655394647328394484",
+    ];
+    let dec = |h: &str| fr_to_decimal(&parse_fr(h).unwrap());
+    let input = serde_json::json!({
+        "nullifier": dec(nullifier), "secret": dec(secret), "ext_data_hash": dec(ext_data_hash),
+        "index": 2, "siblings": siblings,
+    })
+    .to_string();
+    let cache = tempfile::tempdir().unwrap();
+    let Some((stdout, recs)) = run_snarkjs_with(
+        &[
+            "--circuit",
+            "spend",
+            "--depths",
+            "2",
+            "--hashes",
+            "poseidon",
+            "--systems",
+            "groth16",
+        ],
+        &[("ZKBENCH_SNARKJS_SPEND_INPUT", &input)],
+        Some(cache.path()),
+    ) else {
+        return;
+    };
+    for phase in ["setup", "witness", "prove", "verify"] {
+        let r = recs
+            .iter()
+            .find(|r| r.phase == phase)
+            .unwrap_or_else(|| panic!("no {phase} record in\n{stdout}"));
+        assert_eq!(r.status, zkbench_bench::results::Status::Ok, "{r:?}");
+        assert_eq!(r.case.circuit, Some(zkbench_core::case::Circuit::Spend));
+        assert_eq!(r.case.leaves, Some(4));
+    }
+    let t = recs.iter().find(|r| r.phase == "verify-tampered").unwrap();
+    assert_eq!(t.metrics.get("rejected"), Some(&1.0), "{t:?}");
+    let public: Vec<String> = serde_json::from_str(
+        &std::fs::read_to_string(cache.path().join("spend-poseidon-d2/groth16.public.json"))
+            .unwrap(),
+    )
+    .unwrap();
+
+    // zkbench's native public inputs for the same witness.
+    let cfg = StatementConfig {
+        family: HashFamily::Poseidon,
+        alpha: None,
+        arity: 2,
+        leaves: 4,
+        circuit: CircuitKind::Spend,
+    };
+    let w = Witness::Spend(SpendWitness {
+        nullifier: parse_fr(nullifier).unwrap(),
+        secret: parse_fr(secret).unwrap(),
+        path: MerklePath {
+            index: 2,
+            siblings: siblings
+                .iter()
+                .map(|s| vec![parse_fr(s).unwrap()])
+                .collect(),
+        },
+        ext_data_hash: parse_fr(ext_data_hash).unwrap(),
+    });
+    let native =
+        PublicInputs::compute(&cfg.native_hashes().unwrap(), &cfg.shape().unwrap(), &w).unwrap();
+    let native: Vec<String> = native.0.iter().map(fr_to_decimal).collect();
+    assert_eq!(
+        public, native,
+        "snarkjs public signals vs zkbench [root, nullifier_hash, ext_data_hash]"
+    );
 }
