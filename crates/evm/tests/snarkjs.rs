@@ -145,25 +145,45 @@ fn zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey() {
     zkey::write_wtns(&dir.path().join("w.wtns"), &assignment.full).unwrap();
     let out = Command::new("node")
         .arg(&cli)
-        .args(["groth16", "prove", "k.zkey", "w.wtns", "proof.json", "public.json"])
+        .args([
+            "groth16",
+            "prove",
+            "k.zkey",
+            "w.wtns",
+            "proof.json",
+            "public.json",
+        ])
         .current_dir(dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let read = |f: &str| -> serde_json::Value {
         serde_json::from_slice(&std::fs::read(dir.path().join(f)).unwrap()).unwrap()
     };
     let proof = sj::proof_from_json(&read("proof.json")).unwrap();
     let public = sj::public_from_json(&read("public.json")).unwrap();
     let verifier = ours(&solc, keys.vk());
-    let good = measure_verifier(&verifier, &Groth16Calldata::new(&proof, &public).abi_encode())
-        .unwrap();
-    assert!(good.accepted, "zkbench's EVM verifier rejected snarkjs's proof");
+    let good = measure_verifier(
+        &verifier,
+        &Groth16Calldata::new(&proof, &public).abi_encode(),
+    )
+    .unwrap();
+    assert!(
+        good.accepted,
+        "zkbench's EVM verifier rejected snarkjs's proof"
+    );
     assert!(zkbench_groth16::verify(&keys.pvk, &public, &proof).unwrap());
     let mut changed = public.clone();
     changed.0[1] += ark_bn254::Fr::one();
-    let bad = measure_verifier(&verifier, &Groth16Calldata::new(&proof, &changed).abi_encode())
-        .unwrap();
+    let bad = measure_verifier(
+        &verifier,
+        &Groth16Calldata::new(&proof, &changed).abi_encode(),
+    )
+    .unwrap();
     assert!(!bad.accepted);
     assert!(!zkbench_groth16::verify(&keys.pvk, &changed, &proof).unwrap());
     println!(
