@@ -70,21 +70,29 @@ fn snarkjs_verifier_accepts_zkbench_proofs_and_costs_more_gas() {
     }
 }
 
-#[test]
-fn soliditycalldata_text_matches_snarkjs() {
-    let Some(_) = solc_or_skip("soliditycalldata_text_matches_snarkjs") else {
-        return;
-    };
+/// The pinned snarkjs CLI (`scripts/snarkjs`), or `None` after printing one SKIPPED line for `test`.
+fn snarkjs_cli_or_skip(test: &str) -> Option<std::path::PathBuf> {
     let cli = zkbench_evm::node::scripts_dir()
         .unwrap()
         .join("snarkjs/node_modules/snarkjs/build/cli.cjs");
     if !cli.exists() {
         println!(
-            "SKIPPED soliditycalldata_text_matches_snarkjs: {} missing (run scripts/setup.sh)",
+            "SKIPPED {test}: {} missing (run scripts/setup.sh)",
             cli.display()
         );
-        return;
+        return None;
     }
+    Some(cli)
+}
+
+#[test]
+fn soliditycalldata_text_matches_snarkjs() {
+    let Some(_) = solc_or_skip("soliditycalldata_text_matches_snarkjs") else {
+        return;
+    };
+    let Some(cli) = snarkjs_cli_or_skip("soliditycalldata_text_matches_snarkjs") else {
+        return;
+    };
     let f = &fixtures()[0];
     let out = Command::new("node")
         .arg(&cli)
@@ -119,16 +127,11 @@ fn zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey() {
     else {
         return;
     };
-    let cli = zkbench_evm::node::scripts_dir()
-        .unwrap()
-        .join("snarkjs/node_modules/snarkjs/build/cli.cjs");
-    if !cli.exists() {
-        println!(
-            "SKIPPED zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey: {} missing (run scripts/setup.sh)",
-            cli.display()
-        );
+    let Some(cli) =
+        snarkjs_cli_or_skip("zkbench_verifier_accepts_snarkjs_proofs_for_our_exported_zkey")
+    else {
         return;
-    }
+    };
     let cfg = SpendConfig {
         family: zkbench_hash::HashFamily::Poseidon,
         alpha: None,
