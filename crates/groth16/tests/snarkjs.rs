@@ -31,14 +31,14 @@ fn snarkjs_verify(dir: &std::path::Path) -> (bool, String) {
     )
 }
 
-/// `family: None` uses the toy backend of `zkbench_groth16::testing`.
-fn write_dir(
+/// The circuit of a configuration; `family: None` uses the toy backend of
+/// `zkbench_groth16::testing`.
+fn circuit(
     family: Option<HashFamily>,
     kind: CircuitKind,
     arity: usize,
     leaves: u64,
-    name: &str,
-) -> PathBuf {
+) -> (SpendConfig, Circuit) {
     let cfg = SpendConfig {
         family: family.unwrap_or(HashFamily::Poseidon),
         alpha: None,
@@ -50,6 +50,18 @@ fn write_dir(
         Some(_) => Circuit::new(&cfg).unwrap(),
         None => Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(arity))).unwrap(),
     };
+    (cfg, c)
+}
+
+/// `family: None` uses the toy backend of `zkbench_groth16::testing`.
+fn write_dir(
+    family: Option<HashFamily>,
+    kind: CircuitKind,
+    arity: usize,
+    leaves: u64,
+    name: &str,
+) -> PathBuf {
+    let (cfg, c) = circuit(family, kind, arity, leaves);
     let keys = c.setup(11).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(12);
     let w = c.random_witness(&mut rng);
@@ -186,17 +198,7 @@ fn snarkjs_proves_with_our_zkey() {
         ),
         (None, CircuitKind::Membership, 3, 100, "membership-toy"),
     ] {
-        let cfg = SpendConfig {
-            family: family.unwrap_or(HashFamily::Poseidon),
-            alpha: None,
-            arity,
-            leaves,
-            circuit: kind,
-        };
-        let c = match family {
-            Some(_) => Circuit::new(&cfg).unwrap(),
-            None => Circuit::with_backend(&cfg, Arc::new(testing::toy_backend(arity))).unwrap(),
-        };
+        let (_, c) = circuit(family, kind, arity, leaves);
         let keys = c.setup(21).unwrap();
         let mut rng = ChaCha20Rng::seed_from_u64(22);
         let w = c.random_witness(&mut rng);
