@@ -52,6 +52,11 @@ fn run_snarkjs_with(
         )
         .output()
         .expect("running node");
+    Some(records_of(&out))
+}
+
+/// A runner's stdout and its records; panics (with stdout and stderr) when it failed.
+fn records_of(out: &std::process::Output) -> (String, Vec<Record>) {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -64,7 +69,7 @@ fn run_snarkjs_with(
         .filter(|l| l.starts_with('{'))
         .map(|l| parse_record_line(l, &env).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
-    Some((stdout, recs))
+    (stdout, recs)
 }
 
 #[test]
@@ -313,7 +318,6 @@ fn gnark_spend_has_zkbench_public_inputs() {
     );
     let (input, w) = spend_fixture();
     let native = native_spend_public(zkbench_hash::HashFamily::Poseidon2Gnark, &w);
-    let env = Environment::default();
     for system in ["groth16", "plonk"] {
         let public_out = tmp.path().join(format!("{system}.public.json"));
         let out = Command::new(&bin)
@@ -327,17 +331,7 @@ fn gnark_spend_has_zkbench_public_inputs() {
             )
             .output()
             .expect("running the gnark peer");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(
-            out.status.success(),
-            "{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let recs: Vec<Record> = stdout
-            .lines()
-            .filter(|l| l.starts_with('{'))
-            .map(|l| parse_record_line(l, &env).unwrap_or_else(|e| panic!("{e}: {l}")))
-            .collect();
+        let (stdout, recs) = records_of(&out);
         let systems = assert_spend_records(&stdout, &recs);
         assert_eq!(systems, BTreeSet::from([format!("gnark-{system}")]));
         let prove = recs.iter().find(|r| r.phase == "prove").unwrap();
