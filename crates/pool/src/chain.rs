@@ -386,11 +386,28 @@ impl RpcChain {
             .block_on(tx.build(&self.wallet))
             .map_err(|e| rpc_err(&url, &format!("signing ({what})"), e))?;
         let raw = envelope.encoded_2718();
-        let pending = self
-            .rt
-            .block_on(p.send_raw_transaction(&raw))
-            .map_err(|e| rpc_err(&url, &format!("eth_sendRawTransaction ({what})"), e))?;
-        let hash = *pending.tx_hash();
+        let hash = match self.rt.block_on(p.send_raw_transaction(&raw)) {
+            Ok(pending) => *pending.tx_hash(),
+            // Hardhat (throwOnTransactionFailures, its default) mines a reverting
+            // transaction and answers with an error carrying its hash.
+            Err(e) => {
+                let mined = e
+                    .as_error_resp()
+                    .and_then(|p| p.data.as_ref())
+                    .and_then(|d| serde_json::from_str::<serde_json::Value>(d.get()).ok())
+                    .and_then(|v| v.get("txHash")?.as_str()?.parse().ok());
+                match mined {
+                    Some(h) if reverts => h,
+                    _ => {
+                        return Err(rpc_err(
+                            &url,
+                            &format!("eth_sendRawTransaction ({what})"),
+                            e,
+                        ))
+                    }
+                }
+            }
+        };
         let start = Instant::now();
         let receipt = loop {
             let r = self
