@@ -272,9 +272,9 @@ impl RpcChain {
 
     /// Connects with these signing keys.
     pub fn connect_with(url: &str, keys: Vec<PrivateKeySigner>) -> Result<Self, PoolError> {
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
+        if !url.starts_with("http://") {
             return Err(PoolError::Config(format!(
-                "--rpc {url:?}: only http:// JSON-RPC endpoints are supported"
+                "--rpc {url:?}: only http:// JSON-RPC endpoints are supported (alloy is built without TLS, ws and ipc)"
             )));
         }
         if keys.is_empty() {
