@@ -4,12 +4,12 @@ use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
+use zkbench_evm::Address;
 use zkbench_evm::U256;
 use zkbench_hash::HashFamily;
-use zkbench_pool::tornado::{simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED};
-use zkbench_evm::Address;
 use zkbench_pool::chain::{PoolChain, RpcChain};
 use zkbench_pool::contracts::{PoolProvers, TEST_SETUP_SEED};
+use zkbench_pool::tornado::{simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED};
 use zkbench_pool::wallet::Note;
 use zkbench_pool::{simulate, simulate_on, SimulateConfig};
 use zkbench_statement::pool::PoolShape;
@@ -383,7 +383,10 @@ fn sequencer_cmd(a: SequencerArgs) -> anyhow::Result<ExitCode> {
             print(
                 a.node.json,
                 serde_json::json!({"commits": commits, "pending_deposits": pending}),
-                format!("{} batches committed, {pending} deposits pending", commits.len()),
+                format!(
+                    "{} batches committed, {pending} deposits pending",
+                    commits.len()
+                ),
             )?;
             return Ok(ExitCode::SUCCESS);
         }

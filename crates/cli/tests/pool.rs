@@ -160,7 +160,9 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     use zkbench_pool::chain::{PoolChain, RpcChain};
     use zkbench_pool::hardhat::HardhatNode;
     if !solc_installed() {
-        println!("SKIPPED wallet_and_sequencer_commands_on_a_hardhat_node: solc-js is not installed");
+        println!(
+            "SKIPPED wallet_and_sequencer_commands_on_a_hardhat_node: solc-js is not installed"
+        );
         return;
     }
     let node = match HardhatNode::start() {
@@ -208,7 +210,14 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     let mut note_files = Vec::new();
     for acct in ["1", "2"] {
         let v = json(run(&[
-            "deposit", "--pool", &pool, "--account", acct, "--notes-dir", notes_s, "--json",
+            "deposit",
+            "--pool",
+            &pool,
+            "--account",
+            acct,
+            "--notes-dir",
+            notes_s,
+            "--json",
         ]));
         let f = v["note_file"].as_str().unwrap().to_string();
         assert!(std::fs::read_to_string(&f)
@@ -242,7 +251,10 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     ]));
     assert_eq!(w["tx"].as_str().unwrap().len(), 66);
     let after = chain.balance(recipient.parse().unwrap()).unwrap();
-    assert_eq!(after - before, zkbench_evm::U256::from(100_000_000_000_000_000u64));
+    assert_eq!(
+        after - before,
+        zkbench_evm::U256::from(100_000_000_000_000_000u64)
+    );
     // The pool holds the blocklisted deposit (escrow) only.
     let pool_addr = pool.parse().unwrap();
     assert_eq!(
@@ -251,12 +263,24 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     );
     // The same note again, and the excluded note: refused with the reason.
     let again = run(&[
-        "withdraw", "--note", &note_files[0], "--recipient", recipient, "--account", "3",
+        "withdraw",
+        "--note",
+        &note_files[0],
+        "--recipient",
+        recipient,
+        "--account",
+        "3",
     ]);
     assert_eq!(again.0, Some(1));
     assert!(again.2.contains("NullifierAlreadySpent"), "{}", again.2);
     let excluded = run(&[
-        "withdraw", "--note", &note_files[1], "--recipient", recipient, "--account", "3",
+        "withdraw",
+        "--note",
+        &note_files[1],
+        "--recipient",
+        recipient,
+        "--account",
+        "3",
     ]);
     assert_eq!(excluded.0, Some(1));
     assert!(excluded.2.contains("not in the tree"), "{}", excluded.2);

@@ -13,9 +13,7 @@ use std::future::IntoFuture;
 use std::time::{Duration, Instant};
 
 use alloy_network::eip2718::Encodable2718;
-use alloy_network::{
-    Ethereum, EthereumWallet, NetworkTransactionBuilder, TransactionBuilder,
-};
+use alloy_network::{Ethereum, EthereumWallet, NetworkTransactionBuilder, TransactionBuilder};
 use alloy_provider::{Provider, RootProvider};
 use alloy_rpc_types_eth::{Filter, TransactionRequest};
 use alloy_signer_local::PrivateKeySigner;
@@ -207,7 +205,9 @@ const RECEIPT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The keys of [`KEYS_ENV`], or Hardhat's test keys; `(keys, from_env)`.
 pub fn node_keys() -> Result<(Vec<PrivateKeySigner>, bool), PoolError> {
-    let env = std::env::var(KEYS_ENV).ok().filter(|s| !s.trim().is_empty());
+    let env = std::env::var(KEYS_ENV)
+        .ok()
+        .filter(|s| !s.trim().is_empty());
     let from_env = env.is_some();
     let list: Vec<String> = match env {
         Some(s) => s.split(',').map(|k| k.trim().to_string()).collect(),
@@ -284,9 +284,18 @@ impl RpcChain {
             .enable_all()
             .build()
             .map_err(|e| rpc_err(url, "tokio runtime", e))?;
-        let provider: RootProvider<Ethereum> = rt
-            .block_on(RootProvider::connect(url))
-            .map_err(|e| rpc_err(url, "connect", e))?;
+        // No idle connections kept: a node's HTTP server (Node.js: 5 s keep-alive)
+        // closes them while a long proof runs, and the next request would fail.
+        let client = alloy_transport_http::reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .build()
+            .map_err(|e| rpc_err(url, "HTTP client", e))?;
+        let parsed = url
+            .parse()
+            .map_err(|e| PoolError::Config(format!("--rpc {url:?}: {e}")))?;
+        let provider: RootProvider<Ethereum> = RootProvider::new(
+            alloy_rpc_client::RpcClient::new_http_with_client(client, parsed),
+        );
         let chain_id = rt
             .block_on(provider.get_chain_id().into_future())
             .map_err(|e| rpc_err(url, "eth_chainId", e))?;

@@ -132,7 +132,10 @@ impl Sequencer {
                         "pool {pool:#x}: deposit at position {pos} of a batch of {b}"
                     )));
                 }
-                if !excluded.iter().any(|&(sl, p, _)| sl == slot && p == d.position) {
+                if !excluded
+                    .iter()
+                    .any(|&(sl, p, _)| sl == slot && p == d.position)
+                {
                     leaves[pos] = abi::word_fr(&d.commitment.to_be_bytes::<32>());
                 }
             }

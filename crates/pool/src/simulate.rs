@@ -339,9 +339,9 @@ pub fn simulate_on(
         .collect::<Result<Vec<_>, _>>()?;
     let mut ledger = Ledger::default();
     let sent = |chain: &mut dyn PoolChain,
-                    ledger: &mut Ledger,
-                    from: Address,
-                    data: &[u8]|
+                ledger: &mut Ledger,
+                from: Address,
+                data: &[u8]|
      -> Result<TxResult, PoolError> {
         let r = chain.send(from, pool, data, U256::ZERO)?;
         ledger.fee(from, &r);
@@ -410,8 +410,8 @@ pub fn simulate_on(
     // Blocklist policy: not in the tree, escrowed, paid back.
     let leaf_empty = seq.tree().slot_leaves(0)?[blocked_at] == pool_empty_leaf();
     let not_in_tree = find_leaf(seq.tree(), &notes[blocked_at].commitment(&hashes)).is_none();
-    let escrowed = read(chain, pool, "escrow(address)", Some(address_word(blocked)))?
-        == cfg.denomination;
+    let escrowed =
+        read(chain, pool, "escrow(address)", Some(address_word(blocked)))? == cfg.denomination;
     let blocked_before = chain.balance(blocked)?;
     let r = sent(chain, &mut ledger, blocked, &abi::claim_escrow_call())?;
     let claimed =
@@ -489,7 +489,12 @@ pub fn simulate_on(
             )?;
             wrong_root = send("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
         }
-        let r = sent(chain, &mut ledger, relayer, &abi::withdraw_call(&proof, &args))?;
+        let r = sent(
+            chain,
+            &mut ledger,
+            relayer,
+            &abi::withdraw_call(&proof, &args),
+        )?;
         require_ok(&format!("withdrawal of note {i}"), &r.status)?;
         ledger.transfer(pool, recipients[i], cfg.denomination - cfg.fee);
         ledger.transfer(pool, relayer, cfg.fee);
@@ -497,7 +502,12 @@ pub fn simulate_on(
         withdraw_txs.extend(r.tx_hash);
         withdrawals += 1;
         if !checks_done {
-            let r = sent(chain, &mut ledger, relayer, &abi::withdraw_call(&proof, &args))?;
+            let r = sent(
+                chain,
+                &mut ledger,
+                relayer,
+                &abi::withdraw_call(&proof, &args),
+            )?;
             let d = abi::describe(&r.status);
             double = d == "NullifierAlreadySpent";
             answers.insert("withdraw_double_spend".into(), d);

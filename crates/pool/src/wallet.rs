@@ -216,7 +216,12 @@ pub fn withdraw<R: rand::RngCore>(
     }
     let seq = crate::sequencer::resume(chain, note.pool, from, provers, Default::default())?;
     let (proof, args) = provers.prove_withdrawal(seq.tree(), note, recipient, relayer, fee, rng)?;
-    let r = chain.send(from, note.pool, &abi::withdraw_call(&proof, &args), U256::ZERO)?;
+    let r = chain.send(
+        from,
+        note.pool,
+        &abi::withdraw_call(&proof, &args),
+        U256::ZERO,
+    )?;
     if !matches!(r.status, zkbench_evm::CallStatus::Returned(_)) {
         return Err(PoolError::Transaction {
             what: "withdraw".into(),
