@@ -470,19 +470,7 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let baseline_ok = baseline.as_ref().is_none_or(|b| b.all_checks_passed());
-    let all_ok = baseline_ok
-        && [
-            r.checks.double_spend_rejected,
-            r.checks.blocklisted_excluded,
-            r.checks.wrong_root_rejected,
-            r.checks.forged_proof_rejected,
-            r.checks.balance_conserved,
-            r.checks.front_running_rejected,
-            r.checks.fee_above_denomination_rejected,
-            r.checks.undeposited_commitment_rejected,
-        ]
-        .iter()
-        .all(|&x| x);
+    let all_ok = baseline_ok && r.checks.all_passed();
     if a.json {
         let mut v = serde_json::to_value(&r)?;
         if let (Some(b), Some(o)) = (&baseline, v.as_object_mut()) {

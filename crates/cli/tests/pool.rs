@@ -239,16 +239,22 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     assert_eq!(seq["pending_deposits"], 0);
     let recipient = "0x00000000000000000000000000000000c0ffee01";
     let before = chain.balance(recipient.parse().unwrap()).unwrap();
-    let w = json(run(&[
-        "withdraw",
-        "--note",
-        &note_files[0],
-        "--recipient",
-        recipient,
-        "--account",
-        "3",
-        "--json",
-    ]));
+    let withdraw = |note: &str, json: bool| {
+        let mut args = vec![
+            "withdraw",
+            "--note",
+            note,
+            "--recipient",
+            recipient,
+            "--account",
+            "3",
+        ];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    let w = json(withdraw(&note_files[0], true));
     assert_eq!(w["tx"].as_str().unwrap().len(), 66);
     let after = chain.balance(recipient.parse().unwrap()).unwrap();
     assert_eq!(
@@ -262,26 +268,10 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
         zkbench_evm::U256::from(100_000_000_000_000_000u64)
     );
     // The same note again, and the excluded note: refused with the reason.
-    let again = run(&[
-        "withdraw",
-        "--note",
-        &note_files[0],
-        "--recipient",
-        recipient,
-        "--account",
-        "3",
-    ]);
+    let again = withdraw(&note_files[0], false);
     assert_eq!(again.0, Some(1));
     assert!(again.2.contains("NullifierAlreadySpent"), "{}", again.2);
-    let excluded = run(&[
-        "withdraw",
-        "--note",
-        &note_files[1],
-        "--recipient",
-        recipient,
-        "--account",
-        "3",
-    ]);
+    let excluded = withdraw(&note_files[1], false);
     assert_eq!(excluded.0, Some(1));
     assert!(excluded.2.contains("not in the tree"), "{}", excluded.2);
     // Without --rpc the wallet commands say so.

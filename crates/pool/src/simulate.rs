@@ -106,6 +106,20 @@ pub struct Checks {
     pub undeposited_commitment_rejected: bool,
 }
 
+impl Checks {
+    /// Whether every attack was rejected and every policy held.
+    pub fn all_passed(&self) -> bool {
+        self.double_spend_rejected
+            && self.blocklisted_excluded
+            && self.wrong_root_rejected
+            && self.forged_proof_rejected
+            && self.balance_conserved
+            && self.front_running_rejected
+            && self.fee_above_denomination_rejected
+            && self.undeposited_commitment_rejected
+    }
+}
+
 /// Proof times (medians, seconds) and circuit sizes.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ProverReport {
