@@ -205,19 +205,22 @@ const RECEIPT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The keys of [`KEYS_ENV`], or Hardhat's test keys; `(keys, from_env)`.
 pub fn node_keys() -> Result<(Vec<PrivateKeySigner>, bool), PoolError> {
-    let env = std::env::var(KEYS_ENV)
+    match std::env::var(KEYS_ENV)
         .ok()
-        .filter(|s| !s.trim().is_empty());
-    let from_env = env.is_some();
-    let list: Vec<String> = match env {
-        Some(s) => s.split(',').map(|k| k.trim().to_string()).collect(),
-        None => HARDHAT_TEST_KEYS.iter().map(|k| k.to_string()).collect(),
-    };
-    let keys = list
-        .iter()
+        .filter(|s| !s.trim().is_empty())
+    {
+        Some(s) => Ok((parse_keys(&s)?, true)),
+        None => Ok((parse_keys(&HARDHAT_TEST_KEYS.join(","))?, false)),
+    }
+}
+
+/// Parses comma-separated hex private keys (`0x` optional); an error names
+/// the key's position, never the key.
+pub fn parse_keys(list: &str) -> Result<Vec<PrivateKeySigner>, PoolError> {
+    list.split(',')
+        .map(str::trim)
         .enumerate()
         .map(|(i, k)| {
-            // never put the key itself in the error
             k.trim_start_matches("0x")
                 .parse::<PrivateKeySigner>()
                 .map_err(|_| {
@@ -227,8 +230,7 @@ pub fn node_keys() -> Result<(Vec<PrivateKeySigner>, bool), PoolError> {
                     ))
                 })
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((keys, from_env))
+        .collect()
 }
 
 /// A JSON-RPC node (HTTP), reached through alloy, with local signing.
@@ -606,5 +608,75 @@ impl Ledger {
     pub fn holds(&self, who: Address, before: U256, after: U256) -> bool {
         let g = |m: &HashMap<Address, U256>| m.get(&who).copied().unwrap_or_default();
         after + g(&self.fees) + g(&self.minus) == before + g(&self.plus)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hardhat_test_keys_are_hardhats_accounts() {
+        let k: PrivateKeySigner = HARDHAT_TEST_KEYS[0].parse().unwrap();
+        assert_eq!(
+            format!("{:#x}", k.address()),
+            "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+        );
+        let k: PrivateKeySigner = HARDHAT_TEST_KEYS[9].parse().unwrap();
+        assert_eq!(
+            format!("{:#x}", k.address()),
+            "0xa0ee7a142d267c1f36714e4a8f75612f20a79720"
+        );
+    }
+
+    #[test]
+    fn bad_urls_and_keys_are_clear_errors_without_the_key() {
+        let e = RpcChain::connect_with("ws://127.0.0.1:1", vec![]).unwrap_err();
+        assert!(e.to_string().contains("only http://"), "{e}");
+        let e = RpcChain::connect_with("http://127.0.0.1:1", vec![]).unwrap_err();
+        assert!(e.to_string().contains("no keys"), "{e}");
+        let key: PrivateKeySigner = HARDHAT_TEST_KEYS[1].parse().unwrap();
+        let e = RpcChain::connect_with("http://127.0.0.1:1", vec![key]).unwrap_err();
+        assert!(e.to_string().contains("eth_chainId"), "{e}");
+        assert!(!e.to_string().contains(HARDHAT_TEST_KEYS[1]));
+        let list = format!(
+            "0x{}, {}zz",
+            HARDHAT_TEST_KEYS[0],
+            &HARDHAT_TEST_KEYS[1][2..]
+        );
+        let e = parse_keys(&list).unwrap_err().to_string();
+        assert!(e.contains("key number 2"), "{e}");
+        assert!(!e.contains(&HARDHAT_TEST_KEYS[1][2..]), "{e}");
+        assert_eq!(parse_keys(HARDHAT_TEST_KEYS[0]).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn ledger_accounts_transfers_and_fees() {
+        let (a, b) = (tagged_account(1, 0), tagged_account(2, 0));
+        let mut l = Ledger::default();
+        l.transfer(a, b, U256::from(10u8));
+        let r = TxResult {
+            status: CallStatus::Returned(vec![]),
+            gas_tx: 21_000,
+            logs: vec![],
+            tx_hash: None,
+            fee_wei: U256::from(3u8),
+        };
+        l.fee(a, &r);
+        assert!(l.holds(a, U256::from(100u8), U256::from(87u8)));
+        assert!(!l.holds(a, U256::from(100u8), U256::from(90u8)));
+        assert!(l.holds(b, U256::from(0u8), U256::from(10u8)));
+        assert_eq!(l.total_fees(), U256::from(3u8));
+    }
+
+    #[test]
+    fn embedded_accounts_and_receivers() {
+        let mut e = Embedded::new();
+        assert_eq!(e.senders_left(), None);
+        let s = e.senders(0xd0, 2, U256::from(5u8)).unwrap();
+        assert_eq!(s[1], tagged_account(0xd0, 1));
+        assert_eq!(e.balance(s[1]).unwrap(), U256::from(5u8));
+        assert_eq!(e.network(), "revm");
+        assert!(e.logs(s[0]).unwrap().is_empty());
     }
 }
