@@ -58,6 +58,25 @@ pub struct SimulateConfig {
     pub max_withdrawals: Option<usize>,
 }
 
+impl SimulateConfig {
+    /// `deposits` deposits at `shape` with Poseidon2, 0.1 ether, a 0.1%
+    /// relayer fee, seed 1, fresh recipients and every note withdrawn.
+    pub fn new(deposits: usize, shape: PoolShape, notes_dir: PathBuf) -> Self {
+        let denomination = U256::from(100_000_000_000_000_000u64);
+        Self {
+            deposits,
+            shape,
+            family: HashFamily::Poseidon2,
+            denomination,
+            fee: denomination / U256::from(1000u16),
+            notes_dir,
+            seed: 1,
+            existing_recipients: false,
+            max_withdrawals: None,
+        }
+    }
+}
+
 /// Gas of each kind of transaction (medians of the run), transaction gas
 /// (21,000 + calldata + execution).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

@@ -33,15 +33,9 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
     }
     let dir = tempfile::tempdir().unwrap();
     let cfg = SimulateConfig {
-        deposits: 5,
-        shape: PoolShape::new(1, 4).unwrap(),
-        family: HashFamily::Poseidon2,
-        denomination: U256::from(DENOM),
         fee: U256::from(DENOM / 100),
-        notes_dir: dir.path().join("notes"),
-        seed: 1,
         existing_recipients: true,
-        max_withdrawals: None,
+        ..SimulateConfig::new(5, PoolShape::new(1, 4).unwrap(), dir.path().join("notes"))
     };
     let r = simulate(&cfg).unwrap();
     assert_eq!(r.batch_size, 2);

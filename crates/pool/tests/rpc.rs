@@ -7,15 +7,13 @@
 //! mined; then a second run of the same configuration on revm for the gas.
 //! Skipped, saying why, only when node, solc-js or Hardhat is not installed.
 
-use zkbench_evm::{EvmError, Solc, U256};
+use zkbench_evm::{EvmError, Solc};
 use zkbench_hash::HashFamily;
 use zkbench_pool::chain::{PoolChain, RpcChain};
 use zkbench_pool::contracts::{PoolProvers, TEST_SETUP_SEED};
 use zkbench_pool::hardhat::HardhatNode;
 use zkbench_pool::{simulate_on, simulate_with, PoolError, SimulateConfig};
 use zkbench_statement::pool::PoolShape;
-
-const DENOM: u64 = 100_000_000_000_000_000;
 
 fn hardhat_or_skip(test: &str) -> Option<HardhatNode> {
     if let Err(e) = Solc::locate() {
@@ -40,17 +38,7 @@ fn protocol_on_a_hardhat_node_rejects_every_attack_and_conserves_balances() {
     let dir = tempfile::tempdir().unwrap();
     let shape = PoolShape::new(1, 2).unwrap();
     let provers = PoolProvers::setup(shape, HashFamily::Poseidon2, TEST_SETUP_SEED).unwrap();
-    let cfg = SimulateConfig {
-        deposits: 4,
-        shape,
-        family: HashFamily::Poseidon2,
-        denomination: U256::from(DENOM),
-        fee: U256::from(DENOM / 1000),
-        notes_dir: dir.path().join("rpc"),
-        seed: 1,
-        existing_recipients: false,
-        max_withdrawals: None,
-    };
+    let cfg = SimulateConfig::new(4, shape, dir.path().join("rpc"));
     let mut chain = RpcChain::connect(node.url()).unwrap();
     assert_eq!(chain.network(), "chain31337");
     let r = simulate_on(&mut chain, &cfg, &provers).unwrap();
