@@ -12,10 +12,12 @@ fi
 # its Solidity verifier for crates/evm; solc-js (npm) compiles the Solidity verifiers (crates/evm).
 # circomlibjs (npm) generates the MiMCSponge hasher contract of the Tornado Cash baseline
 # (crates/pool/src/tornado.rs, scripts/circomlibjs/mimcsponge.mjs).
+# hardhat (npm, 2.x: runs on Node 20) is the JSON-RPC node the pool's tests start
+# (crates/pool/tests/rpc.rs, crates/cli/tests/pool.rs; scripts/hardhat/hardhat.config.js).
 # Each is (re)installed when a package its package.json pins is missing.
 # peers/snarkjs (npm: snarkjs, circom2 — circom's WebAssembly build — and circomlib) is the snarkjs
 # peer of the `peers` and `seed003` suites (docs/external-runners.md).
-for pkg in scripts/snarkjs:snarkjs scripts/snarkjs:ejs scripts/solc:solc scripts/circomlibjs:circomlibjs peers/snarkjs:circom2 peers/snarkjs:circomlib peers/snarkjs:snarkjs; do
+for pkg in scripts/snarkjs:snarkjs scripts/snarkjs:ejs scripts/solc:solc scripts/circomlibjs:circomlibjs scripts/hardhat:hardhat peers/snarkjs:circom2 peers/snarkjs:circomlib peers/snarkjs:snarkjs; do
   dir="${pkg%%:*}" name="${pkg##*:}"
   [ -f "$dir/package.json" ] || continue
   if command -v npm >/dev/null 2>&1; then

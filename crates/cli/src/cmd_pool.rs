@@ -4,10 +4,14 @@ use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
+use zkbench_evm::Address;
 use zkbench_evm::U256;
 use zkbench_hash::HashFamily;
+use zkbench_pool::chain::{PoolChain, RpcChain};
+use zkbench_pool::contracts::{PoolProvers, TEST_SETUP_SEED};
 use zkbench_pool::tornado::{simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED};
-use zkbench_pool::{simulate, SimulateConfig};
+use zkbench_pool::wallet::Note;
+use zkbench_pool::{simulate, simulate_on, SimulateConfig};
 use zkbench_statement::pool::PoolShape;
 
 /// `zkbench pool` subcommands.
@@ -15,6 +19,103 @@ use zkbench_statement::pool::PoolShape;
 pub enum PoolCmd {
     /// Run the whole protocol (deposits, sequencer batches, withdrawals, attacks) and report gas.
     Simulate(SimulateArgs),
+    /// Deploy a pool (both verifiers, test-setup keys) on a JSON-RPC node; prints its address.
+    Deploy(DeployArgs),
+    /// Deposit into a pool: writes the note file (synced) BEFORE sending the transaction.
+    Deposit(DepositArgs),
+    /// Withdraw a note: rebuilds the era tree from the pool's events, proves, sends.
+    Withdraw(WithdrawArgs),
+    /// The sequencer: watches Deposit events, applies the blocklist, proves and commits
+    /// each full batch of 2^slot_depth deposits.
+    Sequencer(SequencerArgs),
+}
+
+/// Where a wallet/sequencer command runs: a node, and which of its keys signs.
+#[derive(Args, Debug)]
+pub struct NodeArgs {
+    /// The JSON-RPC node (http://…). Keys: Hardhat's public test keys, or ZKBENCH_POOL_KEYS
+    /// (comma-separated hex private keys; never printed).
+    #[arg(long)]
+    pub rpc: Option<String>,
+    /// Which key sends the transactions (index into the keys).
+    #[arg(long, default_value_t = 0)]
+    pub account: usize,
+    /// Hash family of the pool's trees and notes.
+    #[arg(long, default_value = "poseidon2")]
+    pub hash: String,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `zkbench pool deploy`.
+#[derive(Args, Debug)]
+pub struct DeployArgs {
+    #[command(flatten)]
+    pub node: NodeArgs,
+    /// Depth of each slot (batch) tree: 2^S deposits per batch.
+    #[arg(long, default_value_t = 5)]
+    pub slot_depth: u32,
+    /// Depth of the era tree: 2^E slots.
+    #[arg(long, default_value_t = 20)]
+    pub era_depth: u32,
+    /// Denomination in wei (default 0.1 ether).
+    #[arg(long, default_value = "100000000000000000")]
+    pub denomination_wei: String,
+    /// The sequencer's address (default: the deploying account).
+    #[arg(long)]
+    pub sequencer: Option<String>,
+}
+
+/// Arguments of `zkbench pool deposit`.
+#[derive(Args, Debug)]
+pub struct DepositArgs {
+    #[command(flatten)]
+    pub node: NodeArgs,
+    /// The pool's address.
+    #[arg(long)]
+    pub pool: String,
+    /// Directory the note file is written to (created if needed).
+    #[arg(long, default_value = "notes")]
+    pub notes_dir: PathBuf,
+}
+
+/// Arguments of `zkbench pool withdraw`.
+#[derive(Args, Debug)]
+pub struct WithdrawArgs {
+    #[command(flatten)]
+    pub node: NodeArgs,
+    /// The note file written by `zkbench pool deposit`.
+    #[arg(long)]
+    pub note: PathBuf,
+    /// Who receives the denomination less the fee.
+    #[arg(long)]
+    pub recipient: String,
+    /// Who receives the fee (default: the sending account).
+    #[arg(long)]
+    pub relayer: Option<String>,
+    /// Relayer fee in wei.
+    #[arg(long, default_value = "0")]
+    pub fee_wei: String,
+}
+
+/// Arguments of `zkbench pool sequencer`.
+#[derive(Args, Debug)]
+pub struct SequencerArgs {
+    #[command(flatten)]
+    pub node: NodeArgs,
+    /// The pool's address.
+    #[arg(long)]
+    pub pool: String,
+    /// Blocklist file: one 0x address per line, `#` comments.
+    #[arg(long)]
+    pub blocklist: Option<PathBuf>,
+    /// Commit every full batch pending now, then exit (default: keep watching).
+    #[arg(long)]
+    pub once: bool,
+    /// Seconds between polls of the node when watching.
+    #[arg(long, default_value_t = 2)]
+    pub poll_s: u64,
 }
 
 /// Arguments of `zkbench pool simulate`.
@@ -51,7 +152,8 @@ pub struct SimulateArgs {
     /// Seed of the notes' and proofs' randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// A JSON-RPC node to run against instead of the embedded EVM (not supported yet).
+    /// A JSON-RPC node (http://…) to run against instead of the embedded EVM; keys: Hardhat's
+    /// public test keys, or ZKBENCH_POOL_KEYS (comma-separated hex private keys).
     #[arg(long)]
     pub rpc: Option<String>,
     /// Also run the Tornado Cash baseline (seed 003's table 2) in the same harness: the
@@ -71,6 +173,224 @@ pub struct SimulateArgs {
 pub fn run(cmd: PoolCmd) -> anyhow::Result<ExitCode> {
     match cmd {
         PoolCmd::Simulate(a) => simulate_cmd(a),
+        PoolCmd::Deploy(a) => deploy_cmd(a),
+        PoolCmd::Deposit(a) => deposit_cmd(a),
+        PoolCmd::Withdraw(a) => withdraw_cmd(a),
+        PoolCmd::Sequencer(a) => sequencer_cmd(a),
+    }
+}
+
+fn family(hash: &str) -> anyhow::Result<HashFamily> {
+    hash.parse()
+        .map_err(|e| anyhow::anyhow!("--hash {hash:?}: {e}"))
+}
+
+fn address(s: &str, what: &str) -> anyhow::Result<Address> {
+    match s.strip_prefix("0x").map(|_| s.parse::<Address>()) {
+        Some(Ok(a)) => Ok(a),
+        _ => bail!("{what} {s:?}: not a 0x-hex 20-byte address"),
+    }
+}
+
+/// The node and the signing account of a wallet/sequencer command.
+fn connect(n: &NodeArgs, command: &str) -> anyhow::Result<(RpcChain, Address)> {
+    let Some(url) = &n.rpc else {
+        bail!("zkbench pool {command} needs --rpc URL (a JSON-RPC node); on the embedded EVM use `zkbench pool simulate`");
+    };
+    let chain = RpcChain::connect(url)?;
+    let from = *chain.accounts().get(n.account).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--account {}: only {} keys",
+            n.account,
+            chain.accounts().len()
+        )
+    })?;
+    Ok((chain, from))
+}
+
+fn print(json: bool, v: serde_json::Value, text: String) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("{text}");
+    }
+    Ok(())
+}
+
+fn deploy_cmd(a: DeployArgs) -> anyhow::Result<ExitCode> {
+    let fam = family(&a.node.hash)?;
+    let shape =
+        PoolShape::new(a.slot_depth, a.era_depth).context("invalid --slot-depth/--era-depth")?;
+    let denomination = wei(&a.denomination_wei, "--denomination-wei")?;
+    if denomination.is_zero() {
+        bail!("--denomination-wei must be positive");
+    }
+    let (mut chain, from) = connect(&a.node, "deploy")?;
+    let sequencer = match &a.sequencer {
+        Some(s) => address(s, "--sequencer")?,
+        None => from,
+    };
+    if from != chain.deployer() {
+        bail!("zkbench pool deploy sends from the first key; leave out --account");
+    }
+    let solc = zkbench_evm::Solc::locate()?;
+    let provers = PoolProvers::setup(shape, fam, TEST_SETUP_SEED)?;
+    let d = zkbench_pool::contracts::deploy(&mut chain, &solc, &provers, denomination, sequencer)?;
+    print(
+        a.node.json,
+        serde_json::json!({
+            "pool_address": format!("{:#x}", d.pool),
+            "withdraw_verifier": format!("{:#x}", d.withdraw_verifier),
+            "batch_verifier": format!("{:#x}", d.batch_verifier),
+            "sequencer": format!("{sequencer:#x}"),
+            "denomination_wei": denomination.to_string(),
+            "slot_depth": shape.slot_depth,
+            "era_depth": shape.era_depth,
+            "hash": fam.name(),
+            "network": chain.network(),
+            "gas_deploy": d.gas_deploy,
+            "test_setup": true,
+        }),
+        format!(
+            "pool {:#x} on {} · slot depth {} · era depth {} · {} wei · sequencer {sequencer:#x} · test-setup keys",
+            d.pool,
+            chain.describe(),
+            shape.slot_depth,
+            shape.era_depth,
+            denomination
+        ),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn deposit_cmd(a: DepositArgs) -> anyhow::Result<ExitCode> {
+    let fam = family(&a.node.hash)?;
+    let pool = address(&a.pool, "--pool")?;
+    let (mut chain, from) = connect(&a.node, "deposit")?;
+    let info = zkbench_pool::contracts::pool_info(&mut chain, pool)?;
+    let hashes = zkbench_statement::NativeHashes::for_family(fam, None, 2)?;
+    let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_entropy();
+    let note = Note::random(&mut rng, &chain.network(), info.denomination, pool);
+    let (path, r) = zkbench_pool::wallet::deposit(&mut chain, from, &note, &a.notes_dir, &hashes)?;
+    let answer = zkbench_pool::abi::describe(&r.status);
+    if answer != "ok" {
+        bail!(
+            "deposit reverted on chain: {answer} (the note {} was written first and holds no funds)",
+            path.display()
+        );
+    }
+    let tx = r.tx_hash.unwrap_or_default();
+    print(
+        a.node.json,
+        serde_json::json!({
+            "note_file": path.display().to_string(),
+            "tx": tx,
+            "gas": r.gas_tx,
+            "pool_address": format!("{pool:#x}"),
+            "denomination_wei": info.denomination.to_string(),
+        }),
+        format!(
+            "deposited {} wei into {pool:#x} (tx {tx}, gas {}); note in {}",
+            info.denomination,
+            r.gas_tx,
+            path.display()
+        ),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn withdraw_cmd(a: WithdrawArgs) -> anyhow::Result<ExitCode> {
+    let fam = family(&a.node.hash)?;
+    let note = Note::load(&a.note)?;
+    let recipient = address(&a.recipient, "--recipient")?;
+    let fee = wei(&a.fee_wei, "--fee-wei")?;
+    let (mut chain, from) = connect(&a.node, "withdraw")?;
+    let relayer = match &a.relayer {
+        Some(r) => address(r, "--relayer")?,
+        None => from,
+    };
+    let info = zkbench_pool::contracts::pool_info(&mut chain, note.pool)?;
+    let provers = PoolProvers::setup(info.shape, fam, TEST_SETUP_SEED)?;
+    let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_entropy();
+    let r = zkbench_pool::wallet::withdraw(
+        &mut chain, &provers, &note, from, recipient, relayer, fee, &mut rng,
+    )?;
+    let tx = r.tx_hash.unwrap_or_default();
+    print(
+        a.node.json,
+        serde_json::json!({
+            "tx": tx,
+            "gas": r.gas_tx,
+            "recipient": format!("{recipient:#x}"),
+            "relayer": format!("{relayer:#x}"),
+            "fee_wei": fee.to_string(),
+            "pool_address": format!("{:#x}", note.pool),
+        }),
+        format!(
+            "withdrew {} wei to {recipient:#x} (fee {fee} to {relayer:#x}; tx {tx}, gas {})",
+            note.denomination - fee,
+            r.gas_tx
+        ),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sequencer_cmd(a: SequencerArgs) -> anyhow::Result<ExitCode> {
+    let fam = family(&a.node.hash)?;
+    let pool = address(&a.pool, "--pool")?;
+    let blocklist = match &a.blocklist {
+        Some(p) => zkbench_pool::sequencer::read_blocklist(p)?,
+        None => Default::default(),
+    };
+    let (mut chain, from) = connect(&a.node, "sequencer")?;
+    let info = zkbench_pool::contracts::pool_info(&mut chain, pool)?;
+    if info.sequencer != from {
+        bail!(
+            "pool {pool:#x}'s sequencer is {:#x}, --account {} is {from:#x}",
+            info.sequencer,
+            a.node.account
+        );
+    }
+    let provers = PoolProvers::setup(info.shape, fam, TEST_SETUP_SEED)?;
+    let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_entropy();
+    let mut commits = Vec::new();
+    loop {
+        // The pool's history is the state: rebuilt on every round (cheap at these sizes).
+        let mut seq =
+            zkbench_pool::sequencer::resume(&mut chain, pool, from, &provers, blocklist.clone())?;
+        while let Some(rep) = seq.commit_next(&mut chain, &provers, &mut rng)? {
+            let line = serde_json::json!({
+                "slot": rep.slot,
+                "tx": rep.receipt.tx_hash.clone().unwrap_or_default(),
+                "gas": rep.receipt.gas_tx,
+                "excluded": rep.excluded.iter().map(|(i, d)| serde_json::json!({"position": i, "depositor": format!("{d:#x}")})).collect::<Vec<_>>(),
+                "prove_s": rep.prove_s,
+            });
+            if !a.node.json {
+                println!(
+                    "committed slot {} (tx {}, gas {}, {} excluded, proof {:.2} s)",
+                    rep.slot,
+                    rep.receipt.tx_hash.as_deref().unwrap_or(""),
+                    rep.receipt.gas_tx,
+                    rep.excluded.len(),
+                    rep.prove_s
+                );
+            }
+            commits.push(line);
+        }
+        if a.once {
+            let pending = seq.pending();
+            print(
+                a.node.json,
+                serde_json::json!({"commits": commits, "pending_deposits": pending}),
+                format!(
+                    "{} batches committed, {pending} deposits pending",
+                    commits.len()
+                ),
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(a.poll_s.max(1)));
     }
 }
 
@@ -80,12 +400,6 @@ fn wei(s: &str, what: &str) -> anyhow::Result<U256> {
 }
 
 fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
-    if let Some(url) = &a.rpc {
-        bail!(
-            "--rpc {url}: running the pool on a JSON-RPC node is not implemented yet; \
-             leave out --rpc to use the embedded EVM (revm)"
-        );
-    }
     let family: HashFamily = a
         .hash
         .parse()
@@ -128,7 +442,18 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     if a.baseline && !(1..=31).contains(&a.baseline_levels) {
         bail!("--baseline-levels {}: not in 1..=31", a.baseline_levels);
     }
-    let r = simulate(&cfg)?;
+    if a.rpc.is_some() && a.baseline {
+        bail!("--baseline runs on the embedded EVM only; leave out --rpc or --baseline");
+    }
+    let r = match &a.rpc {
+        Some(url) => {
+            let mut chain = RpcChain::connect(url)?;
+            zkbench_evm::Solc::locate()?;
+            let provers = PoolProvers::setup(cfg.shape, cfg.family, TEST_SETUP_SEED)?;
+            simulate_on(&mut chain, &cfg, &provers)?
+        }
+        None => simulate(&cfg)?,
+    };
     let baseline = if a.baseline {
         let prover = TornadoProver::setup(a.baseline_levels, TORNADO_SETUP_SEED)?;
         Some(simulate_tornado(
@@ -145,19 +470,7 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let baseline_ok = baseline.as_ref().is_none_or(|b| b.all_checks_passed());
-    let all_ok = baseline_ok
-        && [
-            r.checks.double_spend_rejected,
-            r.checks.blocklisted_excluded,
-            r.checks.wrong_root_rejected,
-            r.checks.forged_proof_rejected,
-            r.checks.balance_conserved,
-            r.checks.front_running_rejected,
-            r.checks.fee_above_denomination_rejected,
-            r.checks.undeposited_commitment_rejected,
-        ]
-        .iter()
-        .all(|&x| x);
+    let all_ok = baseline_ok && r.checks.all_passed();
     if a.json {
         let mut v = serde_json::to_value(&r)?;
         if let (Some(b), Some(o)) = (&baseline, v.as_object_mut()) {

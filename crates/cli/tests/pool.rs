@@ -122,9 +122,19 @@ fn simulate_rejects_bad_input_clearly() {
         (vec!["--hash", "sha1"], "--hash"),
         (vec!["--denomination-wei", "0.1"], "--denomination-wei"),
         (
-            vec!["--rpc", "http://127.0.0.1:8545"],
-            "not implemented yet",
+            vec![
+                "--rpc",
+                "http://127.0.0.1:1",
+                "--slot-depth",
+                "1",
+                "--era-depth",
+                "2",
+                "--deposits",
+                "2",
+            ],
+            "JSON-RPC node http://127.0.0.1:1",
         ),
+        (vec!["--rpc", "ws://127.0.0.1:1"], "only http://"),
         (vec!["--max-withdrawals", "0"], "--max-withdrawals 0"),
         (
             vec!["--baseline", "--baseline-levels", "0"],
@@ -141,4 +151,134 @@ fn simulate_rejects_bad_input_clearly() {
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+/// deploy → deposit (twice, one from a blocklisted account) → sequencer --once
+/// → withdraw, on a Hardhat node (scripts/hardhat), balances checked.
+#[test]
+fn wallet_and_sequencer_commands_on_a_hardhat_node() {
+    use zkbench_pool::chain::{PoolChain, RpcChain};
+    use zkbench_pool::hardhat::HardhatNode;
+    if !solc_installed() {
+        println!(
+            "SKIPPED wallet_and_sequencer_commands_on_a_hardhat_node: solc-js is not installed"
+        );
+        return;
+    }
+    let node = match HardhatNode::start() {
+        Ok(n) => n,
+        Err(zkbench_pool::PoolError::Evm(e @ zkbench_evm::EvmError::ToolMissing { .. })) => {
+            println!("SKIPPED wallet_and_sequencer_commands_on_a_hardhat_node: {e} (run scripts/setup.sh)");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let url = node.url();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        let out = zkbench()
+            .args(["pool"])
+            .args(args)
+            .args(["--rpc", url])
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let json = |r: (Option<i32>, String, String)| -> serde_json::Value {
+        assert_eq!(r.0, Some(0), "{}", r.2);
+        serde_json::from_str(&r.1).unwrap()
+    };
+    let d = json(run(&[
+        "deploy",
+        "--slot-depth",
+        "1",
+        "--era-depth",
+        "2",
+        "--json",
+    ]));
+    let pool = d["pool_address"].as_str().unwrap().to_string();
+    let mut chain = RpcChain::connect(url).unwrap();
+    let accounts = chain.accounts().to_vec();
+    let blocklist = dir.path().join("blocklist.txt");
+    std::fs::write(&blocklist, format!("# test\n{:#x}\n", accounts[2])).unwrap();
+    let notes = dir.path().join("notes");
+    let notes_s = notes.to_str().unwrap();
+    let mut note_files = Vec::new();
+    for acct in ["1", "2"] {
+        let v = json(run(&[
+            "deposit",
+            "--pool",
+            &pool,
+            "--account",
+            acct,
+            "--notes-dir",
+            notes_s,
+            "--json",
+        ]));
+        let f = v["note_file"].as_str().unwrap().to_string();
+        assert!(std::fs::read_to_string(&f)
+            .unwrap()
+            .starts_with("zkbench-chain31337-100000000000000000-0x"));
+        note_files.push(f);
+    }
+    let seq = json(run(&[
+        "sequencer",
+        "--pool",
+        &pool,
+        "--blocklist",
+        blocklist.to_str().unwrap(),
+        "--once",
+        "--json",
+    ]));
+    assert_eq!(seq["commits"].as_array().unwrap().len(), 1, "{seq}");
+    assert_eq!(seq["commits"][0]["excluded"][0]["position"], 1, "{seq}");
+    assert_eq!(seq["pending_deposits"], 0);
+    let recipient = "0x00000000000000000000000000000000c0ffee01";
+    let before = chain.balance(recipient.parse().unwrap()).unwrap();
+    let withdraw = |note: &str, json: bool| {
+        let mut args = vec![
+            "withdraw",
+            "--note",
+            note,
+            "--recipient",
+            recipient,
+            "--account",
+            "3",
+        ];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    let w = json(withdraw(&note_files[0], true));
+    assert_eq!(w["tx"].as_str().unwrap().len(), 66);
+    let after = chain.balance(recipient.parse().unwrap()).unwrap();
+    assert_eq!(
+        after - before,
+        zkbench_evm::U256::from(100_000_000_000_000_000u64)
+    );
+    // The pool holds the blocklisted deposit (escrow) only.
+    let pool_addr = pool.parse().unwrap();
+    assert_eq!(
+        chain.balance(pool_addr).unwrap(),
+        zkbench_evm::U256::from(100_000_000_000_000_000u64)
+    );
+    // The same note again, and the excluded note: refused with the reason.
+    let again = withdraw(&note_files[0], false);
+    assert_eq!(again.0, Some(1));
+    assert!(again.2.contains("NullifierAlreadySpent"), "{}", again.2);
+    let excluded = withdraw(&note_files[1], false);
+    assert_eq!(excluded.0, Some(1));
+    assert!(excluded.2.contains("not in the tree"), "{}", excluded.2);
+    // Without --rpc the wallet commands say so.
+    let out = zkbench()
+        .args(["pool", "deposit", "--pool", &pool])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --rpc"));
 }

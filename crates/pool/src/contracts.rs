@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use rand::RngCore;
-use zkbench_evm::{Address, Chain, Groth16Calldata, Solc, U256};
+use zkbench_evm::{Address, CallStatus, Chain, Groth16Calldata, Solc, U256};
 use zkbench_groth16::{pool::SlotInsert, Circuit, Keys};
 use zkbench_hash::{Fr, HashFamily};
 use zkbench_merkle::{EraSlotTree, MerklePath as TreePath};
@@ -12,6 +12,7 @@ use zkbench_statement::pool::{pool_empty_leaf, PoolShape, SlotInsertWitness};
 use zkbench_statement::{MerklePath, NativeHashes, SpendWitness, Witness};
 
 use crate::abi::{self, WithdrawArgs};
+use crate::chain::PoolChain;
 use crate::wallet::Note;
 use crate::PoolError;
 
@@ -161,9 +162,9 @@ pub struct PoolDeployment {
     pub gas_deploy: [u64; 3],
 }
 
-/// Compiles and deploys both verifiers and the pool on `chain`.
+/// Compiles and deploys both verifiers and the pool on `chain` (from its deployer).
 pub fn deploy(
-    chain: &mut Chain,
+    chain: &mut dyn PoolChain,
     solc: &Solc,
     provers: &PoolProvers,
     denomination: U256,
@@ -176,11 +177,12 @@ pub fn deploy(
     let pool = solc.compile(POOL_SOURCE, "Pool")?;
     let wd = chain.deploy(&wv.creation)?;
     let bd = chain.deploy(&bv.creation)?;
+    let ((wd_address, wd_gas), (bd_address, bd_gas)) = (wd, bd);
     let tree = provers.empty_tree()?;
     let mut creation = pool.creation.clone();
     creation.extend(abi::constructor_args(
-        wd.address,
-        bd.address,
+        wd_address,
+        bd_address,
         zkbench_evm::calldata::selector(provers.shape.slot_insert_inputs()),
         denomination,
         provers.shape.batch_size(),
@@ -189,18 +191,19 @@ pub fn deploy(
         &tree.root(),
         sequencer,
     ));
-    let pd = chain.deploy(&creation)?;
+    let (pool_address, pool_gas) = chain.deploy(&creation)?;
     Ok(PoolDeployment {
-        pool: pd.address,
-        withdraw_verifier: wd.address,
-        batch_verifier: bd.address,
+        pool: pool_address,
+        withdraw_verifier: wd_address,
+        batch_verifier: bd_address,
         denomination,
         sequencer,
-        gas_deploy: [wd.gas_deploy, bd.gas_deploy, pd.gas_deploy],
+        gas_deploy: [wd_gas, bd_gas, pool_gas],
     })
 }
 
-/// Reads a `uint256` getter of the pool (`name()` or `name(uint256|address)`).
+/// Reads a `uint256` getter of a contract on the embedded EVM (`name()` or
+/// `name(uint256|address)`).
 pub fn read_word(
     chain: &mut Chain,
     pool: Address,
@@ -208,11 +211,70 @@ pub fn read_word(
     arg: Option<[u8; 32]>,
 ) -> Result<U256, PoolError> {
     let out = chain.call(pool, &abi::getter_call(signature, arg))?;
-    match out.status {
-        zkbench_evm::CallStatus::Returned(d) if d.len() == 32 => Ok(U256::from_be_slice(&d)),
+    word_of(signature, out.status)
+}
+
+/// Reads a `uint256` getter of a contract on any chain (see [`read_word`]).
+pub fn read(
+    chain: &mut dyn PoolChain,
+    pool: Address,
+    signature: &str,
+    arg: Option<[u8; 32]>,
+) -> Result<U256, PoolError> {
+    let status = chain.view(pool, &abi::getter_call(signature, arg))?;
+    word_of(signature, status)
+}
+
+fn word_of(signature: &str, status: CallStatus) -> Result<U256, PoolError> {
+    match status {
+        CallStatus::Returned(d) if d.len() == 32 => Ok(U256::from_be_slice(&d)),
         s => Err(PoolError::Transaction {
             what: signature.to_string(),
             reason: abi::describe(&s),
         }),
     }
+}
+
+/// What a deployed pool says about itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolInfo {
+    /// Slot and era depths (from `batchSize()` and `eraCapacity()`).
+    pub shape: PoolShape,
+    /// `denomination()` in wei.
+    pub denomination: U256,
+    /// `sequencer()`.
+    pub sequencer: Address,
+    /// `nextSlot()`: slots committed.
+    pub committed: u64,
+    /// `currentRoot()`.
+    pub root: U256,
+}
+
+fn log2_exact(x: U256, what: &str) -> Result<u32, PoolError> {
+    let v: u64 = x
+        .try_into()
+        .map_err(|_| PoolError::Config(format!("{what} = {x} is not a pool's")))?;
+    if !v.is_power_of_two() {
+        return Err(PoolError::Config(format!(
+            "{what} = {v} is not a power of two: not a zkbench pool?"
+        )));
+    }
+    Ok(v.trailing_zeros())
+}
+
+/// Reads the pool at `pool`: its shape, denomination, sequencer and progress.
+pub fn pool_info(chain: &mut dyn PoolChain, pool: Address) -> Result<PoolInfo, PoolError> {
+    let slot = log2_exact(read(chain, pool, "batchSize()", None)?, "batchSize()")?;
+    let era = log2_exact(read(chain, pool, "eraCapacity()", None)?, "eraCapacity()")?;
+    let seq = read(chain, pool, "sequencer()", None)?.to_be_bytes::<32>();
+    let committed = read(chain, pool, "nextSlot()", None)?
+        .try_into()
+        .map_err(|_| PoolError::Config("nextSlot() above 2^64".into()))?;
+    Ok(PoolInfo {
+        shape: PoolShape::new(slot, era)?,
+        denomination: read(chain, pool, "denomination()", None)?,
+        sequencer: Address::from_slice(&seq[12..]),
+        committed,
+        root: read(chain, pool, "currentRoot()", None)?,
+    })
 }

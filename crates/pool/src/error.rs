@@ -28,6 +28,16 @@ pub enum PoolError {
         /// The contract's error name (or the halt reason).
         reason: String,
     },
+    /// A JSON-RPC node did not answer or refused a request.
+    #[error("JSON-RPC node {url}: {what}: {reason}")]
+    Rpc {
+        /// The node.
+        url: String,
+        /// The request (method, and which transaction).
+        what: String,
+        /// The transport's or node's error.
+        reason: String,
+    },
     /// A note string or file is malformed.
     #[error("invalid note: {0}")]
     Note(String),

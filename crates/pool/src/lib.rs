@@ -1,6 +1,6 @@
 //! # zkbench-pool
 //!
-//! Seed 003's private pool end to end on the embedded EVM (issue 12; protocol,
+//! Seed 003's private pool end to end on the embedded EVM or a JSON-RPC node (issue 12; protocol,
 //! trust model and threat analysis in `docs/pool.md`):
 //!
 //! * [`contracts`]: `contracts/Pool.sol` and zkbench's generated verifiers
@@ -13,18 +13,22 @@
 //! * [`simulate`]: the whole protocol with a real attempt behind every check;
 //! * [`tornado`]: the Tornado Cash baseline (seed 003's table 2) in the same
 //!   harness: `contracts/TornadoBaseline.sol`, circomlibjs's MiMCSponge hasher;
+//! * [`chain`]: where it runs, the embedded EVM or a JSON-RPC node (alloy),
+//!   behind one trait;
 //! * [`abi`]: calldata, events and custom errors of the pool.
 //!
 //! **All keys are test setups** (toxic waste derivable from a seed).
 #![deny(missing_docs)]
 
 pub mod abi;
+pub mod chain;
 pub mod contracts;
 pub mod error;
+pub mod hardhat;
 pub mod sequencer;
 pub mod simulate;
 pub mod tornado;
 pub mod wallet;
 
 pub use error::PoolError;
-pub use simulate::{simulate, simulate_with, SimulateConfig, SimulationReport};
+pub use simulate::{simulate, simulate_on, simulate_with, SimulateConfig, SimulationReport};

@@ -6,12 +6,13 @@ use std::collections::{HashSet, VecDeque};
 use std::path::Path;
 
 use rand::RngCore;
-use zkbench_evm::{Address, Chain, Log, Receipt, U256};
+use zkbench_evm::{Address, Log, U256};
 use zkbench_hash::Fr;
 use zkbench_merkle::EraSlotTree;
 use zkbench_statement::pool::pool_empty_leaf;
 
 use crate::abi::{self, DepositEvent};
+use crate::chain::{PoolChain, TxResult};
 use crate::contracts::PoolProvers;
 use crate::PoolError;
 
@@ -64,7 +65,7 @@ pub struct CommitReport {
     /// The slot committed.
     pub slot: u64,
     /// The transaction.
-    pub receipt: Receipt,
+    pub receipt: TxResult,
     /// Excluded `(position, depositor)`.
     pub excluded: Vec<(usize, Address)>,
     /// Wall time of the batch proof, seconds.
@@ -96,6 +97,53 @@ impl Sequencer {
             pending: VecDeque::new(),
             blocklist,
         })
+    }
+
+    /// A sequencer that takes over `pool` from its history: `logs` are every
+    /// log the pool emitted, in order, and `committed` its slot counter
+    /// (`nextSlot()`). The committed slots are rebuilt from the `Deposit` and
+    /// `Excluded` events (public data; a wallet rebuilds the tree the same
+    /// way), the deposits of later batches are pending.
+    pub fn from_history(
+        address: Address,
+        pool: Address,
+        provers: &PoolProvers,
+        blocklist: HashSet<Address>,
+        logs: &[Log],
+        committed: u64,
+    ) -> Result<Self, PoolError> {
+        let b = provers.shape.batch_size();
+        let mut s = Self::new(address, pool, provers, blocklist)?;
+        let deposits = abi::deposit_events(pool, logs);
+        let excluded = abi::excluded_events(pool, logs);
+        for slot in 0..committed {
+            let batch: Vec<&DepositEvent> = deposits.iter().filter(|d| d.batch == slot).collect();
+            if batch.len() != b {
+                return Err(PoolError::Config(format!(
+                    "pool {pool:#x}: committed slot {slot} has {} deposit events, not {b} (logs incomplete?)",
+                    batch.len()
+                )));
+            }
+            let mut leaves = vec![pool_empty_leaf(); b];
+            for d in batch {
+                let pos = d.position as usize;
+                if pos >= b {
+                    return Err(PoolError::Config(format!(
+                        "pool {pool:#x}: deposit at position {pos} of a batch of {b}"
+                    )));
+                }
+                if !excluded
+                    .iter()
+                    .any(|&(sl, p, _)| sl == slot && p == d.position)
+                {
+                    leaves[pos] = abi::word_fr(&d.commitment.to_be_bytes::<32>());
+                }
+            }
+            s.tree.commit_slot(&leaves)?;
+        }
+        s.pending
+            .extend(deposits.into_iter().filter(|d| d.batch >= committed));
+        Ok(s)
     }
 
     /// The era/slot tree as committed so far (public data: anyone can rebuild
@@ -149,7 +197,7 @@ impl Sequencer {
     /// rejected commit is an error and changes nothing.
     pub fn commit_next<R: RngCore>(
         &mut self,
-        chain: &mut Chain,
+        chain: &mut dyn PoolChain,
         provers: &PoolProvers,
         rng: &mut R,
     ) -> Result<Option<CommitReport>, PoolError> {
@@ -168,10 +216,10 @@ impl Sequencer {
             plan.mask,
         );
         let receipt = chain.send(self.address, self.pool, &data, U256::ZERO)?;
-        if !matches!(receipt.outcome.status, zkbench_evm::CallStatus::Returned(_)) {
+        if !matches!(receipt.status, zkbench_evm::CallStatus::Returned(_)) {
             return Err(PoolError::Transaction {
                 what: "commit".into(),
-                reason: abi::describe(&receipt.outcome.status),
+                reason: abi::describe(&receipt.status),
             });
         }
         let slot = self.tree.slots_committed();
@@ -188,6 +236,38 @@ impl Sequencer {
             prove_s,
         }))
     }
+}
+
+/// Takes over the pool at `pool` on `chain` as sequencer `address`: reads
+/// its state and history, rebuilds the era tree from the events and checks
+/// it against the pool's `currentRoot()` (a mismatch means other provers:
+/// another `--hash`).
+pub fn resume(
+    chain: &mut dyn PoolChain,
+    pool: Address,
+    address: Address,
+    provers: &PoolProvers,
+    blocklist: HashSet<Address>,
+) -> Result<Sequencer, PoolError> {
+    let info = crate::contracts::pool_info(chain, pool)?;
+    if info.shape != provers.shape {
+        return Err(PoolError::Config(format!(
+            "pool {pool:#x} has slot depth {} / era depth {}, the provers {} / {}",
+            info.shape.slot_depth,
+            info.shape.era_depth,
+            provers.shape.slot_depth,
+            provers.shape.era_depth
+        )));
+    }
+    let logs = chain.logs(pool)?;
+    let s = Sequencer::from_history(address, pool, provers, blocklist, &logs, info.committed)?;
+    if abi::fr_u256(&s.tree.root()) != info.root {
+        return Err(PoolError::Config(format!(
+            "the era tree rebuilt from pool {pool:#x}'s events does not have its root: another hash family (--hash {})?",
+            provers.family.name()
+        )));
+    }
+    Ok(s)
 }
 
 #[cfg(test)]

@@ -20,12 +20,13 @@ use ark_ff::{BigInteger, PrimeField, UniformRand};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
-use zkbench_evm::{Address, CallStatus, Chain, Groth16Calldata, Solc, U256};
+use zkbench_evm::{Address, CallStatus, Groth16Calldata, Solc, U256};
 use zkbench_hash::{Fr, HashFamily};
 use zkbench_statement::pool::{pool_empty_leaf, PoolShape};
 
 use crate::abi::{self, address_word};
-use crate::contracts::{self, find_leaf, read_word, PoolProvers, TEST_SETUP_SEED};
+use crate::chain::{tagged_account, Embedded, Ledger, PoolChain, TxResult};
+use crate::contracts::{self, find_leaf, read, PoolProvers, TEST_SETUP_SEED};
 use crate::sequencer::Sequencer;
 use crate::wallet::{self, Note};
 use crate::PoolError;
@@ -55,6 +56,25 @@ pub struct SimulateConfig {
     /// others stay in the pool, and the balance check accounts for them.
     /// Benchmarks of large batches use it to keep the run short.
     pub max_withdrawals: Option<usize>,
+}
+
+impl SimulateConfig {
+    /// `deposits` deposits at `shape` with Poseidon2, 0.1 ether, a 0.1%
+    /// relayer fee, seed 1, fresh recipients and every note withdrawn.
+    pub fn new(deposits: usize, shape: PoolShape, notes_dir: PathBuf) -> Self {
+        let denomination = U256::from(100_000_000_000_000_000u64);
+        Self {
+            deposits,
+            shape,
+            family: HashFamily::Poseidon2,
+            denomination,
+            fee: denomination / U256::from(1000u16),
+            notes_dir,
+            seed: 1,
+            existing_recipients: false,
+            max_withdrawals: None,
+        }
+    }
 }
 
 /// Gas of each kind of transaction (medians of the run), transaction gas
@@ -105,6 +125,20 @@ pub struct Checks {
     pub undeposited_commitment_rejected: bool,
 }
 
+impl Checks {
+    /// Whether every attack was rejected and every policy held.
+    pub fn all_passed(&self) -> bool {
+        self.double_spend_rejected
+            && self.blocklisted_excluded
+            && self.wrong_root_rejected
+            && self.forged_proof_rejected
+            && self.balance_conserved
+            && self.front_running_rejected
+            && self.fee_above_denomination_rejected
+            && self.undeposited_commitment_rejected
+    }
+}
+
 /// Proof times (medians, seconds) and circuit sizes.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ProverReport {
@@ -149,8 +183,8 @@ pub struct SimulationReport {
     pub fee_wei: u128,
     /// The pool contract.
     pub pool_address: String,
-    /// Hashes of the withdrawal transactions: only on a JSON-RPC node (the
-    /// embedded EVM has no transaction hashes), so empty here.
+    /// Hashes of the successful withdrawal transactions: only on a JSON-RPC
+    /// node (the embedded EVM does not sign transactions, so it is empty there).
     pub withdraw_txs: Vec<String>,
     /// Gas medians.
     pub gas: GasReport,
@@ -168,10 +202,7 @@ pub struct SimulationReport {
 
 /// A test account: `tag` in the first byte, `i` in the last eight.
 pub(crate) fn account(tag: u8, i: u64) -> Address {
-    let mut b = [0u8; 20];
-    b[0] = tag;
-    b[12..].copy_from_slice(&i.to_be_bytes());
-    Address::from(b)
+    tagged_account(tag, i)
 }
 
 /// Median of `v` (mean of the two middle values for an even count, rounded down); 0 if empty.
@@ -245,6 +276,20 @@ pub fn simulate_with(
     cfg: &SimulateConfig,
     provers: &PoolProvers,
 ) -> Result<SimulationReport, PoolError> {
+    simulate_on(&mut Embedded::new(), cfg, provers)
+}
+
+/// Runs the simulation on `chain`: the embedded EVM, or a JSON-RPC node
+/// ([`crate::chain::RpcChain`]; there every transaction is signed and mined,
+/// the attempts that must fail are sent too and their receipts checked, gas
+/// fees are accounted in the balance check, and recipients are fresh
+/// addresses). On a node, depositors are the node's accounts (Hardhat's test
+/// keys), reused in turn when there are fewer keys than deposits.
+pub fn simulate_on(
+    chain: &mut dyn PoolChain,
+    cfg: &SimulateConfig,
+    provers: &PoolProvers,
+) -> Result<SimulationReport, PoolError> {
     let shape = cfg.shape;
     if provers.shape != shape || provers.family != cfg.family {
         return Err(PoolError::Config(format!(
@@ -281,57 +326,72 @@ pub fn simulate_with(
     let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
     let solc = Solc::locate()?;
     let hashes = provers.hashes().clone();
-    let mut chain = Chain::new();
-    let seq_addr = account(0x5e, 0);
-    let dep = contracts::deploy(&mut chain, &solc, provers, cfg.denomination, seq_addr)?;
+    let seq_addr = chain.senders(0x5e, 1, U256::ZERO)?[0];
+    let dep = contracts::deploy(chain, &solc, provers, cfg.denomination, seq_addr)?;
     let pool = dep.pool;
-    let blocked = account(0xbb, 0);
+    let relayer = chain.senders(0x7e, 1, U256::ZERO)?[0];
+    let blocked = chain.senders(0xbb, 1, cfg.denomination)?[0];
     let blocked_at = b - 1;
     let mut seq = Sequencer::new(seq_addr, pool, provers, [blocked].into_iter().collect())?;
-    let relayer = account(0x7e, 0);
-    let attacker = account(0xa7, 0);
+    let salt = pool.to_vec();
+    let attacker = chain.receivers(0xa7, 1, U256::ZERO, &salt)?[0];
 
     // Every account that will ever hold ether in this run.
+    let n_dep = chain
+        .senders_left()
+        .map_or(cfg.deposits, |l| l.min(cfg.deposits));
+    if n_dep == 0 {
+        return Err(PoolError::Config(
+            "no account left to deposit from (add keys)".into(),
+        ));
+    }
+    let accounts = chain.senders(0xd0, n_dep, cfg.denomination)?;
     let depositors: Vec<Address> = (0..cfg.deposits)
         .map(|i| {
             if i == blocked_at {
                 blocked
             } else {
-                account(0xd0, i as u64)
+                accounts[i % n_dep]
             }
         })
         .collect();
-    let recipients: Vec<Address> = (0..cfg.deposits).map(|i| account(0xee, i as u64)).collect();
-    for d in &depositors {
-        chain.set_balance(*d, cfg.denomination)?;
-    }
     let recipient_start = if cfg.existing_recipients {
         U256::from(10u64).pow(U256::from(18u8))
     } else {
         U256::ZERO
     };
-    for r in &recipients {
-        chain.set_balance(*r, recipient_start)?;
-    }
+    let recipients = chain.receivers(0xee, cfg.deposits, recipient_start, &salt)?;
     let mut everyone: Vec<Address> = depositors.clone();
     everyone.extend(&recipients);
     everyone.extend([relayer, attacker, seq_addr, pool]);
-    let total_before = everyone
+    everyone.sort_unstable();
+    everyone.dedup();
+    let before = everyone
         .iter()
         .map(|a| chain.balance(*a))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .fold(U256::ZERO, |s, x| s + x);
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut ledger = Ledger::default();
+    let sent = |chain: &mut dyn PoolChain,
+                ledger: &mut Ledger,
+                from: Address,
+                data: &[u8]|
+     -> Result<TxResult, PoolError> {
+        let r = chain.send(from, pool, data, U256::ZERO)?;
+        ledger.fee(from, &r);
+        Ok(r)
+    };
 
     let mut answers = BTreeMap::new();
     // Deposits: the wallet writes each note before sending.
     let mut notes = Vec::with_capacity(cfg.deposits);
     let mut gas_deposit = Vec::new();
     for (i, d) in depositors.iter().enumerate() {
-        let note = Note::random(&mut rng, "revm", cfg.denomination, pool);
-        let (_, r) = wallet::deposit(&mut chain, *d, &note, &cfg.notes_dir, &hashes)?;
-        require_ok(&format!("deposit {i}"), &r.outcome.status)?;
-        gas_deposit.push(r.outcome.gas_tx);
+        let note = Note::random(&mut rng, &chain.network(), cfg.denomination, pool);
+        let (_, r) = wallet::deposit(chain, *d, &note, &cfg.notes_dir, &hashes)?;
+        ledger.fee(*d, &r);
+        require_ok(&format!("deposit {i}"), &r.status)?;
+        ledger.transfer(*d, pool, cfg.denomination);
+        gas_deposit.push(r.gas_tx);
         seq.observe(&r.logs);
         notes.push(note);
     }
@@ -344,9 +404,10 @@ pub fn simulate_with(
     plan.commitments[0] = abi::fr_u256(&forged_leaf);
     plan.leaves[0] = forged_leaf;
     let (proof, root, _) = provers.prove_batch(seq.tree(), &plan.leaves, &mut rng)?;
-    let r = chain.send(
+    let r = sent(
+        chain,
+        &mut ledger,
         seq_addr,
-        pool,
         &abi::commit_call(
             &proof,
             &root,
@@ -354,9 +415,8 @@ pub fn simulate_with(
             &plan.depositors,
             plan.mask,
         ),
-        U256::ZERO,
     )?;
-    let a = abi::describe(&r.outcome.status);
+    let a = abi::describe(&r.status);
     let undeposited_commitment_rejected = a == "BatchMismatch";
     answers.insert("commit_with_undeposited_commitment".into(), a);
     // The tree the blocklisted note would have been in: its roots never reach the chain.
@@ -369,8 +429,9 @@ pub fn simulate_with(
     let mut gas_commit = Vec::new();
     let mut batch_prove = Vec::new();
     let mut excluded_seen = false;
-    while let Some(rep) = seq.commit_next(&mut chain, provers, &mut rng)? {
-        gas_commit.push(rep.receipt.outcome.gas_tx);
+    while let Some(rep) = seq.commit_next(chain, provers, &mut rng)? {
+        ledger.fee(seq_addr, &rep.receipt);
+        gas_commit.push(rep.receipt.gas_tx);
         batch_prove.push(rep.prove_s);
         let ev = abi::excluded_events(pool, &rep.receipt.logs);
         if rep.slot == 0 && ev.contains(&(0, blocked_at as u64, blocked)) {
@@ -382,26 +443,27 @@ pub fn simulate_with(
     // Blocklist policy: not in the tree, escrowed, paid back.
     let leaf_empty = seq.tree().slot_leaves(0)?[blocked_at] == pool_empty_leaf();
     let not_in_tree = find_leaf(seq.tree(), &notes[blocked_at].commitment(&hashes)).is_none();
-    let escrowed = read_word(
-        &mut chain,
-        pool,
-        "escrow(address)",
-        Some(address_word(blocked)),
-    )? == cfg.denomination;
-    let r = chain.send(blocked, pool, &abi::claim_escrow_call(), U256::ZERO)?;
-    let claimed = ok(&r.outcome.status) && chain.balance(blocked)? == cfg.denomination;
-    answers.insert("claim_escrow".into(), abi::describe(&r.outcome.status));
-    let gas_claim = r.outcome.gas_tx;
+    let escrowed =
+        read(chain, pool, "escrow(address)", Some(address_word(blocked)))? == cfg.denomination;
+    let blocked_before = chain.balance(blocked)?;
+    let r = sent(chain, &mut ledger, blocked, &abi::claim_escrow_call())?;
+    let claimed =
+        ok(&r.status) && chain.balance(blocked)? + r.fee_wei == blocked_before + cfg.denomination;
+    if ok(&r.status) {
+        ledger.transfer(pool, blocked, cfg.denomination);
+    }
+    answers.insert("claim_escrow".into(), abi::describe(&r.status));
+    let gas_claim = r.gas_tx;
     let blocklisted_excluded = excluded_seen && leaf_empty && not_in_tree && escrowed && claimed;
 
     // Withdrawals.
     let mut gas_withdraw = Vec::new();
+    let mut withdraw_txs = Vec::new();
     let mut withdraw_prove = Vec::new();
     let mut checks_done = false;
     let (mut front, mut fee_high, mut forged, mut wrong_root, mut double) =
         (false, false, false, false, false);
     let mut withdrawals = 0usize;
-    let mut withdrawn = vec![false; notes.len()];
     for (i, note) in notes.iter().enumerate() {
         if cfg.max_withdrawals.is_some_and(|m| withdrawals >= m) {
             break;
@@ -424,8 +486,8 @@ pub fn simulate_with(
                             p: &Groth16Calldata,
                             a: &abi::WithdrawArgs|
              -> Result<String, PoolError> {
-                let r = chain.send(relayer, pool, &abi::withdraw_call(p, a), U256::ZERO)?;
-                let d = abi::describe(&r.outcome.status);
+                let r = sent(chain, &mut ledger, relayer, &abi::withdraw_call(p, a))?;
+                let d = abi::describe(&r.status);
                 answers.insert(name.into(), d.clone());
                 Ok(d)
             };
@@ -460,57 +522,48 @@ pub fn simulate_with(
             )?;
             wrong_root = send("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
         }
-        let r = chain.send(
+        let r = sent(
+            chain,
+            &mut ledger,
             relayer,
-            pool,
             &abi::withdraw_call(&proof, &args),
-            U256::ZERO,
         )?;
-        require_ok(&format!("withdrawal of note {i}"), &r.outcome.status)?;
-        gas_withdraw.push(r.outcome.gas_tx);
+        require_ok(&format!("withdrawal of note {i}"), &r.status)?;
+        ledger.transfer(pool, recipients[i], cfg.denomination - cfg.fee);
+        ledger.transfer(pool, relayer, cfg.fee);
+        gas_withdraw.push(r.gas_tx);
+        withdraw_txs.extend(r.tx_hash);
         withdrawals += 1;
-        withdrawn[i] = true;
         if !checks_done {
-            let r = chain.send(
+            let r = sent(
+                chain,
+                &mut ledger,
                 relayer,
-                pool,
                 &abi::withdraw_call(&proof, &args),
-                U256::ZERO,
             )?;
-            let d = abi::describe(&r.outcome.status);
+            let d = abi::describe(&r.status);
             double = d == "NullifierAlreadySpent";
             answers.insert("withdraw_double_spend".into(), d);
             checks_done = true;
         }
     }
 
-    // Balances: exact for every account, and the total unchanged.
+    // Balances: exact for every account (what the protocol moved, less the
+    // gas fees it paid), the pool's exact, and the total unchanged but for fees.
     let denom = cfg.denomination;
-    let w = U256::from(withdrawals as u64);
     let pending = seq.pending();
     let mut balanced = chain.balance(pool)?
         == denom * U256::from((cfg.deposits - withdrawals - 1) as u64)
-        && chain.balance(relayer)? == cfg.fee * w
-        && chain.balance(attacker)? == U256::ZERO
-        && read_word(&mut chain, pool, "totalEscrow()", None)? == U256::ZERO;
-    for (i, d) in depositors.iter().enumerate() {
-        let expect = if i == blocked_at { denom } else { U256::ZERO };
-        balanced &= chain.balance(*d)? == expect;
-        let got = chain.balance(recipients[i])?;
-        let paid = if withdrawn[i] {
-            denom - cfg.fee
-        } else {
-            U256::ZERO
-        };
-        balanced &= got == recipient_start + paid;
+        && read(chain, pool, "totalEscrow()", None)? == U256::ZERO;
+    let mut total_before = U256::ZERO;
+    let mut total_after = U256::ZERO;
+    for (a, b0) in everyone.iter().zip(&before) {
+        let after = chain.balance(*a)?;
+        balanced &= ledger.holds(*a, *b0, after);
+        total_before += *b0;
+        total_after += after;
     }
-    let total_after = everyone
-        .iter()
-        .map(|a| chain.balance(*a))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .fold(U256::ZERO, |s, x| s + x);
-    balanced &= total_after == total_before;
+    balanced &= total_after + ledger.total_fees() == total_before;
 
     let (gd, gc, gw) = (
         median_u64(&gas_deposit),
@@ -518,7 +571,7 @@ pub fn simulate_with(
         median_u64(&gas_withdraw),
     );
     Ok(SimulationReport {
-        chain: "revm (embedded, Cancun)".into(),
+        chain: chain.describe(),
         hash: cfg.family.name().into(),
         slot_depth: shape.slot_depth,
         era_depth: shape.era_depth,
@@ -531,7 +584,7 @@ pub fn simulate_with(
         denomination_wei,
         fee_wei: cfg.fee.try_into().unwrap_or(u128::MAX),
         pool_address: format!("{pool:#x}"),
-        withdraw_txs: Vec::new(),
+        withdraw_txs,
         gas: GasReport {
             deposit: gd,
             commit: gc,

@@ -21,11 +21,12 @@ use std::{
 
 use ark_ff::UniformRand;
 use rand::Rng;
-use zkbench_evm::{Address, Chain, Receipt, U256};
+use zkbench_evm::{Address, U256};
 use zkbench_hash::Fr;
 use zkbench_statement::{domain_nullifier, note_commitment, nullifier_hash, NativeHashes};
 
 use crate::abi::{self, fr_word, word_fr};
+use crate::chain::{PoolChain, TxResult};
 use crate::PoolError;
 
 /// A deposit note.
@@ -172,16 +173,62 @@ impl FromStr for Note {
 /// Saves `note` in `dir`, then sends the deposit from `from` (the note file
 /// exists before the transaction is sent). Returns the note file and the receipt.
 pub fn deposit(
-    chain: &mut Chain,
+    chain: &mut dyn PoolChain,
     from: Address,
     note: &Note,
     dir: &Path,
     hashes: &NativeHashes,
-) -> Result<(PathBuf, Receipt), PoolError> {
+) -> Result<(PathBuf, TxResult), PoolError> {
     let path = note.save(dir, hashes)?;
     let data = abi::deposit_call(abi::fr_u256(&note.commitment(hashes)));
     let r = chain.send(from, note.pool, &data, note.denomination)?;
     Ok((path, r))
+}
+
+/// Withdraws `note` from its pool on `chain`: rebuilds the era tree from
+/// the pool's events, proves the spend to `recipient` with `fee` for
+/// `relayer`, and sends it from `from`. A revert is an error naming the
+/// contract's reason.
+#[allow(clippy::too_many_arguments)]
+pub fn withdraw<R: rand::RngCore>(
+    chain: &mut dyn PoolChain,
+    provers: &crate::contracts::PoolProvers,
+    note: &Note,
+    from: Address,
+    recipient: Address,
+    relayer: Address,
+    fee: U256,
+    rng: &mut R,
+) -> Result<TxResult, PoolError> {
+    if note.network != chain.network() {
+        return Err(PoolError::Note(format!(
+            "the note is for network {:?}, this chain is {:?}",
+            note.network,
+            chain.network()
+        )));
+    }
+    let info = crate::contracts::pool_info(chain, note.pool)?;
+    if info.denomination != note.denomination {
+        return Err(PoolError::Note(format!(
+            "the note says {} wei, pool {:#x} takes {} wei",
+            note.denomination, note.pool, info.denomination
+        )));
+    }
+    let seq = crate::sequencer::resume(chain, note.pool, from, provers, Default::default())?;
+    let (proof, args) = provers.prove_withdrawal(seq.tree(), note, recipient, relayer, fee, rng)?;
+    let r = chain.send(
+        from,
+        note.pool,
+        &abi::withdraw_call(&proof, &args),
+        U256::ZERO,
+    )?;
+    if !matches!(r.status, zkbench_evm::CallStatus::Returned(_)) {
+        return Err(PoolError::Transaction {
+            what: "withdraw".into(),
+            reason: abi::describe(&r.status),
+        });
+    }
+    Ok(r)
 }
 
 #[cfg(test)]

@@ -1,0 +1,78 @@
+//! The pool on a real JSON-RPC node: a Hardhat node (npm, pinned in
+//! scripts/hardhat) started on a free port, the same protocol checks as on
+//! the embedded EVM (double spend, unknown root, forged proof, front-running
+//! with another recipient or fee, fee above the denomination, blocklisted
+//! deposit, commitment nobody deposited, balance conservation with gas fees
+//! accounted), every transaction signed with Hardhat's public test keys and
+//! mined; then a second run of the same configuration on revm for the gas.
+//! Skipped, saying why, only when node, solc-js or Hardhat is not installed.
+
+use zkbench_evm::{EvmError, Solc};
+use zkbench_hash::HashFamily;
+use zkbench_pool::chain::{PoolChain, RpcChain};
+use zkbench_pool::contracts::{PoolProvers, TEST_SETUP_SEED};
+use zkbench_pool::hardhat::HardhatNode;
+use zkbench_pool::{simulate_on, simulate_with, PoolError, SimulateConfig};
+use zkbench_statement::pool::PoolShape;
+
+fn hardhat_or_skip(test: &str) -> Option<HardhatNode> {
+    if let Err(e) = Solc::locate() {
+        println!("SKIPPED {test}: {e}");
+        return None;
+    }
+    match HardhatNode::start() {
+        Ok(n) => Some(n),
+        Err(PoolError::Evm(e @ EvmError::ToolMissing { .. })) => {
+            println!("SKIPPED {test}: {e} (run scripts/setup.sh)");
+            None
+        }
+        Err(e) => panic!("{test}: {e}"),
+    }
+}
+
+#[test]
+fn protocol_on_a_hardhat_node_rejects_every_attack_and_conserves_balances() {
+    let Some(node) = hardhat_or_skip("protocol_on_a_hardhat_node") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let shape = PoolShape::new(1, 2).unwrap();
+    let provers = PoolProvers::setup(shape, HashFamily::Poseidon2, TEST_SETUP_SEED).unwrap();
+    let cfg = SimulateConfig::new(4, shape, dir.path().join("rpc"));
+    let mut chain = RpcChain::connect(node.url()).unwrap();
+    assert_eq!(chain.network(), "chain31337");
+    let r = simulate_on(&mut chain, &cfg, &provers).unwrap();
+    assert!(r.chain.contains("JSON-RPC"), "{}", r.chain);
+    assert_eq!((r.batches, r.withdrawals, r.pending_deposits), (2, 3, 0));
+    assert!(r.checks.all_passed(), "{r:#?}");
+    assert_eq!(r.withdraw_txs.len(), 3);
+    assert!(r.withdraw_txs.iter().all(|h| h.len() == 66));
+
+    // The same run on the embedded EVM: the deposit (same calldata) costs
+    // exactly the same gas; commit and withdraw differ only by the calldata
+    // of the addresses (Hardhat's accounts have no zero bytes).
+    let revm = simulate_with(
+        &SimulateConfig {
+            notes_dir: dir.path().join("revm"),
+            ..cfg.clone()
+        },
+        &provers,
+    )
+    .unwrap();
+    println!(
+        "hardhat vs revm gas: deposit {} / {}, commit {} / {}, withdraw {} / {}",
+        r.gas.deposit,
+        revm.gas.deposit,
+        r.gas.commit,
+        revm.gas.commit,
+        r.gas.withdraw,
+        revm.gas.withdraw
+    );
+    assert_eq!(r.gas.deposit, revm.gas.deposit);
+    for (a, b) in [
+        (r.gas.commit, revm.gas.commit),
+        (r.gas.withdraw, revm.gas.withdraw),
+    ] {
+        assert!(a.abs_diff(b) * 100 < b, "{a} vs {b}");
+    }
+}
