@@ -184,7 +184,7 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
     ) -> Projective<P> {
         let c = self.window;
         let w = self.windows;
-        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1));
+        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points);
         let mut digits = vec![0i32; w];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
@@ -192,12 +192,13 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
                 continue;
             }
             signed_digits(s, c, &mut digits);
-            let row = &self.points[k * w..(k + 1) * w];
-            for (&d, point) in digits.iter().zip(row) {
-                if d > 0 {
-                    buckets.add(d as usize - 1, *point);
-                } else if d < 0 {
-                    buckets.add(d.unsigned_abs() as usize - 1, -*point);
+            for (j, &d) in digits.iter().enumerate() {
+                if d != 0 {
+                    buckets.add(Entry {
+                        bucket: d.unsigned_abs() - 1,
+                        neg: d < 0,
+                        point: k * w + j,
+                    });
                 }
             }
         }
@@ -261,24 +262,36 @@ fn signed_digits(s: &<Fr as PrimeField>::BigInt, c: usize, out: &mut [i32]) {
 /// bucket's projective overflow (`side`), so that skewed scalars (many equal
 /// small values, common in witnesses) cost one mixed addition each instead
 /// of rounds of tiny batches.
-struct AffineBuckets<P: SWCurveConfig> {
+struct AffineBuckets<'a, P: SWCurveConfig> {
+    /// The table points the additions refer to.
+    points: &'a [Affine<P>],
     /// The bucket sums; `buckets[b]` is meaningful only if `state[b]` is not
     /// [`EMPTY`].
     buckets: Vec<Affine<P>>,
     /// [`EMPTY`], [`FULL`] or [`BUSY`] (full, with an addition in `batch`).
     state: Vec<u8>,
-    /// Waiting additions (bucket, point).
-    batch: Vec<(u32, Affine<P>)>,
+    /// Waiting additions.
+    batch: Vec<Entry>,
     /// Additions to a busy bucket, retried after the next flush.
-    deferred: Vec<(u32, Affine<P>)>,
+    deferred: Vec<Entry>,
     /// Scratch for the retry of `deferred`.
-    retry: Vec<(u32, Affine<P>)>,
+    retry: Vec<Entry>,
     /// Projective overflow of every bucket (allocated on first use).
     side: Vec<Projective<P>>,
     /// Scratch: denominators, then their inverses.
     scratch: Vec<P::BaseField>,
     /// Scratch: prefix products for the inversion.
     prefix: Vec<P::BaseField>,
+}
+
+/// One addition `buckets[bucket] += ±points[point]`: the table point is
+/// referred to, not copied (16 bytes instead of 72 or 136 per entry).
+#[derive(Clone, Copy)]
+struct Entry {
+    bucket: u32,
+    /// Whether the point is subtracted.
+    neg: bool,
+    point: usize,
 }
 
 /// Bucket state: the bucket is the point at infinity.
@@ -338,10 +351,11 @@ fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
 /// G1 MSM (fewer inversions).
 const MAX_BATCH: usize = 1024;
 
-impl<P: SWCurveConfig> AffineBuckets<P> {
-    fn new(n: usize) -> Self {
+impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
+    fn new(n: usize, points: &'a [Affine<P>]) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
         Self {
+            points,
             buckets: vec![Affine::<P>::zero(); n],
             state: vec![EMPTY; n],
             batch: Vec::with_capacity(cap),
@@ -357,35 +371,47 @@ impl<P: SWCurveConfig> AffineBuckets<P> {
         self.batch.capacity()
     }
 
-    /// `buckets[b] += p` (possibly later); `p` is not the point at infinity.
-    fn add(&mut self, b: usize, p: Affine<P>) {
-        self.insert(b, p);
+    /// The point `±points[e.point]` of an entry (never the point at infinity:
+    /// the tables keep non-zero bases only).
+    fn point(points: &[Affine<P>], e: Entry) -> Affine<P> {
+        let p = points[e.point];
+        if e.neg {
+            -p
+        } else {
+            p
+        }
+    }
+
+    /// The entry's addition (possibly later).
+    fn add(&mut self, e: Entry) {
+        self.insert(e);
         if self.batch.len() == self.capacity() {
             self.flush();
         }
     }
 
-    /// Sets an empty bucket to `p`, or queues `buckets[b] += p` in the
-    /// batch, or in `deferred` if the bucket is busy or the batch full, or
-    /// adds it to the bucket's overflow if `deferred` is full too.
-    fn insert(&mut self, b: usize, p: Affine<P>) {
+    /// Sets an empty bucket to the entry's point, or queues the addition in
+    /// the batch, or in `deferred` if the bucket is busy or the batch full,
+    /// or adds it to the bucket's overflow if `deferred` is full too.
+    fn insert(&mut self, e: Entry) {
+        let b = e.bucket as usize;
         match self.state[b] {
             EMPTY => {
-                self.buckets[b] = p;
+                self.buckets[b] = Self::point(self.points, e);
                 self.state[b] = FULL;
             }
             FULL if self.batch.len() < self.capacity() => {
                 self.state[b] = BUSY;
-                self.batch.push((b as u32, p));
+                self.batch.push(e);
             }
             _ if self.deferred.len() < self.capacity() / 2 => {
-                self.deferred.push((b as u32, p));
+                self.deferred.push(e);
             }
             _ => {
                 if self.side.is_empty() {
                     self.side = vec![Projective::<P>::zero(); self.buckets.len()];
                 }
-                self.side[b] += p;
+                self.side[b] += Self::point(self.points, e);
             }
         }
     }
@@ -396,37 +422,42 @@ impl<P: SWCurveConfig> AffineBuckets<P> {
         if self.batch.is_empty() {
             return;
         }
+        let points = self.points;
         self.scratch.clear();
-        for (b, p) in self.batch.iter_mut() {
-            let q = &mut self.buckets[*b as usize];
+        for e in self.batch.iter_mut() {
+            let p = &points[e.point];
+            let q = &mut self.buckets[e.bucket as usize];
             let mut d = p.x - q.x;
             if d.is_zero() {
                 // doubling or cancellation: rare, done directly; the entry
                 // is then skipped (denominator 1, bucket index out of range)
-                let sum = q.into_group() + *p;
-                self.state[*b as usize] = if sum.is_zero() { EMPTY } else { FULL };
+                let sum = q.into_group() + Self::point(points, *e);
+                self.state[e.bucket as usize] = if sum.is_zero() { EMPTY } else { FULL };
                 *q = sum.into_affine();
-                *b = u32::MAX;
+                e.bucket = u32::MAX;
                 d = P::BaseField::one();
             }
             self.scratch.push(d);
         }
         batch_invert(&mut self.scratch, &mut self.prefix);
-        for ((b, p), inv) in self.batch.iter().zip(&self.scratch) {
-            let Some(q) = self.buckets.get_mut(*b as usize) else {
+        for (e, inv) in self.batch.iter().zip(&self.scratch) {
+            let Some(q) = self.buckets.get_mut(e.bucket as usize) else {
                 continue;
             };
-            let lambda = (p.y - q.y) * inv;
+            let p = &points[e.point];
+            // λ = (±p.y − q.y) / (p.x − q.x)
+            let num = if e.neg { -(p.y + q.y) } else { p.y - q.y };
+            let lambda = num * inv;
             let x = lambda.square() - q.x - p.x;
             let y = lambda * (q.x - x) - q.y;
             *q = Affine::new_unchecked(x, y);
-            self.state[*b as usize] = FULL;
+            self.state[e.bucket as usize] = FULL;
         }
         self.batch.clear();
         std::mem::swap(&mut self.deferred, &mut self.retry);
         let mut retry = std::mem::take(&mut self.retry);
-        for &(b, p) in &retry {
-            self.insert(b as usize, p);
+        for &e in &retry {
+            self.insert(e);
         }
         retry.clear();
         self.retry = retry;
