@@ -116,7 +116,8 @@ impl Backend for Primitives {
                 // machine shared with other work (wall = CPU / threads when idle)
                 if let Some(c) = zkbench_core::stats::Summary::of(&r.cpu_s)
                     .map(|s| s.median)
-                    .filter(|&c| c > 0.0) {
+                    .filter(|&c| c > 0.0)
+                {
                     m.insert(format!("cpu_ns_per_{item}"), c * 1e9 / items as f64);
                 }
             }

@@ -781,6 +781,9 @@ mod tests {
             .collect();
         let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
         let table = FixedBaseTable::new(&bases, 1);
-        assert_eq!(table.msm(&big, 1), G1Projective::msm(&bases, &scalars).unwrap());
+        assert_eq!(
+            table.msm(&big, 1),
+            G1Projective::msm(&bases, &scalars).unwrap()
+        );
     }
 }
