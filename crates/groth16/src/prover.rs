@@ -11,11 +11,16 @@
 //!   proving key, so [`ProverTables::new`] precomputes `2^(c·j)·P` for every
 //!   base `P` and window `j` (affine, batch-normalised). An MSM is then a
 //!   single bucket pass over all (base, window) pairs with signed `c`-bit
-//!   digits: `n·⌈255/c⌉` mixed additions plus one bucket reduction of
+//!   digits: about `n·⌈255/c⌉` additions plus one bucket reduction of
 //!   `2^(c-1)` buckets, instead of one reduction and `c` doublings per window
 //!   in Pippenger. The window `c` is picked per MSM to minimise that cost
 //!   (bounded by a memory cap); bases at infinity (variables that never occur
 //!   in B, for instance) are dropped from the tables.
+//! * **Batched affine additions.** The buckets are affine and the additions
+//!   into them wait in batches of up to 1024 (one per bucket) that share one
+//!   field inversion, about 6 multiplications each; conflicts go to a short
+//!   retry queue, then to a projective overflow, so that witnesses full of
+//!   0/1 values stay cheap (`AffineBuckets`).
 //! * **One parallel pass.** The five MSMs (split into chunks with their own
 //!   buckets only with more than four threads) run in a single rayon pass,
 //!   the G2 one beside the G1 ones, largest first.
