@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -84,24 +85,34 @@ func median(v []float64) float64 {
 }
 
 // sample runs f warmup times, then until the profile is satisfied.
-func sample(p profile, f func()) []float64 {
+// cpuSeconds is the user + system CPU time of this process (all threads).
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// sample runs f as the profile says and returns the wall and CPU seconds of
+// every timed run.
+func sample(p profile, f func()) (wall, cpu []float64) {
 	for i := 0; i < p.Warmup; i++ {
 		f()
 	}
-	var out []float64
 	spent := 0.0
-	for len(out) < p.MinSamples || (len(out) < p.MaxSamples && spent < p.TargetSeconds) {
+	for len(wall) < p.MinSamples || (len(wall) < p.MaxSamples && spent < p.TargetSeconds) {
+		c := cpuSeconds()
 		t := time.Now()
 		f()
 		s := time.Since(t).Seconds()
+		cpu = append(cpu, cpuSeconds()-c)
 		spent += s
-		out = append(out, s)
+		wall = append(wall, s)
 	}
-	return out
+	return wall, cpu
 }
 
-// walk returns n points: a random multiple of the generator walked by a random
-// step (one addition per point), as zkbench-primitives makes its inputs.
 func walkG1(n int, rng *rand.Rand) []bn254.G1Affine {
 	_, _, g, _ := bn254.Generators()
 	var start, step bn254.G1Jac
@@ -214,18 +225,20 @@ func main() {
 			}
 			for _, t := range threads {
 				runtime.GOMAXPROCS(t)
-				s := sample(p, func() { run(t) })
+				s, cpu := sample(p, func() { run(t) })
 				m := median(s)
 				_ = enc.Encode(record{
 					Case:    caseJSON{Kind: "msm", System: "gnark-crypto", Hash: group, Threads: t, Size: n},
 					Phase:   "msm",
 					Status:  "ok",
 					Samples: s,
+					CPU:     cpu,
 					Threads: t,
 					Metrics: map[string]float64{
-						"items":        float64(n),
-						"ns_per_point": m * 1e9 / float64(n),
-						"points_per_s": float64(n) / m,
+						"items":            float64(n),
+						"ns_per_point":     m * 1e9 / float64(n),
+						"points_per_s":     float64(n) / m,
+						"cpu_ns_per_point": median(cpu) * 1e9 / float64(n),
 					},
 				})
 			}

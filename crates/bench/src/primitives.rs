@@ -112,6 +112,14 @@ impl Backend for Primitives {
                 let item = item_name(kind);
                 m.insert(format!("ns_per_{item}"), t * 1e9 / items as f64);
                 m.insert(format!("{item}s_per_s"), items as f64 / t);
+                // CPU time of all threads per item: steadier than wall time on a
+                // machine shared with other work (wall = CPU / threads when idle)
+                if let Some(c) = zkbench_core::stats::Summary::of(&r.cpu_s)
+                    .map(|s| s.median)
+                    .filter(|&c| c > 0.0)
+                {
+                    m.insert(format!("cpu_ns_per_{item}"), c * 1e9 / items as f64);
+                }
             }
             m.extend(w.metrics(i));
             r.metrics.extend(m);

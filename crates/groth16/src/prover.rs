@@ -11,11 +11,16 @@
 //!   proving key, so [`ProverTables::new`] precomputes `2^(c·j)·P` for every
 //!   base `P` and window `j` (affine, batch-normalised). An MSM is then a
 //!   single bucket pass over all (base, window) pairs with signed `c`-bit
-//!   digits: `n·⌈255/c⌉` mixed additions plus one bucket reduction of
+//!   digits: about `n·⌈255/c⌉` additions plus one bucket reduction of
 //!   `2^(c-1)` buckets, instead of one reduction and `c` doublings per window
 //!   in Pippenger. The window `c` is picked per MSM to minimise that cost
 //!   (bounded by a memory cap); bases at infinity (variables that never occur
 //!   in B, for instance) are dropped from the tables.
+//! * **Batched affine additions.** The buckets are affine and the additions
+//!   into them wait in batches of up to 1024 (one per bucket) that share one
+//!   field inversion, about 6 multiplications each; conflicts go to a short
+//!   retry queue, then to a projective overflow, so that witnesses full of
+//!   0/1 values stay cheap (`AffineBuckets`).
 //! * **One parallel pass.** The five MSMs (split into chunks with their own
 //!   buckets only with more than four threads) run in a single rayon pass,
 //!   the G2 one beside the G1 ones, largest first.
@@ -33,7 +38,7 @@ use ark_ec::{
     short_weierstrass::{Affine, Projective, SWCurveConfig},
     AdditiveGroup, AffineRepr, CurveGroup,
 };
-use ark_ff::{BigInteger, Field, PrimeField, Zero};
+use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
 use ark_groth16::{
     r1cs_to_qap::{LibsnarkReduction, R1CSToQAP},
     Proof, ProvingKey,
@@ -174,50 +179,33 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
 
     /// `Σ scalars[indices[k]] · base[indices[k]]` over the kept bases with
     /// `k` in `range`, with one set of affine buckets.
+    ///
+    /// The signed digits of a scalar are computed once, before its row of
+    /// the table is added.
     fn msm_range(
         &self,
         scalars: &[<Fr as PrimeField>::BigInt],
         range: std::ops::Range<usize>,
     ) -> Projective<P> {
         let c = self.window;
-        let half = 1i64 << (c - 1);
-        let mask = (1u64 << c) - 1;
-        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1));
+        let w = self.windows;
+        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points);
+        let mut digits = vec![0i32; w];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
             if s.is_zero() {
                 continue;
             }
-            let limbs = s.as_ref();
-            let row = &self.points[k * self.windows..(k + 1) * self.windows];
-            let mut carry = 0i64;
-            for (j, point) in row.iter().enumerate() {
-                let bit = j * c;
-                let digit = if bit >= 256 {
-                    0
-                } else {
-                    let limb = bit / 64;
-                    let off = bit % 64;
-                    let mut v = limbs[limb] >> off;
-                    if off + c > 64 && limb + 1 < 4 {
-                        v |= limbs[limb + 1] << (64 - off);
-                    }
-                    (v & mask) as i64
-                };
-                let mut d = digit + carry;
-                if d >= half {
-                    d -= 1 << c;
-                    carry = 1;
-                } else {
-                    carry = 0;
-                }
-                if d > 0 {
-                    buckets.add((d - 1) as usize, *point);
-                } else if d < 0 {
-                    buckets.add((-d - 1) as usize, -*point);
+            signed_digits(s, c, &mut digits);
+            for (j, &d) in digits.iter().enumerate() {
+                if d != 0 {
+                    buckets.add(Entry {
+                        bucket: d.unsigned_abs() - 1,
+                        neg: d < 0,
+                        point: k * w + j,
+                    });
                 }
             }
-            debug_assert_eq!(carry, 0);
         }
         buckets.sum_weighted()
     }
@@ -233,39 +221,133 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
     }
 }
 
+/// The signed `c`-bit digits `d_j ∈ [-2^(c-1), 2^(c-1))` of `s = Σ d_j·2^(c·j)`
+/// (`out.len()` windows, enough for the final carry).
+fn signed_digits(s: &<Fr as PrimeField>::BigInt, c: usize, out: &mut [i32]) {
+    let limbs = s.as_ref();
+    let half = 1i64 << (c - 1);
+    let mask = (1u64 << c) - 1;
+    let mut carry = 0i64;
+    for (j, out) in out.iter_mut().enumerate() {
+        let bit = j * c;
+        let digit = if bit >= 256 {
+            0
+        } else {
+            let limb = bit / 64;
+            let off = bit % 64;
+            let mut v = limbs[limb] >> off;
+            if off + c > 64 && limb + 1 < 4 {
+                v |= limbs[limb + 1] << (64 - off);
+            }
+            (v & mask) as i64
+        };
+        let mut d = digit + carry;
+        if d >= half {
+            d -= 1 << c;
+            carry = 1;
+        } else {
+            carry = 0;
+        }
+        *out = d as i32;
+    }
+    debug_assert_eq!(carry, 0);
+}
+
 /// Affine buckets filled with batched affine additions: additions wait in a
 /// batch (at most one per bucket) and are done together with one field
 /// inversion (Montgomery's trick), about 6 multiplications each instead of
 /// 11 for a mixed addition into projective buckets.
-struct AffineBuckets<P: SWCurveConfig> {
+///
+/// Queuing an addition reads only the bucket's one-byte state, not the
+/// bucket: the bucket reads (cache misses for large windows) happen in the
+/// batch's first pass, where they are independent of each other and
+/// overlap. An addition to a bucket that already has one waiting goes to a
+/// short queue, retried in the next batch (as gnark-crypto's
+/// `msmBatchAffine` does); when the queue is full it is added at once to the
+/// bucket's projective overflow (`side`), so that skewed scalars (many equal
+/// small values, common in witnesses) cost one mixed addition each instead
+/// of rounds of tiny batches.
+struct AffineBuckets<'a, P: SWCurveConfig> {
+    /// The table points the additions refer to.
+    points: &'a [Affine<P>],
+    /// The bucket sums; `buckets[b]` is meaningful only if `state[b]` is not
+    /// [`EMPTY`].
     buckets: Vec<Affine<P>>,
-    /// Whether the bucket has an addition waiting in `batch`.
-    busy: Vec<bool>,
-    /// Waiting additions (bucket, point).
-    batch: Vec<(u32, Affine<P>)>,
+    /// [`EMPTY`], [`FULL`] or [`BUSY`] (full, with an addition in `batch`).
+    state: Vec<u8>,
+    /// Waiting additions.
+    batch: Vec<Entry>,
     /// Additions to a busy bucket, retried after the next flush.
-    deferred: Vec<(u32, Affine<P>)>,
+    deferred: Vec<Entry>,
+    /// Scratch for the retry of `deferred`.
+    retry: Vec<Entry>,
+    /// Projective overflow of every bucket (allocated on first use).
+    side: Vec<Projective<P>>,
     /// Scratch: denominators, then their inverses.
     scratch: Vec<P::BaseField>,
     /// Scratch: prefix products for the inversion.
     prefix: Vec<P::BaseField>,
 }
 
+/// One addition `buckets[bucket] += ±points[point]`: the table point is
+/// referred to, not copied (16 bytes instead of 72 or 136 per entry).
+#[derive(Clone, Copy)]
+struct Entry {
+    bucket: u32,
+    /// Whether the point is subtracted.
+    neg: bool,
+    point: usize,
+}
+
+/// Bucket state: the bucket is the point at infinity.
+const EMPTY: u8 = 0;
+/// Bucket state: the bucket holds a point.
+const FULL: u8 = 1;
+/// Bucket state: the bucket holds a point and has an addition in the batch.
+const BUSY: u8 = 2;
+
 /// Inverts every element of `v` (all non-zero) with one field inversion
 /// (Montgomery's trick), serially: ark-ff's `batch_inversion` splits even
 /// short slices over rayon threads, which costs more than it saves here.
+/// The products run in two interleaved chains (even and odd positions), so
+/// that two multiplications are in flight instead of one dependent chain.
 fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
     prefix.clear();
-    let mut acc = F::one();
-    for x in v.iter() {
-        prefix.push(acc);
-        acc *= x;
+    let (mut acc0, mut acc1) = (F::one(), F::one());
+    let mut pairs = v.chunks_exact(2);
+    for pair in pairs.by_ref() {
+        prefix.push(acc0);
+        prefix.push(acc1);
+        acc0 *= pair[0];
+        acc1 *= pair[1];
     }
-    let mut inv = acc.inverse().expect("non-zero denominators");
-    for (x, before) in v.iter_mut().zip(prefix.iter()).rev() {
-        let next = inv * *x;
-        *x = inv * before;
-        inv = next;
+    if let [x] = pairs.remainder() {
+        prefix.push(acc0);
+        acc0 *= x;
+    }
+    let inv = (acc0 * acc1).inverse().expect("non-zero denominators");
+    // inverses of the two chains' products
+    let (mut inv0, mut inv1) = (inv * acc1, inv * acc0);
+    let odd = v.len() % 2 == 1;
+    let n = v.len();
+    if odd {
+        let x = &mut v[n - 1];
+        let next = inv0 * *x;
+        *x = inv0 * prefix[n - 1];
+        inv0 = next;
+    }
+    let even_len = n - usize::from(odd);
+    for (pair, before) in v[..even_len]
+        .chunks_exact_mut(2)
+        .zip(prefix[..even_len].chunks_exact(2))
+        .rev()
+    {
+        let next0 = inv0 * pair[0];
+        let next1 = inv1 * pair[1];
+        pair[0] = inv0 * before[0];
+        pair[1] = inv1 * before[1];
+        inv0 = next0;
+        inv1 = next1;
     }
 }
 
@@ -274,14 +356,17 @@ fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
 /// G1 MSM (fewer inversions).
 const MAX_BATCH: usize = 1024;
 
-impl<P: SWCurveConfig> AffineBuckets<P> {
-    fn new(n: usize) -> Self {
+impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
+    fn new(n: usize, points: &'a [Affine<P>]) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
         Self {
+            points,
             buckets: vec![Affine::<P>::zero(); n],
-            busy: vec![false; n],
+            state: vec![EMPTY; n],
             batch: Vec::with_capacity(cap),
-            deferred: Vec::new(),
+            deferred: Vec::with_capacity(cap / 2),
+            retry: Vec::with_capacity(cap / 2),
+            side: Vec::new(),
             scratch: Vec::with_capacity(cap),
             prefix: Vec::with_capacity(cap),
         }
@@ -291,70 +376,113 @@ impl<P: SWCurveConfig> AffineBuckets<P> {
         self.batch.capacity()
     }
 
-    /// `buckets[b] += p` (possibly later).
-    fn add(&mut self, b: usize, p: Affine<P>) {
-        self.insert(b, p);
+    /// The point `±points[e.point]` of an entry (never the point at infinity:
+    /// the tables keep non-zero bases only).
+    fn point(points: &[Affine<P>], e: Entry) -> Affine<P> {
+        let p = points[e.point];
+        if e.neg {
+            -p
+        } else {
+            p
+        }
+    }
+
+    /// The entry's addition (possibly later).
+    fn add(&mut self, e: Entry) {
+        self.insert(e);
         if self.batch.len() == self.capacity() {
             self.flush();
         }
     }
 
-    /// Applies `buckets[b] += p` now if no inversion is needed, else queues
-    /// it in the batch, or in `deferred` if the bucket is busy or the batch
-    /// full.
-    fn insert(&mut self, b: usize, p: Affine<P>) {
-        if self.busy[b] || self.batch.len() == self.capacity() {
-            self.deferred.push((b as u32, p));
-            return;
-        }
-        let q = &self.buckets[b];
-        if q.infinity {
-            self.buckets[b] = p;
-        } else if q.x == p.x {
-            // doubling or cancellation: rare, done directly
-            self.buckets[b] = (q.into_group() + p).into_affine();
-        } else {
-            self.busy[b] = true;
-            self.batch.push((b as u32, p));
+    /// Sets an empty bucket to the entry's point, or queues the addition in
+    /// the batch, or in `deferred` if the bucket is busy or the batch full,
+    /// or adds it to the bucket's overflow if `deferred` is full too.
+    fn insert(&mut self, e: Entry) {
+        let b = e.bucket as usize;
+        match self.state[b] {
+            EMPTY => {
+                self.buckets[b] = Self::point(self.points, e);
+                self.state[b] = FULL;
+            }
+            FULL if self.batch.len() < self.capacity() => {
+                self.state[b] = BUSY;
+                self.batch.push(e);
+            }
+            _ if self.deferred.len() < self.capacity() / 2 => {
+                self.deferred.push(e);
+            }
+            _ => {
+                if self.side.is_empty() {
+                    self.side = vec![Projective::<P>::zero(); self.buckets.len()];
+                }
+                self.side[b] += Self::point(self.points, e);
+            }
         }
     }
 
-    /// Performs the waiting additions and the deferred ones, until none is
-    /// left waiting.
+    /// Performs the waiting additions with one inversion, then queues the
+    /// deferred ones again (they start the next batch).
     fn flush(&mut self) {
-        while !self.batch.is_empty() {
-            self.scratch.clear();
-            for (b, p) in &self.batch {
-                self.scratch.push(p.x - self.buckets[*b as usize].x);
-            }
-            batch_invert(&mut self.scratch, &mut self.prefix);
-            for ((b, p), inv) in self.batch.iter().zip(&self.scratch) {
-                let q = &mut self.buckets[*b as usize];
-                let lambda = (p.y - q.y) * inv;
-                let x = lambda.square() - q.x - p.x;
-                let y = lambda * (q.x - x) - q.y;
-                *q = Affine::new_unchecked(x, y);
-                self.busy[*b as usize] = false;
-            }
-            self.batch.clear();
-            // Retry the deferred additions; those that still do not fit go
-            // back to `deferred`. An empty batch after this means all of
-            // them were applied directly.
-            let deferred = std::mem::take(&mut self.deferred);
-            for &(b, p) in &deferred {
-                self.insert(b as usize, p);
-            }
+        if self.batch.is_empty() {
+            return;
         }
-        debug_assert!(self.deferred.is_empty());
+        let points = self.points;
+        self.scratch.clear();
+        for e in self.batch.iter_mut() {
+            let p = &points[e.point];
+            let q = &mut self.buckets[e.bucket as usize];
+            let mut d = p.x - q.x;
+            if d.is_zero() {
+                // doubling or cancellation: rare, done directly; the entry
+                // is then skipped (denominator 1, bucket index out of range)
+                let sum = q.into_group() + Self::point(points, *e);
+                self.state[e.bucket as usize] = if sum.is_zero() { EMPTY } else { FULL };
+                *q = sum.into_affine();
+                e.bucket = u32::MAX;
+                d = P::BaseField::one();
+            }
+            self.scratch.push(d);
+        }
+        batch_invert(&mut self.scratch, &mut self.prefix);
+        for (e, inv) in self.batch.iter().zip(&self.scratch) {
+            let Some(q) = self.buckets.get_mut(e.bucket as usize) else {
+                continue;
+            };
+            let p = &points[e.point];
+            // λ = (±p.y − q.y) / (p.x − q.x)
+            let num = if e.neg { -(p.y + q.y) } else { p.y - q.y };
+            let lambda = num * inv;
+            let x = lambda.square() - q.x - p.x;
+            let y = lambda * (q.x - x) - q.y;
+            *q = Affine::new_unchecked(x, y);
+            self.state[e.bucket as usize] = FULL;
+        }
+        self.batch.clear();
+        std::mem::swap(&mut self.deferred, &mut self.retry);
+        let mut retry = std::mem::take(&mut self.retry);
+        for &e in &retry {
+            self.insert(e);
+        }
+        retry.clear();
+        self.retry = retry;
     }
 
     /// `Σ (i + 1) · buckets[i]`, after the last additions.
     fn sum_weighted(mut self) -> Projective<P> {
-        self.flush();
+        while !self.batch.is_empty() {
+            self.flush();
+        }
+        debug_assert!(self.deferred.is_empty());
         let mut running = Projective::<P>::zero();
         let mut acc = Projective::<P>::zero();
-        for b in self.buckets.iter().rev() {
-            running += b;
+        for (i, b) in self.buckets.iter().enumerate().rev() {
+            if self.state[i] != EMPTY {
+                running += b;
+            }
+            if let Some(side) = self.side.get(i) {
+                running += side;
+            }
             acc += running;
         }
         acc
@@ -638,5 +766,29 @@ mod tests {
             assert_eq!(table.msm(&big, 2), expected);
             assert_eq!(table.points(), table.len() * table.windows);
         }
+    }
+
+    /// Skewed scalars (mostly 1 and a few small values, as in witnesses):
+    /// the same buckets over and over exercise the deferred queue and the
+    /// projective overflow.
+    #[test]
+    fn fixed_base_msm_skewed_scalars() {
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        let n = 3000;
+        let bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+        let scalars: Vec<Fr> = (0..n)
+            .map(|i| match i % 10 {
+                0 => Fr::rand(&mut rng),
+                1 => Fr::from(3u64),
+                2 => -Fr::from(1u64),
+                _ => Fr::from(1u64),
+            })
+            .collect();
+        let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+        let table = FixedBaseTable::new(&bases, 1);
+        assert_eq!(
+            table.msm(&big, 1),
+            G1Projective::msm(&bases, &scalars).unwrap()
+        );
     }
 }
