@@ -7,9 +7,11 @@
 
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
-use wasmtime::{Engine, Instance, Linker, Memory, Module, Store, TypedFunc};
+use wasmtime::{
+    bail, error::Context, format_err, Engine, Instance, Linker, Memory, Module, Result, Store,
+    TypedFunc,
+};
 
 /// Seconds a MiMC batch is calibrated to (crates/wasm/src/engines.rs `MIMC_BATCH_S`).
 const MIMC_BATCH_S: f64 = 0.05;
@@ -23,32 +25,71 @@ struct Sampling {
     target_seconds: f64,
 }
 
-/// `engines::sample` of crates/wasm: calibrate a batch on one run, warm up, sample.
+/// What [`sample`] measured (crates/wasm `engines::Sampled`).
+#[derive(Default)]
+struct Sampled {
+    batch: u32,
+    wall_s: Vec<f64>,
+    cpu_s: Vec<f64>,
+}
+
+/// CPU seconds of this thread (`/proc/thread-self/schedstat`), as crates/wasm's.
+fn thread_cpu_s() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns * 1e-9)
+}
+
+/// `engines::sample` of crates/wasm: calibrate a batch (doubling, fastest run per
+/// operation), warm up, sample wall and CPU time.
 fn sample(
     s: &Sampling,
     batch_s: f64,
     max_batch: u32,
     run: &mut dyn FnMut(u32) -> Result<()>,
-) -> Result<(u32, Vec<f64>)> {
+) -> Result<Sampled> {
     let t0 = Instant::now();
     let now = || t0.elapsed().as_secs_f64();
-    let t = now();
-    run(1)?;
-    let one = (now() - t).max(1e-9);
-    let batch = ((batch_s / one) as u32).clamp(1, max_batch.max(1));
+    let max_batch = max_batch.max(1);
+    let mut n = 1u32;
+    let mut per_op = f64::INFINITY;
+    let calibration = now();
+    loop {
+        let t = now();
+        run(n)?;
+        let end = now();
+        per_op = per_op.min((end - t).max(1e-9) / f64::from(n));
+        if end - calibration >= batch_s || n >= max_batch {
+            break;
+        }
+        n = n.saturating_mul(2).min(max_batch);
+    }
+    let batch = ((batch_s / per_op) as u32).clamp(1, max_batch);
     for _ in 0..s.warmup {
         run(batch)?;
     }
     let start = now();
-    let mut out = Vec::new();
-    while out.len() < s.max_samples.max(1)
-        && (out.len() < s.min_samples.max(1) || now() - start < s.target_seconds)
+    let mut out = Sampled {
+        batch,
+        ..Default::default()
+    };
+    let mut cpu_known = true;
+    while out.wall_s.len() < s.max_samples.max(1)
+        && (out.wall_s.len() < s.min_samples.max(1) || now() - start < s.target_seconds)
     {
-        let t = now();
+        let (w0, c0) = (now(), thread_cpu_s());
         run(batch)?;
-        out.push((now() - t) / f64::from(batch));
+        let (w1, c1) = (now(), thread_cpu_s());
+        out.wall_s.push((w1 - w0) / f64::from(batch));
+        match (c0, c1) {
+            (Some(a), Some(b)) => out.cpu_s.push((b - a) / f64::from(batch)),
+            _ => cpu_known = false,
+        }
     }
-    Ok((batch, out))
+    if !cpu_known {
+        out.cpu_s.clear();
+    }
+    Ok(out)
 }
 
 struct Wasm {
@@ -71,7 +112,7 @@ impl Wasm {
         let data = self.memory.data(&self.store);
         data.get(ptr as usize..ptr as usize + len)
             .map(<[u8]>::to_vec)
-            .ok_or_else(|| anyhow!("{len} bytes at {ptr} are outside linear memory"))
+            .ok_or_else(|| format_err!("{len} bytes at {ptr} are outside linear memory"))
     }
 }
 
@@ -116,7 +157,7 @@ fn main() -> Result<()> {
     let p = ptr.call(&mut w.store, ())?;
     let check = w.read(p, len as usize)?;
     let mut out = Vec::new();
-    let (batch, mimc_s) = sample(&sampling, MIMC_BATCH_S, u32::MAX, &mut |n| {
+    let mimc_s = sample(&sampling, MIMC_BATCH_S, u32::MAX, &mut |n| {
         let len = mimc.call(&mut w.store, n)?;
         let p = ptr.call(&mut w.store, ())?;
         out = w.read(p, len as usize)?;
@@ -125,7 +166,8 @@ fn main() -> Result<()> {
     let mut line = serde_json::json!({
         "engine": "wasmtime",
         "versions": format!("wasmtime crate {}", wasmtime_version()),
-        "mimc": { "batch": batch, "samples_s": mimc_s, "out_hex": hex(&out), "check_hex": hex(&check) },
+        "mimc": { "batch": mimc_s.batch, "samples_s": mimc_s.wall_s, "cpu_s": mimc_s.cpu_s,
+                  "out_hex": hex(&out), "check_hex": hex(&check) },
     });
 
     if let Some(input) = arg(&args, "--input") {
@@ -142,7 +184,7 @@ fn main() -> Result<()> {
             bail!("engineGroth16Load: {}", String::from_utf8_lossy(&msg));
         }
         let mut accepted = true;
-        let (_, verify_s) = sample(&sampling, 0.0, 1, &mut |k| {
+        let verify_s = sample(&sampling, 0.0, 1, &mut |k| {
             let r = verify.call(&mut w.store, k)?;
             if r < 0 {
                 bail!("engineGroth16Verify returned {r}");
@@ -151,7 +193,8 @@ fn main() -> Result<()> {
             Ok(())
         })?;
         line["verify"] = serde_json::json!({
-            "public_inputs": n, "samples_s": verify_s, "accepted": accepted,
+            "public_inputs": n, "samples_s": verify_s.wall_s, "cpu_s": verify_s.cpu_s,
+            "accepted": accepted,
         });
     }
     println!("{line}");
