@@ -86,13 +86,13 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
   progress(`${label}: circuit`);
   const p = new pkg.Prover(JSON.stringify(cfg));
   const run: ProofRun = { phases: {}, metrics: {}, snarkjs: null, keySource: "setup" };
+  let bytes: Uint8Array | null = null;
+  let cacheKey: string | null = null;
   try {
     Object.assign(run.metrics, JSON.parse(p.metricsJson()));
     // Cold: keys fetched (not from the HTTP cache) and decoded, then the first proof.
     let keyFetch = 0;
     let keyLoad = 0;
-    let bytes: Uint8Array | null = null;
-    let cacheKey: string | null = null;
     if (keyUrl) {
       progress(`${label}: fetching keys`);
       performance.clearResourceTimings();

@@ -268,6 +268,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("pcs", include_str!("../../../suites/pcs.toml")),
     ("browser", include_str!("../../../suites/browser.toml")),
     ("pool", include_str!("../../../suites/pool.toml")),
+    (
+        "wasm-engines",
+        include_str!("../../../suites/wasm-engines.toml"),
+    ),
 ];
 
 impl Suite {
