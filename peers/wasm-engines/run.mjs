@@ -34,7 +34,7 @@ const V8_FLAGS = {
   "wasm-v8-turbofan": ["--no-liftoff"],
   "wasm-v8-jitless": ["--jitless"],
 };
-const MIMC_BATCH_S = 0.05; // crates/wasm/src/engines.rs MIMC_BATCH_S
+const BATCH_S = 0.05; // crates/wasm/src/sampling.rs BATCH_S
 const LEAVES = 2 ** 20;
 
 function arg(name, dflt) {
@@ -117,7 +117,7 @@ function child() {
   };
   const check = hashes(1);
   let out;
-  const mimc = sample(s, MIMC_BATCH_S, 0xffffffff, (n) => {
+  const mimc = sample(s, BATCH_S, 0xffffffff, (n) => {
     out = hashes(n);
   });
   const line = { engine, versions, mimc: { ...mimc, out_hex: hex(out), check_hex: hex(check) } };
@@ -128,7 +128,7 @@ function child() {
     const n = w.engineGroth16Load(bytes.length);
     if (n < 0) throw new Error(`engineGroth16Load: ${Buffer.from(bytesAt(w.engineBufferPtr(), -n)).toString()}`);
     let accepted = true;
-    const verify = sample(s, 0, 1, (k) => {
+    const verify = sample(s, BATCH_S, 0xffffffff, (k) => {
       const r = w.engineGroth16Verify(k);
       if (r < 0) throw new Error(`engineGroth16Verify returned ${r}`);
       accepted &&= r === 1;

@@ -247,11 +247,29 @@ mod tests {
     #[test]
     fn rows_pair_engines_with_the_seed() {
         let recs = [
-            rec("wasm-v8-liftoff", CaseKind::Hash, "hash", 0.5e-3, Status::Ok),
-            rec("wasm-v8-liftoff", CaseKind::Proof, "verify", 13e-3, Status::Ok),
+            rec(
+                "wasm-v8-liftoff",
+                CaseKind::Hash,
+                "hash",
+                0.5e-3,
+                Status::Ok,
+            ),
+            rec(
+                "wasm-v8-liftoff",
+                CaseKind::Proof,
+                "verify",
+                13e-3,
+                Status::Ok,
+            ),
             rec("native", CaseKind::Hash, "hash", 0.1e-3, Status::Ok),
             rec("native", CaseKind::Proof, "verify", 2.6e-3, Status::Ok),
-            rec("wasm-v8-jitless", CaseKind::Hash, "hash", 0.0, Status::Skipped),
+            rec(
+                "wasm-v8-jitless",
+                CaseKind::Hash,
+                "hash",
+                0.0,
+                Status::Skipped,
+            ),
         ];
         let refs: Vec<&Record> = recs.iter().collect();
         let rows = rows(&refs);

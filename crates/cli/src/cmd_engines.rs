@@ -24,14 +24,15 @@ pub struct EngineNativeArgs {
 /// Times MiMC and Groth16 verification natively; one JSON line on stdout.
 pub fn run(a: EngineNativeArgs) -> anyhow::Result<ExitCode> {
     let sampling: Sampling = serde_json::from_str(&a.sampling).context("--sampling JSON")?;
-    let bytes = std::fs::read(&a.input).with_context(|| format!("reading {}", a.input.display()))?;
+    let bytes =
+        std::fs::read(&a.input).with_context(|| format!("reading {}", a.input.display()))?;
     let input = VerifyInput::from_json(&bytes)?;
     let t0 = Instant::now();
     let mut clock = || (t0.elapsed().as_secs_f64(), engines::thread_cpu_s());
     let mut out = Vec::new();
     let mimc = engines::sample::<anyhow::Error>(
         &sampling,
-        engines::MIMC_BATCH_S,
+        engines::BATCH_S,
         u32::MAX,
         &mut clock,
         &mut |n| {
@@ -41,12 +42,18 @@ pub fn run(a: EngineNativeArgs) -> anyhow::Result<ExitCode> {
     )?;
     let check = engines::fr_to_le_bytes(&engines::mimc_chain(1));
     let mut accepted = true;
-    let verify = engines::sample::<anyhow::Error>(&sampling, 0.0, 1, &mut clock, &mut |n| {
-        for _ in 0..n {
-            accepted &= input.verify()?;
-        }
-        Ok(())
-    })?;
+    let verify = engines::sample::<anyhow::Error>(
+        &sampling,
+        engines::BATCH_S,
+        u32::MAX,
+        &mut clock,
+        &mut |n| {
+            for _ in 0..n {
+                accepted &= input.verify()?;
+            }
+            Ok(())
+        },
+    )?;
     let line = serde_json::json!({
         "engine": "native",
         "versions": format!("zkbench {}", env!("CARGO_PKG_VERSION")),

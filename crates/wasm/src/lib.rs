@@ -24,6 +24,7 @@
 pub mod bindings;
 pub mod engines;
 pub mod hashes;
+pub mod sampling;
 pub mod session;
 
 pub use session::{ProveConfig, Session};

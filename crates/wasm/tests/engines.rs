@@ -8,14 +8,13 @@
 //! or the module (`target/wasm-node/zkbench_wasm_bg.wasm`, written by
 //! `bash scripts/build-web.sh`) is absent.
 
-use std::{path::PathBuf, process::Command};
+use std::process::Command;
 
 use zkbench_hash::{mimc_sponge, Fr};
 use zkbench_wasm::{engines, ProveConfig, Session};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::repo;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -58,25 +57,19 @@ fn native_exports_hash_and_verify() {
     let input = engines::VerifyInput::from_json(&verify_input()).unwrap();
     assert_eq!(input.public_inputs(), 3);
     assert!(input.verify().unwrap());
-    let err = engines::VerifyInput::from_json(bad).err().unwrap().to_string();
+    let err = engines::VerifyInput::from_json(bad)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("verification_key"), "{err}");
 }
 
 #[test]
 fn node_runner_mimc_equals_native_and_verifies_native_proof() {
-    let module = std::env::var_os("ZKBENCH_WASM_NODE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/wasm-node"))
-        .join("zkbench_wasm_bg.wasm");
-    let node_ok = Command::new("node").arg("--version").output().is_ok();
-    if !node_ok || !module.exists() {
-        eprintln!(
-            "\n!!! SKIPPED: the wasm-engines Node runner needs node and the WebAssembly module {} \
-             (run `bash scripts/build-web.sh`); node found: {node_ok}\n",
-            module.display()
-        );
+    let Some(pkg) = common::wasm_node("the wasm-engines Node runner") else {
         return;
-    }
+    };
+    let module = pkg.join("zkbench_wasm_bg.wasm");
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("input.json");
     std::fs::write(&input, verify_input()).unwrap();

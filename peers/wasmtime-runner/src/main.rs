@@ -7,90 +7,16 @@
 
 use std::time::Instant;
 
-use serde::Deserialize;
 use wasmtime::{
     bail, error::Context, format_err, Engine, Instance, Linker, Memory, Module, Result, Store,
     TypedFunc,
 };
 
-/// Seconds a MiMC batch is calibrated to (crates/wasm/src/engines.rs `MIMC_BATCH_S`).
-const MIMC_BATCH_S: f64 = 0.05;
-
-/// The suite profile's sampling numbers (crates/wasm/src/engines.rs `Sampling`).
-#[derive(Deserialize)]
-struct Sampling {
-    warmup: usize,
-    min_samples: usize,
-    max_samples: usize,
-    target_seconds: f64,
-}
-
-/// What [`sample`] measured (crates/wasm `engines::Sampled`).
-#[derive(Default)]
-struct Sampled {
-    batch: u32,
-    wall_s: Vec<f64>,
-    cpu_s: Vec<f64>,
-}
-
-/// CPU seconds of this thread (`/proc/thread-self/schedstat`), as crates/wasm's.
-fn thread_cpu_s() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns * 1e-9)
-}
-
-/// `engines::sample` of crates/wasm: calibrate a batch (doubling, fastest run per
-/// operation), warm up, sample wall and CPU time.
-fn sample(
-    s: &Sampling,
-    batch_s: f64,
-    max_batch: u32,
-    run: &mut dyn FnMut(u32) -> Result<()>,
-) -> Result<Sampled> {
-    let t0 = Instant::now();
-    let now = || t0.elapsed().as_secs_f64();
-    let max_batch = max_batch.max(1);
-    let mut n = 1u32;
-    let mut per_op = f64::INFINITY;
-    let calibration = now();
-    loop {
-        let t = now();
-        run(n)?;
-        let end = now();
-        per_op = per_op.min((end - t).max(1e-9) / f64::from(n));
-        if end - calibration >= batch_s || n >= max_batch {
-            break;
-        }
-        n = n.saturating_mul(2).min(max_batch);
-    }
-    let batch = ((batch_s / per_op) as u32).clamp(1, max_batch);
-    for _ in 0..s.warmup {
-        run(batch)?;
-    }
-    let start = now();
-    let mut out = Sampled {
-        batch,
-        ..Default::default()
-    };
-    let mut cpu_known = true;
-    while out.wall_s.len() < s.max_samples.max(1)
-        && (out.wall_s.len() < s.min_samples.max(1) || now() - start < s.target_seconds)
-    {
-        let (w0, c0) = (now(), thread_cpu_s());
-        run(batch)?;
-        let (w1, c1) = (now(), thread_cpu_s());
-        out.wall_s.push((w1 - w0) / f64::from(batch));
-        match (c0, c1) {
-            (Some(a), Some(b)) => out.cpu_s.push((b - a) / f64::from(batch)),
-            _ => cpu_known = false,
-        }
-    }
-    if !cpu_known {
-        out.cpu_s.clear();
-    }
-    Ok(out)
-}
+// the sampling of the native column, the same file (crates/wasm/src/sampling.rs)
+#[allow(dead_code)]
+#[path = "../../../crates/wasm/src/sampling.rs"]
+mod sampling;
+use sampling::{sample, thread_cpu_s, Sampling, BATCH_S};
 
 struct Wasm {
     store: Store<()>,
@@ -129,10 +55,9 @@ fn arg(args: &[String], name: &str) -> Option<String> {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let module_path = arg(&args, "--module").context("--module FILE is required")?;
-    let sampling: Sampling = serde_json::from_str(
-        &arg(&args, "--sampling").context("--sampling JSON is required")?,
-    )
-    .context("--sampling JSON")?;
+    let sampling: Sampling =
+        serde_json::from_str(&arg(&args, "--sampling").context("--sampling JSON is required")?)
+            .context("--sampling JSON")?;
 
     let engine = Engine::default();
     let module = Module::from_file(&engine, &module_path)
@@ -157,7 +82,9 @@ fn main() -> Result<()> {
     let p = ptr.call(&mut w.store, ())?;
     let check = w.read(p, len as usize)?;
     let mut out = Vec::new();
-    let mimc_s = sample(&sampling, MIMC_BATCH_S, u32::MAX, &mut |n| {
+    let t0 = Instant::now();
+    let mut clock = || (t0.elapsed().as_secs_f64(), thread_cpu_s());
+    let mimc_s = sample::<wasmtime::Error>(&sampling, BATCH_S, u32::MAX, &mut clock, &mut |n| {
         let len = mimc.call(&mut w.store, n)?;
         let p = ptr.call(&mut w.store, ())?;
         out = w.read(p, len as usize)?;
@@ -184,14 +111,15 @@ fn main() -> Result<()> {
             bail!("engineGroth16Load: {}", String::from_utf8_lossy(&msg));
         }
         let mut accepted = true;
-        let verify_s = sample(&sampling, 0.0, 1, &mut |k| {
-            let r = verify.call(&mut w.store, k)?;
-            if r < 0 {
-                bail!("engineGroth16Verify returned {r}");
-            }
-            accepted &= r == 1;
-            Ok(())
-        })?;
+        let verify_s =
+            sample::<wasmtime::Error>(&sampling, BATCH_S, u32::MAX, &mut clock, &mut |k| {
+                let r = verify.call(&mut w.store, k)?;
+                if r < 0 {
+                    bail!("engineGroth16Verify returned {r}");
+                }
+                accepted &= r == 1;
+                Ok(())
+            })?;
         line["verify"] = serde_json::json!({
             "public_inputs": n, "samples_s": verify_s.wall_s, "cpu_s": verify_s.cpu_s,
             "accepted": accepted,
