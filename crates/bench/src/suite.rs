@@ -713,7 +713,11 @@ mod tests {
     fn builtin_suites_parse_and_expand() {
         for (name, _) in BUILTIN {
             let s = Suite::load(name).unwrap();
-            assert!(!s.cases(None).is_empty(), "suite {name} has no cases");
+            // wasm-engines is made of external runners only
+            assert!(
+                !s.cases(None).is_empty() || !s.externals.is_empty(),
+                "suite {name} has no cases"
+            );
             s.profile(None).unwrap();
         }
     }
