@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Writes the browser suite's key files (web/suite.json, test setup with its key_seed) with
 // zkbench-wasm itself, run by Node (the wasm-bindgen `nodejs` build of the single-threaded
-// module): the page fetches them as static files for its cold proofs.
+// module): the page fetches them as static files for its cold proofs. Beside each key file
+// go its compressed copies, `.br` (brotli) and `.gz` (gzip), which `zkbench serve` sends with
+// `Content-Encoding` to browsers that accept them (the browser decodes them itself).
 //
 //   node web/scripts/make-keys.mjs <wasm-bindgen nodejs dir> <out dir>
 //
 // Existing files are kept (delete the folder to remake them).
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { keyFile } from "../src/shared.js";
@@ -26,6 +29,7 @@ for (const cfg of suite.proofs) {
   const f = path.join(outDir, keyFile(cfg, suite.key_seed));
   if (fs.existsSync(f)) {
     console.log(`kept ${f}`);
+    compressed(f);
     continue;
   }
   const t = performance.now();
@@ -36,4 +40,23 @@ for (const cfg of suite.proofs) {
   fs.writeFileSync(f + ".tmp", bytes);
   fs.renameSync(f + ".tmp", f);
   console.log(`wrote ${f} (${(bytes.length / 1048576).toFixed(1)} MiB, ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  compressed(f);
+}
+
+// f.br and f.gz, unless they exist and are newer than f
+function compressed(f) {
+  const bytes = fs.readFileSync(f);
+  const mtime = fs.statSync(f).mtimeMs;
+  for (const [ext, compress] of [
+    [".br", (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_LGWIN]: 24, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: b.length } })],
+    [".gz", (b) => zlib.gzipSync(b, { level: 9 })],
+  ]) {
+    const out = f + ext;
+    if (fs.existsSync(out) && fs.statSync(out).mtimeMs >= mtime) continue;
+    const t = performance.now();
+    const c = compress(bytes);
+    fs.writeFileSync(out + ".tmp", c);
+    fs.renameSync(out + ".tmp", out);
+    console.log(`wrote ${out} (${(c.length / 1048576).toFixed(1)} MiB, ${((100 * c.length) / bytes.length).toFixed(0)}% of ${(bytes.length / 1048576).toFixed(1)} MiB, ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  }
 }

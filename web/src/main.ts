@@ -242,16 +242,20 @@ function proofCase(cfg: ProofConfig, threads: number): CaseObj {
   return c;
 }
 
+// metrics that belong to one phase's record only
+const PHASE_METRICS: Record<string, string[]> = {
+  prove_cold: ["key_fetch_s", "key_load_s", "prove_cold_prover_s", "key_transfer_bytes", "key_content_encoded"],
+  prove_cold_cached: ["key_cache_store_s", "key_cache_read_s", "key_cache_load_s", "prove_cold_cached_prover_s"],
+};
+
 function proofRecords(c: CaseObj, run: ProofRun, env: Env, threads: number): RecordObj[] {
-  const order = ["setup", "witness", "prove_cold", "prove", "verify"];
+  const order = ["setup", "witness", "prove_cold", "prove_cold_cached", "prove", "verify"];
   return order
     .filter((p) => run.phases[p])
     .map((p) => {
       const m: Record<string, number> = { ...run.metrics };
-      if (p !== "prove_cold") {
-        delete m.key_fetch_s;
-        delete m.key_load_s;
-        delete m.prove_cold_prover_s;
+      for (const [phase, keys] of Object.entries(PHASE_METRICS)) {
+        if (phase !== p) for (const k of keys) delete m[k];
       }
       return makeRecord(c, p, env, threads, run.phases[p], m);
     });

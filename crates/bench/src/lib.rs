@@ -16,7 +16,8 @@
 //! - [`results`]: the versioned results schema (`docs/results-schema.md`, owned
 //!   by `zkbench-core`) and CSV;
 //! - [`report`]: self-contained HTML report and Markdown summary ([`report_seed003`]:
-//!   seed 003's grid, hash × proof system × Merkle depth);
+//!   seed 003's grid, hash × proof system × Merkle depth; [`report_wasm_engines`]: seed
+//!   001's WebAssembly engines);
 //! - [`compare`]: ratios between two runs with a noise threshold.
 #![deny(missing_docs)]
 
@@ -35,6 +36,7 @@ pub mod report;
 pub mod report_pool;
 pub mod report_primitives;
 pub mod report_seed003;
+pub mod report_wasm_engines;
 pub mod runner;
 pub mod suite;
 pub mod sys;

@@ -62,12 +62,14 @@ fn same_statement_rows(recs: &[&Record]) -> Vec<crate::headline::SameStatement> 
 /// docs/browser.md).
 pub const BROWSER_PREFIX: &str = "browser/";
 
-/// The records measured natively (not in a browser): the headline tables compare
-/// native runs only; browser records have their own table ([`browser_rows`]).
+/// The records measured natively (not in a browser, not by the `wasm-engines` suite): the
+/// headline tables compare native runs only; browser records have their own table
+/// ([`browser_rows`]), engine records their own section (`report_wasm_engines`).
 fn native_only<'a>(recs: &[&'a Record]) -> Vec<&'a Record> {
     recs.iter()
         .copied()
         .filter(|r| !r.case_id.starts_with(BROWSER_PREFIX))
+        .filter(|r| !crate::report_wasm_engines::is_engine_record(r))
         .collect()
 }
 
@@ -76,7 +78,7 @@ fn native_only<'a>(recs: &[&'a Record]) -> Vec<&'a Record> {
 pub struct BrowserRow {
     /// The case id without the `browser/` prefix.
     pub case: String,
-    /// Phase (`prove_cold`, `prove`, `verify`, `hash`).
+    /// Phase (`prove_cold`, `prove_cold_cached`, `prove`, `verify`, `hash`).
     pub phase: String,
     /// Native median of the same case id and phase in these results, if any.
     pub native_s: Option<f64>,
@@ -91,13 +93,19 @@ impl BrowserRow {
     }
 }
 
-/// Browser records (`ok`, phases `prove_cold`, `prove`, `verify`, `hash`) with the native
+/// Browser records (`ok`, phases `prove_cold`, `prove_cold_cached` (keys from IndexedDB),
+/// `prove`, `verify`, `hash`) with the native
 /// median of the same case: the same id without `browser/` (hash throughput in
 /// WebAssembly, system `wasm`, pairs with the native hash case, system `native`).
 pub fn browser_rows(recs: &[&Record]) -> Vec<BrowserRow> {
     recs.iter()
         .filter(|r| r.status == Status::Ok && r.case_id.starts_with(BROWSER_PREFIX))
-        .filter(|r| matches!(r.phase.as_str(), "prove_cold" | "prove" | "verify" | "hash"))
+        .filter(|r| {
+            matches!(
+                r.phase.as_str(),
+                "prove_cold" | "prove_cold_cached" | "prove" | "verify" | "hash"
+            )
+        })
         .filter_map(|r| {
             let browser_s = r.median()?;
             let case = r.case_id[BROWSER_PREFIX.len()..].to_string();
@@ -438,6 +446,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
     out += &headline_markdown(&recs);
     out += &same_statement_markdown(&recs);
     out += &browser_markdown(&all);
+    out += &crate::report_wasm_engines::markdown(&all);
     out += &crate::report_seed003::markdown(&recs);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
@@ -985,6 +994,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     html += &headline_html(&recs);
     html += &same_statement_html(&recs);
     html += &browser_html(&all);
+    html += &crate::report_wasm_engines::html(&all);
     html += &failures_html(&all);
     html += &seed003;
     html += "<div class=charts>";

@@ -3,6 +3,7 @@
 
 mod cmd_audit;
 mod cmd_bench;
+mod cmd_engines;
 mod cmd_evm;
 mod cmd_hash;
 mod cmd_merkle;
@@ -61,6 +62,9 @@ enum Command {
     /// Powers of tau (.ptau): `new` writes a TEST setup in seconds, `import` reads a real ceremony file.
     #[command(subcommand)]
     Ptau(cmd_ptau::PtauCmd),
+    /// Internal: the `wasm-engines` suite's native column (peers/wasm-engines/run.mjs).
+    #[command(name = "__wasm-engine-native", hide = true)]
+    WasmEngineNative(cmd_engines::EngineNativeArgs),
     /// Internal: measure one case in this process (used by `run`).
     #[command(name = "__run-case", hide = true)]
     RunCase {
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Command::Submit(a) => cmd_serve::submit(a),
         Command::Pool(c) => cmd_pool::run(c),
         Command::Ptau(c) => cmd_ptau::run(c),
+        Command::WasmEngineNative(a) => cmd_engines::run(a),
         Command::RunCase { case, profile } => zkbench_bench::runner::run_case_here(&case, &profile)
             .map_err(anyhow::Error::msg)
             .map(|_| ExitCode::SUCCESS),

@@ -67,7 +67,11 @@ impl AppState {
 /// The router with its limits (timeout, panics caught, body read by hand with
 /// [`MAX_BODY_BYTES`]), request tracing and the cross-origin-isolation headers.
 pub fn router(state: AppState, config: &ServerConfig) -> Router {
-    let web = ServeDir::new(&state.web_dir);
+    // precompressed siblings (`keys/x.bin.br`, `keys/x.bin.gz`, written by
+    // web/scripts/make-keys.mjs) are sent with `Content-Encoding` to clients that accept them
+    let web = ServeDir::new(&state.web_dir)
+        .precompressed_br()
+        .precompressed_gzip();
     Router::new()
         .route("/api/results", get(list_results).post(post_results))
         .route("/api/results/{id}", get(get_result))

@@ -523,6 +523,25 @@ async fn serves_the_browser_page_when_built() {
         .to_str()
         .unwrap()
         .contains("javascript"));
+
+    // a key file with a precompressed sibling: gzip to a client that accepts it, plain otherwise
+    std::fs::create_dir_all(web.join("keys")).unwrap();
+    std::fs::write(web.join("keys/k.bin"), b"plain key bytes").unwrap();
+    std::fs::write(web.join("keys/k.bin.gz"), b"pretend gzip").unwrap();
+    let url = format!("{}/keys/k.bin", server.url);
+    let resp = c
+        .get(&url)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert_eq!(resp.headers()["content-encoding"], "gzip");
+    assert_isolation_headers(&resp, "/keys/k.bin (gzip)");
+    assert_eq!(&resp.bytes().await.unwrap()[..], b"pretend gzip");
+    let resp = c.get(&url).send().await.unwrap();
+    assert!(resp.headers().get("content-encoding").is_none());
+    assert_eq!(&resp.bytes().await.unwrap()[..], b"plain key bytes");
     server.stop().await;
 }
 

@@ -6,7 +6,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::{hashes, session, ProveConfig, Session, WasmError};
+use crate::{engines, hashes, session, ProveConfig, Session, WasmError};
 
 fn js(e: WasmError) -> JsError {
     JsError::new(&e.to_string())
@@ -153,3 +153,40 @@ pub fn build_info() -> String {
 
 #[cfg(all(target_arch = "wasm32", feature = "parallel"))]
 pub use wasm_bindgen_rayon::init_thread_pool;
+
+// Number-only exports for WebAssembly engines without wasm-bindgen's glue
+// (the `wasm-engines` suite: wasmtime, Node instantiating the module itself);
+// see [`crate::engines`].
+
+/// Resizes the exchange buffer to `len` bytes; returns its address in linear
+/// memory ([`engines::buffer_resize`]).
+#[wasm_bindgen(js_name = engineBufferResize)]
+pub fn engine_buffer_resize(len: u32) -> u32 {
+    engines::buffer_resize(len)
+}
+
+/// Address of the exchange buffer ([`engines::buffer_ptr`]).
+#[wasm_bindgen(js_name = engineBufferPtr)]
+pub fn engine_buffer_ptr() -> u32 {
+    engines::buffer_ptr()
+}
+
+/// `n` chained MiMC hashes, the last left in the buffer as 32 little-endian
+/// bytes ([`engines::mimc_to_buffer`]); returns 32.
+#[wasm_bindgen(js_name = engineMimc)]
+pub fn engine_mimc(n: u32) -> u32 {
+    engines::mimc_to_buffer(n)
+}
+
+/// Loads a Groth16 verification input (snarkjs JSON) from the buffer's first
+/// `len` bytes ([`engines::groth16_load`]).
+#[wasm_bindgen(js_name = engineGroth16Load)]
+pub fn engine_groth16_load(len: u32) -> i32 {
+    engines::groth16_load(len)
+}
+
+/// Verifies the loaded proof `times` times ([`engines::verify_loaded`]).
+#[wasm_bindgen(js_name = engineGroth16Verify)]
+pub fn engine_groth16_verify(times: u32) -> i32 {
+    engines::verify_loaded(times)
+}

@@ -11,6 +11,8 @@
 //!   usable natively (the crate's tests run them and check that proofs made in
 //!   WebAssembly verify natively);
 //! * [`hashes`]: permutation throughput per hash family;
+//! * [`engines`]: seed 001's MiMC hash and Groth16 verification behind
+//!   number-only exports, for engines outside the browser (`wasm-engines`);
 //! * [`bindings`]: the JavaScript API (`Prover`, `hashThroughput`, ...);
 //!   with the `parallel` feature on wasm32, `initThreadPool` from
 //!   wasm-bindgen-rayon starts the Web Worker pool the provers' rayon uses.
@@ -20,7 +22,9 @@
 #![deny(missing_docs)]
 
 pub mod bindings;
+pub mod engines;
 pub mod hashes;
+pub mod sampling;
 pub mod session;
 
 pub use session::{ProveConfig, Session};

@@ -10,25 +10,12 @@ use std::{path::PathBuf, process::Command};
 
 use zkbench_wasm::{session, ProveConfig, Session};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::repo;
 
 /// The wasm-bindgen nodejs build, or `None` (with the reason printed) to skip.
 fn wasm_node() -> Option<PathBuf> {
-    let dir = std::env::var_os("ZKBENCH_WASM_NODE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/wasm-node"));
-    let node_ok = Command::new("node").arg("--version").output().is_ok();
-    if !node_ok || !dir.join("zkbench_wasm.js").exists() {
-        eprintln!(
-            "\n!!! SKIPPED: wasm/native interop needs node and the WebAssembly build {} \
-             (run `bash scripts/build-web.sh`); node found: {node_ok}\n",
-            dir.display()
-        );
-        return None;
-    }
-    Some(dir)
+    common::wasm_node("wasm/native interop")
 }
 
 fn node(args: &[&std::ffi::OsStr]) -> String {

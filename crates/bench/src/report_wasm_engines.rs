@@ -1,0 +1,287 @@
+//! The report's WebAssembly-engines section (suite `wasm-engines`, seed
+//! 001): one module's MiMC hash and Groth16 verification per engine (V8
+//! Liftoff, V8 TurboFan, V8 jitless, wasmtime) beside the same Rust code
+//! natively, against the seed's figures. Records of that suite have case
+//! ids starting with [`ENGINES_PREFIX`] and appear only here.
+//!
+//! [`html`] and [`markdown`] return nothing when there is no such record.
+
+use crate::{
+    case::CaseKind,
+    report::{esc, fmt_seconds},
+    results::{Record, Status},
+};
+
+/// Prefix of the case ids of the `wasm-engines` suite's records
+/// (`peers/wasm-engines/run.mjs`).
+pub const ENGINES_PREFIX: &str = "wasm-engines/";
+
+/// Seed 001: MiMC hash in V8 Liftoff (AssemblyScript), seconds.
+pub const SEED_MIMC_LIFTOFF_S: f64 = 0.25e-3;
+/// Seed 001: Groth16 verification in V8 Liftoff (websnark port), seconds.
+pub const SEED_VERIFY_LIFTOFF_S: f64 = 26e-3;
+/// Seed 001: EVM-parity target for one MiMC hash (1M gas / 20 hashes at 10M gas per 300 ms).
+pub const EVM_MIMC_S: f64 = 1.5e-3;
+/// Seed 001: EVM-parity target for a Groth16 verification (600k gas).
+pub const EVM_VERIFY_S: f64 = 18e-3;
+
+/// Engines in the order the section lists them.
+const ORDER: [&str; 5] = [
+    "native",
+    "wasmtime",
+    "wasm-v8-turbofan",
+    "wasm-v8-liftoff",
+    "wasm-v8-jitless",
+];
+
+/// One engine's two measurements or why they are missing. Times are median
+/// CPU seconds of the measuring thread when the runner gave them (on a
+/// shared machine wall time also counts waiting for a core), else median
+/// wall seconds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineRow {
+    /// `case.system`: the engine.
+    pub engine: String,
+    /// One MiMC hash (`hashLeftRight`), median seconds (CPU, else wall).
+    pub mimc_s: Option<f64>,
+    /// One Groth16 verification, median seconds (CPU, else wall).
+    pub verify_s: Option<f64>,
+    /// Median wall seconds of the MiMC hash and of the verification.
+    pub wall_s: (Option<f64>, Option<f64>),
+    /// Why a measurement is missing (the record's status and error).
+    pub note: Option<String>,
+}
+
+fn median(xs: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    Some(if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    })
+}
+
+/// Median CPU seconds when the record has CPU samples, else median wall seconds.
+fn time_of(r: &Record) -> Option<f64> {
+    median(&r.cpu_s).or_else(|| r.median())
+}
+
+/// Whether `r` is a `wasm-engines` record.
+pub fn is_engine_record(r: &Record) -> bool {
+    r.case_id.starts_with(ENGINES_PREFIX)
+}
+
+/// The engines measured, in [`ORDER`] then by name.
+pub fn rows(recs: &[&Record]) -> Vec<EngineRow> {
+    let mut out: Vec<EngineRow> = Vec::new();
+    for r in recs.iter().filter(|r| is_engine_record(r)) {
+        let i = match out.iter().position(|x| x.engine == r.case.system) {
+            Some(i) => i,
+            None => {
+                out.push(EngineRow {
+                    engine: r.case.system.clone(),
+                    ..Default::default()
+                });
+                out.len() - 1
+            }
+        };
+        let row = &mut out[i];
+        if r.status != Status::Ok {
+            let why = format!(
+                "{:?}: {}",
+                r.status,
+                r.error.as_deref().unwrap_or("no reason given")
+            );
+            if row.note.as_deref() != Some(why.as_str()) {
+                row.note = Some(match row.note.take() {
+                    Some(n) => format!("{n}; {why}"),
+                    None => why,
+                });
+            }
+            continue;
+        }
+        match (r.case.kind, r.phase.as_str()) {
+            (CaseKind::Hash, "hash") => {
+                row.mimc_s = time_of(r);
+                row.wall_s.0 = r.median();
+            }
+            (CaseKind::Proof, "verify") => {
+                row.verify_s = time_of(r);
+                row.wall_s.1 = r.median();
+            }
+            _ => {}
+        }
+    }
+    let rank = |e: &str| ORDER.iter().position(|o| *o == e).unwrap_or(ORDER.len());
+    out.sort_by(|a, b| (rank(&a.engine), &a.engine).cmp(&(rank(&b.engine), &b.engine)));
+    out
+}
+
+fn ratio(x: Option<f64>, reference: f64) -> String {
+    x.map(|v| format!("{:.2}×", v / reference))
+        .unwrap_or_else(|| "-".into())
+}
+
+fn secs(x: Option<f64>) -> String {
+    x.map(fmt_seconds).unwrap_or_else(|| "-".into())
+}
+
+/// Cells of one row: engine, MiMC, its ratios to the seed and the EVM target,
+/// verify, its ratios, both over native.
+fn cells(r: &EngineRow, native: Option<&EngineRow>) -> [String; 10] {
+    let over_native = |x: Option<f64>, n: Option<f64>| match (x, n) {
+        (Some(x), Some(n)) if n > 0.0 => format!("{:.1}×", x / n),
+        _ => "-".into(),
+    };
+    [
+        r.engine.clone(),
+        secs(r.mimc_s),
+        ratio(r.mimc_s, SEED_MIMC_LIFTOFF_S),
+        ratio(r.mimc_s, EVM_MIMC_S),
+        secs(r.verify_s),
+        ratio(r.verify_s, SEED_VERIFY_LIFTOFF_S),
+        ratio(r.verify_s, EVM_VERIFY_S),
+        format!(
+            "{} / {}",
+            over_native(r.mimc_s, native.and_then(|n| n.mimc_s)),
+            over_native(r.verify_s, native.and_then(|n| n.verify_s))
+        ),
+        format!("{} / {}", secs(r.wall_s.0), secs(r.wall_s.1)),
+        r.note.clone().unwrap_or_default(),
+    ]
+}
+
+const HEADER: [&str; 10] = [
+    "engine",
+    "MiMC hash",
+    "/ seed 001 Liftoff (0.25 ms)",
+    "/ EVM parity (1.5 ms)",
+    "Groth16 verify",
+    "/ seed 001 Liftoff (26 ms)",
+    "/ EVM parity (18 ms)",
+    "/ native (MiMC / verify)",
+    "wall time (MiMC / verify)",
+    "not measured",
+];
+
+const ABOUT: &str = "The same WebAssembly module (zkbench-wasm, single-threaded) per engine, beside the same Rust code natively; one MiMC hash is Tornado Cash's hashLeftRight (circomlib MiMCSponge, 220 rounds), one Groth16 verification is zkbench's verifier on its proof of a note spend (3 public inputs). Seed 001 measured an AssemblyScript MiMC and a websnark-port verifier in V8 Liftoff (0.25 ms, 26 ms); its EVM-parity targets are 1.5 ms and 18 ms. Times are median CPU time of the measuring thread (process CPU time for the Node engines), which on a shared machine is what the engine spent; the wall-time medians are in their own column. A ratio below 1 beats the figure.";
+
+/// The section in Markdown (empty without `wasm-engines` records).
+pub fn markdown(recs: &[&Record]) -> String {
+    let rows = rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let native = rows.iter().find(|r| r.engine == "native");
+    let mut out = format!(
+        "### WebAssembly engines (seed 001; median)\n\n{ABOUT}\n\n| {} |\n|---|{}\n",
+        HEADER.join(" | "),
+        "---:|".repeat(8) + "---|"
+    );
+    for r in &rows {
+        out += &format!("| {} |\n", cells(r, native).join(" | "));
+    }
+    out + "\n"
+}
+
+/// The section in HTML (empty without `wasm-engines` records).
+pub fn html(recs: &[&Record]) -> String {
+    let rows = rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let native = rows.iter().find(|r| r.engine == "native");
+    let mut h = format!(
+        "<h2>WebAssembly engines (seed 001)</h2><p class=meta>{}</p><table><thead><tr>",
+        esc(ABOUT)
+    );
+    for c in HEADER {
+        h += &format!("<th>{}</th>", esc(c));
+    }
+    h += "</tr></thead><tbody>";
+    for r in &rows {
+        h += "<tr>";
+        for c in cells(r, native) {
+            h += &format!("<td>{}</td>", esc(&c));
+        }
+        h += "</tr>";
+    }
+    h + "</tbody></table>"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{case::Case, sys::Environment};
+
+    fn rec(system: &str, kind: CaseKind, phase: &str, s: f64, status: Status) -> Record {
+        let case = Case {
+            kind,
+            system: system.into(),
+            hash: "mimc-sponge".into(),
+            alpha: None,
+            width: None,
+            arity: Some(2),
+            leaves: None,
+            depth: None,
+            circuit: None,
+            threads: 1,
+            size: None,
+        };
+        let mut r = Record::new(&case, phase, 1, &Environment::default());
+        r.case_id = format!("{ENGINES_PREFIX}{}", case.id());
+        r.status = status;
+        if status == Status::Ok {
+            r.set_samples(vec![s * 3.0], vec![s]);
+        } else {
+            r.error = Some("no WebAssembly".into());
+        }
+        r
+    }
+
+    #[test]
+    fn rows_pair_engines_with_the_seed() {
+        let recs = [
+            rec(
+                "wasm-v8-liftoff",
+                CaseKind::Hash,
+                "hash",
+                0.5e-3,
+                Status::Ok,
+            ),
+            rec(
+                "wasm-v8-liftoff",
+                CaseKind::Proof,
+                "verify",
+                13e-3,
+                Status::Ok,
+            ),
+            rec("native", CaseKind::Hash, "hash", 0.1e-3, Status::Ok),
+            rec("native", CaseKind::Proof, "verify", 2.6e-3, Status::Ok),
+            rec(
+                "wasm-v8-jitless",
+                CaseKind::Hash,
+                "hash",
+                0.0,
+                Status::Skipped,
+            ),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let rows = rows(&refs);
+        assert_eq!(
+            rows.iter().map(|r| r.engine.as_str()).collect::<Vec<_>>(),
+            ["native", "wasm-v8-liftoff", "wasm-v8-jitless"]
+        );
+        let md = markdown(&refs);
+        // liftoff: 0.5 ms is 2x the seed's 0.25 ms; 13 ms is half its 26 ms; 5x native
+        assert!(md.contains("| wasm-v8-liftoff | 500.0 µs | 2.00× | 0.33× | 13.0 ms | 0.50× | 0.72× | 5.0× / 5.0× | 1.5 ms / 39.0 ms |"), "{md}");
+        assert!(md.contains("Skipped: no WebAssembly"), "{md}");
+        assert!(html(&refs).contains("seed 001"));
+        assert!(markdown(&[]).is_empty());
+    }
+}
