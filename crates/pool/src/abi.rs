@@ -295,7 +295,11 @@ pub fn excluded_events(pool: Address, logs: &[Log]) -> Vec<(u64, u64, Address)> 
 
 /// `(batch, position, depositor)` of the events `signature` of `pool`: `event
 /// E(uint256 indexed batch, uint256 position, address indexed depositor, uint256 commitment)`.
-fn indexed_position_events(pool: Address, logs: &[Log], signature: &[u8]) -> Vec<(u64, u64, Address)> {
+fn indexed_position_events(
+    pool: Address,
+    logs: &[Log],
+    signature: &[u8],
+) -> Vec<(u64, u64, Address)> {
     let topic = keccak(signature);
     logs.iter()
         .filter(|l| l.address == pool)
@@ -317,9 +321,5 @@ fn indexed_position_events(pool: Address, logs: &[Log], signature: &[u8]) -> Vec
 
 /// The `(batch, position, depositor)` of the `Reclaimed` events of `pool` among `logs`.
 pub fn reclaimed_events(pool: Address, logs: &[Log]) -> Vec<(u64, u64, Address)> {
-    indexed_position_events(
-        pool,
-        logs,
-        b"Reclaimed(uint256,uint256,address,uint256)",
-    )
+    indexed_position_events(pool, logs, b"Reclaimed(uint256,uint256,address,uint256)")
 }

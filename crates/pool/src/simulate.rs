@@ -669,7 +669,12 @@ pub fn simulate_on(
     ledger.fee(seq_addr, &rep.receipt);
     let gas_commit_reclaim = rep.receipt.gas_tx;
     live_ok &= rep.reclaimed == [cfg.deposits % b]
-        && read(chain, pool, "escrow(address)", Some(address_word(reclaimer)))? == U256::ZERO
+        && read(
+            chain,
+            pool,
+            "escrow(address)",
+            Some(address_word(reclaimer)),
+        )? == U256::ZERO
         && find_leaf(seq.tree(), &live_notes[0].commitment(&hashes)).is_none();
 
     // Balances: exact for every account (what the protocol moved, less the

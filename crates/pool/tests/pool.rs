@@ -242,7 +242,12 @@ fn contract_checks_its_inputs() {
         "BatchNotPending"
     );
     assert_eq!(
-        send(&mut chain, user, reclaim(1, &batch1[..1], &users[..1], 0), 0),
+        send(
+            &mut chain,
+            user,
+            reclaim(1, &batch1[..1], &users[..1], 0),
+            0
+        ),
         "WrongBatchLength"
     );
     let swapped = [batch1[1], batch1[0]];
