@@ -239,6 +239,21 @@ fn print(json: bool, v: serde_json::Value, text: String) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Prints a wallet command's transaction: `fields` plus `tx` (its hash) and
+/// `gas` as JSON, or `text(tx)`; success.
+fn print_tx(
+    json: bool,
+    r: &zkbench_pool::chain::TxResult,
+    mut fields: serde_json::Value,
+    text: impl FnOnce(&str) -> String,
+) -> anyhow::Result<ExitCode> {
+    let tx = r.tx_hash.clone().unwrap_or_default();
+    fields["tx"] = tx.clone().into();
+    fields["gas"] = r.gas_tx.into();
+    print(json, fields, text(&tx))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn deploy_cmd(a: DeployArgs) -> anyhow::Result<ExitCode> {
     let fam = family(&a.node.hash)?;
     let shape =
@@ -345,24 +360,23 @@ fn withdraw_cmd(a: WithdrawArgs) -> anyhow::Result<ExitCode> {
     let r = zkbench_pool::wallet::withdraw(
         &mut chain, &provers, &note, from, recipient, relayer, fee, &mut rng,
     )?;
-    let tx = r.tx_hash.unwrap_or_default();
-    print(
+    print_tx(
         a.node.json,
+        &r,
         serde_json::json!({
-            "tx": tx,
-            "gas": r.gas_tx,
             "recipient": format!("{recipient:#x}"),
             "relayer": format!("{relayer:#x}"),
             "fee_wei": fee.to_string(),
             "pool_address": format!("{:#x}", note.pool),
         }),
-        format!(
-            "withdrew {} wei to {recipient:#x} (fee {fee} to {relayer:#x}; tx {tx}, gas {})",
-            note.denomination - fee,
-            r.gas_tx
-        ),
-    )?;
-    Ok(ExitCode::SUCCESS)
+        |tx| {
+            format!(
+                "withdrew {} wei to {recipient:#x} (fee {fee} to {relayer:#x}; tx {tx}, gas {})",
+                note.denomination - fee,
+                r.gas_tx
+            )
+        },
+    )
 }
 
 fn reclaim_cmd(a: ReclaimArgs) -> anyhow::Result<ExitCode> {
@@ -386,22 +400,21 @@ fn reclaim_cmd(a: ReclaimArgs) -> anyhow::Result<ExitCode> {
             info.liveness_timeout_s
         );
     }
-    let tx = r.tx_hash.unwrap_or_default();
-    print(
+    print_tx(
         a.node.json,
+        &r,
         serde_json::json!({
-            "tx": tx,
-            "gas": r.gas_tx,
             "reclaimed_wei": note.denomination.to_string(),
             "depositor": format!("{from:#x}"),
             "pool_address": format!("{:#x}", note.pool),
         }),
-        format!(
-            "reclaimed {} wei from {:#x} to {from:#x} (tx {tx}, gas {})",
-            note.denomination, note.pool, r.gas_tx
-        ),
-    )?;
-    Ok(ExitCode::SUCCESS)
+        |tx| {
+            format!(
+                "reclaimed {} wei from {:#x} to {from:#x} (tx {tx}, gas {})",
+                note.denomination, note.pool, r.gas_tx
+            )
+        },
+    )
 }
 
 fn sequencer_cmd(a: SequencerArgs) -> anyhow::Result<ExitCode> {

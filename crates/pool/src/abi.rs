@@ -119,6 +119,12 @@ pub fn commit_call(
     v.extend_from_slice(&u256_word(U256::from(off_c)));
     v.extend_from_slice(&u256_word(U256::from(off_d)));
     v.extend_from_slice(&u256_word(excluded_mask));
+    batch_lists(&mut v, commitments, depositors);
+    v
+}
+
+/// Appends the tails of a batch's two dynamic arrays (length, then words).
+fn batch_lists(v: &mut Vec<u8>, commitments: &[U256], depositors: &[Address]) {
     v.extend_from_slice(&u256_word(U256::from(commitments.len())));
     for c in commitments {
         v.extend_from_slice(&u256_word(*c));
@@ -127,7 +133,6 @@ pub fn commit_call(
     for d in depositors {
         v.extend_from_slice(&address_word(*d));
     }
-    v
 }
 
 /// The arguments of a withdrawal besides the proof.
@@ -182,14 +187,7 @@ pub fn reclaim_call(
     v.extend_from_slice(&u256_word(U256::from(off_c)));
     v.extend_from_slice(&u256_word(U256::from(off_d)));
     v.extend_from_slice(&u256_word(U256::from(position)));
-    v.extend_from_slice(&u256_word(U256::from(commitments.len())));
-    for c in commitments {
-        v.extend_from_slice(&u256_word(*c));
-    }
-    v.extend_from_slice(&u256_word(U256::from(depositors.len())));
-    for d in depositors {
-        v.extend_from_slice(&address_word(*d));
-    }
+    batch_lists(&mut v, commitments, depositors);
     v
 }
 

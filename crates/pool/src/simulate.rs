@@ -281,6 +281,24 @@ fn require_ok(what: &str, status: &CallStatus) -> Result<(), PoolError> {
     }
 }
 
+/// Proves `plan`'s leaves as the next slot of `tree` and returns the
+/// `commit` call data of `plan` with that proof.
+fn prove_commit_call(
+    provers: &PoolProvers,
+    tree: &zkbench_merkle::EraSlotTree,
+    plan: &crate::sequencer::BatchPlan,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<u8>, PoolError> {
+    let (proof, root, _) = provers.prove_batch(tree, &plan.leaves, rng)?;
+    Ok(abi::commit_call(
+        &proof,
+        &root,
+        &plan.commitments,
+        &plan.depositors,
+        plan.mask,
+    ))
+}
+
 /// A proof with A replaced by −A (a valid curve point, a wrong proof).
 pub(crate) fn forge(p: &Groth16Calldata) -> Groth16Calldata {
     let mut f = p.clone();
@@ -459,19 +477,8 @@ pub fn simulate_on(
     let forged_leaf = Fr::rand(&mut rng);
     plan.commitments[0] = abi::fr_u256(&forged_leaf);
     plan.leaves[0] = forged_leaf;
-    let (proof, root, _) = provers.prove_batch(seq.tree(), &plan.leaves, &mut rng)?;
-    let r = sent(
-        chain,
-        &mut ledger,
-        seq_addr,
-        &abi::commit_call(
-            &proof,
-            &root,
-            &plan.commitments,
-            &plan.depositors,
-            plan.mask,
-        ),
-    )?;
+    let call = prove_commit_call(provers, seq.tree(), &plan, &mut rng)?;
+    let r = sent(chain, &mut ledger, seq_addr, &call)?;
     let a = abi::describe(&r.status);
     let undeposited_commitment_rejected = a == "BatchMismatch";
     answers.insert("commit_with_undeposited_commitment".into(), a);
@@ -645,19 +652,8 @@ pub fn simulate_on(
     let stale = seq
         .plan(b)
         .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
-    let (proof, root, _) = provers.prove_batch(seq.tree(), &stale.leaves, &mut rng)?;
-    let r = sent(
-        chain,
-        &mut ledger,
-        seq_addr,
-        &abi::commit_call(
-            &proof,
-            &root,
-            &stale.commitments,
-            &stale.depositors,
-            stale.mask,
-        ),
-    )?;
+    let call = prove_commit_call(provers, seq.tree(), &stale, &mut rng)?;
+    let r = sent(chain, &mut ledger, seq_addr, &call)?;
     let d = abi::describe(&r.status);
     live_ok &= d == "ReclaimedNotExcluded";
     answers.insert("commit_without_reclaimed_excluded".into(), d);
