@@ -28,6 +28,9 @@ contract Pool {
     uint256 public immutable emptyLeaf;
     /// @notice The only account that may commit batches.
     address public immutable sequencer;
+    /// @notice Seconds without progress after which depositors of uncommitted batches may
+    /// reclaim their deposits (liveness: a stalled sequencer or a batch that never fills).
+    uint256 public immutable livenessTimeout;
 
     /// @notice The current era root.
     uint256 public currentRoot;
@@ -47,6 +50,11 @@ contract Pool {
     uint64 public openCount;
     /// @notice Committed slots (= the next batch to commit).
     uint64 public nextSlot;
+    /// @notice Time of the last progress: the last commit, or the deposit that made an empty
+    /// queue non-empty (same storage slot as the three counters above).
+    uint64 public lastProgress;
+    /// @notice Per uncommitted batch, bit i set: deposit i was reclaimed (paid back).
+    mapping(uint256 => uint256) public reclaimed;
 
     bool private transient locked;
 
@@ -54,12 +62,16 @@ contract Pool {
     event Deposit(uint256 indexed commitment, address indexed depositor, uint256 batch, uint256 position);
     /// @notice Batch `slot` was committed; the era root is now `root`.
     event Commit(uint256 indexed slot, uint256 root);
-    /// @notice A deposit of batch `slot` was excluded; its depositor's escrow was credited.
+    /// @notice A deposit of batch `slot` was excluded; its depositor's escrow was credited
+    /// (unless the deposit had been reclaimed: then it was already paid back).
     event Excluded(uint256 indexed slot, uint256 position, address indexed depositor, uint256 commitment);
     /// @notice A note was spent.
     event Withdrawal(address to, uint256 nullifierHash, address indexed relayer, uint256 fee);
     /// @notice Escrowed ether was paid back.
     event EscrowClaimed(address indexed depositor, uint256 amount);
+    /// @notice A stalled deposit was paid back to its depositor; the commit of its batch must
+    /// exclude it.
+    event Reclaimed(uint256 indexed batch, uint256 position, address indexed depositor, uint256 commitment);
 
     error Reentrancy();
     error WrongDenomination();
@@ -79,6 +91,11 @@ contract Pool {
     error ZeroRecipient();
     error NothingToClaim();
     error TransferFailed();
+    error NotStalled();
+    error BatchNotPending();
+    error NotDepositor();
+    error AlreadyReclaimed();
+    error ReclaimedNotExcluded();
 
     modifier nonReentrant() {
         if (locked) revert Reentrancy();
@@ -96,7 +113,8 @@ contract Pool {
         uint256 _eraCapacity,
         uint256 _emptyLeaf,
         uint256 _initialRoot,
-        address _sequencer
+        address _sequencer,
+        uint256 _livenessTimeout
     ) {
         withdrawVerifier = _withdrawVerifier;
         batchVerifier = _batchVerifier;
@@ -106,6 +124,7 @@ contract Pool {
         eraCapacity = _eraCapacity;
         emptyLeaf = _emptyLeaf;
         sequencer = _sequencer;
+        livenessTimeout = _livenessTimeout;
         currentRoot = _initialRoot;
         knownRoots[_initialRoot] = true;
     }
@@ -119,6 +138,8 @@ contract Pool {
         // A deposit that could never be committed would be stuck: refuse it.
         if (batch >= eraCapacity) revert EraFull();
         uint64 position = openCount;
+        // The queue was empty: the liveness clock starts now.
+        if (position == 0 && nextSlot == batch) lastProgress = uint64(block.timestamp);
         batchAccumulator[batch] = keccak256(abi.encode(batchAccumulator[batch], commitment, msg.sender));
         if (position + 1 == batchSize) {
             openBatch = batch + 1;
@@ -133,7 +154,8 @@ contract Pool {
     /// @param commitments The batch's commitments in deposit order.
     /// @param depositors Their depositors.
     /// @param excludedMask Bit i set: deposit i is excluded (its leaf is E, its depositor's
-    /// escrow is credited with the denomination).
+    /// escrow is credited with the denomination unless the deposit was reclaimed). Every
+    /// reclaimed deposit must be excluded.
     function commit(
         uint256[2] calldata pA,
         uint256[2][2] calldata pB,
@@ -156,6 +178,7 @@ contract Pool {
         currentRoot = newRoot;
         knownRoots[newRoot] = true;
         nextSlot = slot + 1;
+        lastProgress = uint64(block.timestamp);
         emit Commit(slot, newRoot);
     }
 
@@ -199,9 +222,50 @@ contract Pool {
         _send(payable(msg.sender), amount);
     }
 
+    /// @notice Whether the pool is stalled: deposits are waiting and nothing progressed for
+    /// more than `livenessTimeout` seconds.
+    function stalled() public view returns (bool) {
+        bool waiting = nextSlot < openBatch || openCount > 0;
+        return waiting && block.timestamp - lastProgress > livenessTimeout;
+    }
+
+    /// @notice Pays a deposit of an uncommitted batch back to its depositor (the caller) when
+    /// the pool is stalled. The commit of that batch must then exclude it.
+    /// @param batch An uncommitted batch (`nextSlot <= batch <= openBatch`).
+    /// @param commitments The batch's deposits so far, in order (`batchSize` of a full batch,
+    /// `openCount` of the open one), as the `Deposit` events tell.
+    /// @param depositors Their depositors.
+    /// @param position The caller's deposit in the batch.
+    function reclaim(
+        uint64 batch,
+        uint256[] calldata commitments,
+        address[] calldata depositors,
+        uint256 position
+    ) external nonReentrant {
+        if (!stalled()) revert NotStalled();
+        uint64 open = openBatch;
+        if (batch < nextSlot || batch > open) revert BatchNotPending();
+        uint256 n = batch == open ? openCount : batchSize;
+        if (commitments.length != n || depositors.length != n) revert WrongBatchLength();
+        bytes32 acc;
+        for (uint256 i = 0; i < n; ++i) {
+            acc = keccak256(abi.encode(acc, commitments[i], depositors[i]));
+        }
+        if (acc != batchAccumulator[batch]) revert BatchMismatch();
+        // The bitmap (like the commit's mask) has 256 positions.
+        if (position >= n || position >= 256 || depositors[position] != msg.sender) revert NotDepositor();
+        uint256 bits = reclaimed[batch];
+        uint256 bit = 1 << position;
+        if (bits & bit != 0) revert AlreadyReclaimed();
+        reclaimed[batch] = bits | bit;
+        emit Reclaimed(batch, position, msg.sender, commitments[position]);
+        _send(payable(msg.sender), denomination);
+    }
+
     /// @dev The batch proof's public inputs; checks the batch against its accumulator and
-    /// credits the escrow of excluded depositors (rolled back with the transaction if the
-    /// proof fails).
+    /// that every reclaimed deposit is excluded, and credits the escrow of excluded
+    /// depositors not already paid back (rolled back with the transaction if the proof
+    /// fails).
     function _batchInputs(
         uint64 slot,
         uint256 newRoot,
@@ -212,6 +276,11 @@ contract Pool {
         uint256 n = batchSize;
         if (commitments.length != n || depositors.length != n) revert WrongBatchLength();
         if (n < 256 && excludedMask >> n != 0) revert BadMask();
+        uint256 back = reclaimed[slot];
+        if (back != 0) {
+            if (back & ~excludedMask != 0) revert ReclaimedNotExcluded();
+            delete reclaimed[slot];
+        }
         inputs = new uint256[](3 + n);
         inputs[0] = currentRoot;
         inputs[1] = newRoot;
@@ -223,8 +292,10 @@ contract Pool {
             acc = keccak256(abi.encode(acc, c, d));
             if ((excludedMask >> i) & 1 == 1) {
                 inputs[3 + i] = emptyLeaf;
-                escrow[d] += denomination;
-                excluded += denomination;
+                if ((back >> i) & 1 == 0) {
+                    escrow[d] += denomination;
+                    excluded += denomination;
+                }
                 emit Excluded(slot, i, d, c);
             } else {
                 inputs[3 + i] = c;

@@ -100,6 +100,7 @@ pub fn bench_config(shape: PoolShape, family: HashFamily) -> SimulateConfig {
         seed: 1,
         existing_recipients: false,
         max_withdrawals: Some(WITHDRAWALS),
+        liveness_timeout_s: zkbench_pool::contracts::DEFAULT_LIVENESS_TIMEOUT_S,
     }
 }
 
@@ -121,6 +122,7 @@ pub fn failed_checks(r: &SimulationReport) -> Vec<&'static str> {
             "undeposited_commitment_rejected",
             c.undeposited_commitment_rejected,
         ),
+        ("stalled_deposit_reclaimed", c.stalled_deposit_reclaimed),
     ]
     .into_iter()
     .filter(|(_, ok)| !ok)

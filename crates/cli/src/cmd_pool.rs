@@ -28,6 +28,9 @@ pub enum PoolCmd {
     /// The sequencer: watches Deposit events, applies the blocklist, proves and commits
     /// each full batch of 2^slot_depth deposits.
     Sequencer(SequencerArgs),
+    /// Take a deposit back when the pool is stalled (no commit for its liveness timeout
+    /// while deposits wait); the note must not be committed yet.
+    Reclaim(ReclaimArgs),
 }
 
 /// Where a wallet/sequencer command runs: a node, and which of its keys signs.
@@ -65,6 +68,20 @@ pub struct DeployArgs {
     /// The sequencer's address (default: the deploying account).
     #[arg(long)]
     pub sequencer: Option<String>,
+    /// Seconds without progress (no commit while deposits wait) after which depositors
+    /// of uncommitted batches may reclaim (default: one day).
+    #[arg(long, default_value_t = zkbench_pool::contracts::DEFAULT_LIVENESS_TIMEOUT_S)]
+    pub liveness_timeout_s: u64,
+}
+
+/// Arguments of `zkbench pool reclaim`.
+#[derive(Args, Debug)]
+pub struct ReclaimArgs {
+    #[command(flatten)]
+    pub node: NodeArgs,
+    /// The note file written by `zkbench pool deposit` (sent from the account that deposited it).
+    #[arg(long)]
+    pub note: PathBuf,
 }
 
 /// Arguments of `zkbench pool deposit`.
@@ -149,6 +166,10 @@ pub struct SimulateArgs {
     /// Withdraw at most this many notes (default: every committed note).
     #[arg(long)]
     pub max_withdrawals: Option<usize>,
+    /// The pool's liveness timeout in seconds (the liveness check moves the clock past it;
+    /// on a node it must exceed the run's wall time).
+    #[arg(long, default_value_t = zkbench_pool::contracts::DEFAULT_LIVENESS_TIMEOUT_S)]
+    pub liveness_timeout_s: u64,
     /// Seed of the notes' and proofs' randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -177,6 +198,7 @@ pub fn run(cmd: PoolCmd) -> anyhow::Result<ExitCode> {
         PoolCmd::Deposit(a) => deposit_cmd(a),
         PoolCmd::Withdraw(a) => withdraw_cmd(a),
         PoolCmd::Sequencer(a) => sequencer_cmd(a),
+        PoolCmd::Reclaim(a) => reclaim_cmd(a),
     }
 }
 
@@ -217,6 +239,21 @@ fn print(json: bool, v: serde_json::Value, text: String) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Prints a wallet command's transaction: `fields` plus `tx` (its hash) and
+/// `gas` as JSON, or `text(tx)`; success.
+fn print_tx(
+    json: bool,
+    r: &zkbench_pool::chain::TxResult,
+    mut fields: serde_json::Value,
+    text: impl FnOnce(&str) -> String,
+) -> anyhow::Result<ExitCode> {
+    let tx = r.tx_hash.clone().unwrap_or_default();
+    fields["tx"] = tx.clone().into();
+    fields["gas"] = r.gas_tx.into();
+    print(json, fields, text(&tx))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn deploy_cmd(a: DeployArgs) -> anyhow::Result<ExitCode> {
     let fam = family(&a.node.hash)?;
     let shape =
@@ -235,7 +272,14 @@ fn deploy_cmd(a: DeployArgs) -> anyhow::Result<ExitCode> {
     }
     let solc = zkbench_evm::Solc::locate()?;
     let provers = PoolProvers::setup(shape, fam, TEST_SETUP_SEED)?;
-    let d = zkbench_pool::contracts::deploy(&mut chain, &solc, &provers, denomination, sequencer)?;
+    let d = zkbench_pool::contracts::deploy(
+        &mut chain,
+        &solc,
+        &provers,
+        denomination,
+        sequencer,
+        a.liveness_timeout_s,
+    )?;
     print(
         a.node.json,
         serde_json::json!({
@@ -248,6 +292,7 @@ fn deploy_cmd(a: DeployArgs) -> anyhow::Result<ExitCode> {
             "era_depth": shape.era_depth,
             "hash": fam.name(),
             "network": chain.network(),
+            "liveness_timeout_s": a.liveness_timeout_s,
             "gas_deploy": d.gas_deploy,
             "test_setup": true,
         }),
@@ -315,24 +360,61 @@ fn withdraw_cmd(a: WithdrawArgs) -> anyhow::Result<ExitCode> {
     let r = zkbench_pool::wallet::withdraw(
         &mut chain, &provers, &note, from, recipient, relayer, fee, &mut rng,
     )?;
-    let tx = r.tx_hash.unwrap_or_default();
-    print(
+    print_tx(
         a.node.json,
+        &r,
         serde_json::json!({
-            "tx": tx,
-            "gas": r.gas_tx,
             "recipient": format!("{recipient:#x}"),
             "relayer": format!("{relayer:#x}"),
             "fee_wei": fee.to_string(),
             "pool_address": format!("{:#x}", note.pool),
         }),
-        format!(
-            "withdrew {} wei to {recipient:#x} (fee {fee} to {relayer:#x}; tx {tx}, gas {})",
-            note.denomination - fee,
-            r.gas_tx
-        ),
-    )?;
-    Ok(ExitCode::SUCCESS)
+        |tx| {
+            format!(
+                "withdrew {} wei to {recipient:#x} (fee {fee} to {relayer:#x}; tx {tx}, gas {})",
+                note.denomination - fee,
+                r.gas_tx
+            )
+        },
+    )
+}
+
+fn reclaim_cmd(a: ReclaimArgs) -> anyhow::Result<ExitCode> {
+    let fam = family(&a.node.hash)?;
+    let note = Note::load(&a.note)?;
+    let (mut chain, from) = connect(&a.node, "reclaim")?;
+    if note.network != chain.network() {
+        bail!(
+            "the note is for network {:?}, this chain is {:?}",
+            note.network,
+            chain.network()
+        );
+    }
+    let info = zkbench_pool::contracts::pool_info(&mut chain, note.pool)?;
+    let hashes = zkbench_statement::NativeHashes::for_family(fam, None, 2)?;
+    let r = zkbench_pool::wallet::reclaim(&mut chain, from, &note, &hashes)?;
+    let answer = zkbench_pool::abi::describe(&r.status);
+    if answer != "ok" {
+        bail!(
+            "reclaim reverted on chain: {answer} (NotStalled: the pool progressed within its {} s timeout; BatchNotPending: the note is committed, withdraw it)",
+            info.liveness_timeout_s
+        );
+    }
+    print_tx(
+        a.node.json,
+        &r,
+        serde_json::json!({
+            "reclaimed_wei": note.denomination.to_string(),
+            "depositor": format!("{from:#x}"),
+            "pool_address": format!("{:#x}", note.pool),
+        }),
+        |tx| {
+            format!(
+                "reclaimed {} wei from {:#x} to {from:#x} (tx {tx}, gas {})",
+                note.denomination, note.pool, r.gas_tx
+            )
+        },
+    )
 }
 
 fn sequencer_cmd(a: SequencerArgs) -> anyhow::Result<ExitCode> {
@@ -438,6 +520,7 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         seed: a.seed,
         existing_recipients: a.existing_recipients,
         max_withdrawals: a.max_withdrawals,
+        liveness_timeout_s: a.liveness_timeout_s,
     };
     if a.baseline && !(1..=31).contains(&a.baseline_levels) {
         bail!("--baseline-levels {}: not in 1..=31", a.baseline_levels);
@@ -483,8 +566,15 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
             r.pool_address, r.chain, r.hash, r.slot_depth, r.batch_size, r.era_depth
         );
         println!(
-            "{} deposits, {} batches, {} withdrawals, {} blocklisted (refunded), {} pending",
-            r.deposits, r.batches, r.withdrawals, r.blocklisted, r.pending_deposits
+            "{} deposits, {} batches, {} withdrawals, {} blocklisted (refunded), {} pending; liveness: {} more deposits, {} reclaimed after {} s",
+            r.deposits,
+            r.batches,
+            r.withdrawals,
+            r.blocklisted,
+            r.pending_deposits,
+            r.liveness_deposits,
+            r.reclaimed,
+            r.liveness_timeout_s
         );
         println!(
             "gas (median): deposit {} · commit {} · withdraw {} · per tx amortized {}",

@@ -274,6 +274,37 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     let excluded = withdraw(&note_files[1], false);
     assert_eq!(excluded.0, Some(1));
     assert!(excluded.2.contains("not in the tree"), "{}", excluded.2);
+    // Liveness: a deposit the sequencer never commits (the batch never fills) is
+    // refused back before the pool's timeout and paid back after it.
+    let v = json(run(&[
+        "deposit",
+        "--pool",
+        &pool,
+        "--account",
+        "4",
+        "--notes-dir",
+        notes_s,
+        "--json",
+    ]));
+    let stuck = v["note_file"].as_str().unwrap().to_string();
+    let reclaim = |json: bool| {
+        let mut args = vec!["reclaim", "--note", &stuck, "--account", "4"];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    let early = reclaim(false);
+    assert_eq!(early.0, Some(1));
+    assert!(early.2.contains("NotStalled"), "{}", early.2);
+    chain.advance_time(86_401).unwrap();
+    let r = json(reclaim(true));
+    assert_eq!(r["reclaimed_wei"], "100000000000000000", "{r}");
+    assert_eq!(r["tx"].as_str().unwrap().len(), 66);
+    assert_eq!(
+        chain.balance(pool_addr).unwrap(),
+        zkbench_evm::U256::from(100_000_000_000_000_000u64)
+    );
     // Without --rpc the wallet commands say so.
     let out = zkbench()
         .args(["pool", "deposit", "--pool", &pool])

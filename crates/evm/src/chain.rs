@@ -152,6 +152,20 @@ impl Chain {
         }
     }
 
+    /// The block timestamp transactions run with (seconds).
+    pub fn timestamp(&self) -> u64 {
+        self.evm.ctx.block.timestamp.saturating_to()
+    }
+
+    /// Moves the chain `seconds` forward: later transactions run in a new
+    /// block (number + 1) whose timestamp is that much later.
+    pub fn advance_time(&mut self, seconds: u64) {
+        self.evm.ctx.modify_block(|b| {
+            b.timestamp = b.timestamp.saturating_add(U256::from(seconds));
+            b.number = b.number.saturating_add(U256::from(1u8));
+        });
+    }
+
     /// Sets the balance of `who` (creating the account).
     pub fn set_balance(&mut self, who: Address, wei: U256) -> Result<(), EvmError> {
         let db = self.evm.db_mut();

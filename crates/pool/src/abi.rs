@@ -73,6 +73,7 @@ pub fn constructor_args(
     empty_leaf: &Fr,
     initial_root: &Fr,
     sequencer: Address,
+    liveness_timeout_s: u64,
 ) -> Vec<u8> {
     let mut sel = [0u8; 32];
     sel[..4].copy_from_slice(&batch_selector);
@@ -86,6 +87,7 @@ pub fn constructor_args(
         fr_word(empty_leaf),
         fr_word(initial_root),
         address_word(sequencer),
+        u256_word(U256::from(liveness_timeout_s)),
     ]
     .concat()
 }
@@ -117,6 +119,12 @@ pub fn commit_call(
     v.extend_from_slice(&u256_word(U256::from(off_c)));
     v.extend_from_slice(&u256_word(U256::from(off_d)));
     v.extend_from_slice(&u256_word(excluded_mask));
+    batch_lists(&mut v, commitments, depositors);
+    v
+}
+
+/// Appends the tails of a batch's two dynamic arrays (length, then words).
+fn batch_lists(v: &mut Vec<u8>, commitments: &[U256], depositors: &[Address]) {
     v.extend_from_slice(&u256_word(U256::from(commitments.len())));
     for c in commitments {
         v.extend_from_slice(&u256_word(*c));
@@ -125,7 +133,6 @@ pub fn commit_call(
     for d in depositors {
         v.extend_from_slice(&address_word(*d));
     }
-    v
 }
 
 /// The arguments of a withdrawal besides the proof.
@@ -165,6 +172,25 @@ pub fn withdraw_call(proof: &Groth16Calldata, a: &WithdrawArgs) -> Vec<u8> {
     v
 }
 
+/// `reclaim(uint64 batch, uint256[] commitments, address[] depositors, uint256 position)`.
+pub fn reclaim_call(
+    batch: u64,
+    commitments: &[U256],
+    depositors: &[Address],
+    position: u64,
+) -> Vec<u8> {
+    let mut v = selector("reclaim(uint64,uint256[],address[],uint256)").to_vec();
+    // Head: batch, two offsets, position = 4 words.
+    let off_c = 4 * 32;
+    let off_d = off_c + 32 * (1 + commitments.len());
+    v.extend_from_slice(&u256_word(U256::from(batch)));
+    v.extend_from_slice(&u256_word(U256::from(off_c)));
+    v.extend_from_slice(&u256_word(U256::from(off_d)));
+    v.extend_from_slice(&u256_word(U256::from(position)));
+    batch_lists(&mut v, commitments, depositors);
+    v
+}
+
 /// `claimEscrow()`.
 pub fn claim_escrow_call() -> Vec<u8> {
     selector("claimEscrow()").to_vec()
@@ -199,6 +225,11 @@ pub const POOL_ERRORS: &[&str] = &[
     "ZeroRecipient",
     "NothingToClaim",
     "TransferFailed",
+    "NotStalled",
+    "BatchNotPending",
+    "NotDepositor",
+    "AlreadyReclaimed",
+    "ReclaimedNotExcluded",
 ];
 
 /// What a call did, in words: `ok`, the name of the contract's custom error,
@@ -257,7 +288,17 @@ pub fn deposit_events(pool: Address, logs: &[Log]) -> Vec<DepositEvent> {
 
 /// The `(slot, position, depositor)` of the `Excluded` events of `pool` among `logs`.
 pub fn excluded_events(pool: Address, logs: &[Log]) -> Vec<(u64, u64, Address)> {
-    let topic = keccak(b"Excluded(uint256,uint256,address,uint256)");
+    indexed_position_events(pool, logs, b"Excluded(uint256,uint256,address,uint256)")
+}
+
+/// `(batch, position, depositor)` of the events `signature` of `pool`: `event
+/// E(uint256 indexed batch, uint256 position, address indexed depositor, uint256 commitment)`.
+fn indexed_position_events(
+    pool: Address,
+    logs: &[Log],
+    signature: &[u8],
+) -> Vec<(u64, u64, Address)> {
+    let topic = keccak(signature);
     logs.iter()
         .filter(|l| l.address == pool)
         .filter(|l| l.data.topics().first().map(|t| t.0) == Some(topic))
@@ -274,4 +315,9 @@ pub fn excluded_events(pool: Address, logs: &[Log]) -> Vec<(u64, u64, Address)> 
             ))
         })
         .collect()
+}
+
+/// The `(batch, position, depositor)` of the `Reclaimed` events of `pool` among `logs`.
+pub fn reclaimed_events(pool: Address, logs: &[Log]) -> Vec<(u64, u64, Address)> {
+    indexed_position_events(pool, logs, b"Reclaimed(uint256,uint256,address,uint256)")
 }

@@ -64,6 +64,10 @@ pub trait PoolChain {
     fn balance(&mut self, who: Address) -> Result<U256, PoolError>;
     /// Every log `address` emitted, in order.
     fn logs(&mut self, address: Address) -> Result<Vec<Log>, PoolError>;
+    /// Moves the chain's clock `seconds` forward (a test chain only: the
+    /// embedded EVM's block timestamp; on a node `evm_increaseTime` and
+    /// `evm_mine`, which Hardhat and Anvil answer and a public node refuses).
+    fn advance_time(&mut self, seconds: u64) -> Result<(), PoolError>;
     /// `n` accounts this chain can send from, for role `tag`: on the embedded
     /// EVM new accounts holding exactly `wei`; on a node the next `n` of its
     /// keys (their balance is what the node gave them), an error when too few
@@ -154,6 +158,10 @@ impl PoolChain for Embedded {
             .filter(|l| l.address == address)
             .cloned()
             .collect())
+    }
+    fn advance_time(&mut self, seconds: u64) -> Result<(), PoolError> {
+        self.chain.advance_time(seconds);
+        Ok(())
     }
     fn senders(&mut self, tag: u8, n: usize, wei: U256) -> Result<Vec<Address>, PoolError> {
         self.receivers(tag, n, wei, &[])
@@ -543,6 +551,19 @@ impl PoolChain for RpcChain {
             .map_err(|e| rpc_err(&self.url, "eth_getLogs", e))?;
         Ok(logs.into_iter().map(|l| l.inner).collect())
     }
+    fn advance_time(&mut self, seconds: u64) -> Result<(), PoolError> {
+        let p = &self.provider;
+        self.rt
+            .block_on(p.raw_request::<_, serde_json::Value>("evm_increaseTime".into(), [seconds]))
+            .map_err(|e| rpc_err(&self.url, "evm_increaseTime", e))?;
+        self.rt
+            .block_on(p.raw_request::<_, serde_json::Value>(
+                "evm_mine".into(),
+                Vec::<serde_json::Value>::new(),
+            ))
+            .map_err(|e| rpc_err(&self.url, "evm_mine", e))?;
+        Ok(())
+    }
     fn senders(&mut self, _tag: u8, n: usize, _wei: U256) -> Result<Vec<Address>, PoolError> {
         let left = self.accounts.len() - self.next_account;
         if n > left {
@@ -677,6 +698,9 @@ mod tests {
         assert_eq!(s[1], tagged_account(0xd0, 1));
         assert_eq!(e.balance(s[1]).unwrap(), U256::from(5u8));
         assert_eq!(e.network(), "revm");
+        let t = e.chain.timestamp();
+        e.advance_time(100).unwrap();
+        assert_eq!(e.chain.timestamp(), t + 100);
         assert!(e.logs(s[0]).unwrap().is_empty());
     }
 }

@@ -23,6 +23,10 @@ pub const POOL_SOURCE: &str = include_str!("../../../contracts/Pool.sol");
 /// toxic waste is derivable from it).
 pub const TEST_SETUP_SEED: u64 = 0x5eed_0003;
 
+/// The default liveness timeout: one day without progress (no commit while
+/// deposits wait) and the depositors of uncommitted batches may reclaim.
+pub const DEFAULT_LIVENESS_TIMEOUT_S: u64 = 86_400;
+
 /// Both statements of the pool with their (test-setup) keys.
 pub struct PoolProvers {
     /// Slot and era depths.
@@ -162,13 +166,16 @@ pub struct PoolDeployment {
     pub gas_deploy: [u64; 3],
 }
 
-/// Compiles and deploys both verifiers and the pool on `chain` (from its deployer).
+/// Compiles and deploys both verifiers and the pool on `chain` (from its
+/// deployer); depositors may reclaim after `liveness_timeout_s` seconds
+/// without progress ([`DEFAULT_LIVENESS_TIMEOUT_S`] is the usual choice).
 pub fn deploy(
     chain: &mut dyn PoolChain,
     solc: &Solc,
     provers: &PoolProvers,
     denomination: U256,
     sequencer: Address,
+    liveness_timeout_s: u64,
 ) -> Result<PoolDeployment, PoolError> {
     let wv_src = zkbench_evm::solidity_verifier(provers.spend_keys.vk())?;
     let bv_src = zkbench_evm::solidity_verifier(provers.batch_keys.vk())?;
@@ -190,6 +197,7 @@ pub fn deploy(
         &pool_empty_leaf(),
         &tree.root(),
         sequencer,
+        liveness_timeout_s,
     ));
     let (pool_address, pool_gas) = chain.deploy(&creation)?;
     Ok(PoolDeployment {
@@ -248,6 +256,8 @@ pub struct PoolInfo {
     pub committed: u64,
     /// `currentRoot()`.
     pub root: U256,
+    /// `livenessTimeout()` in seconds.
+    pub liveness_timeout_s: u64,
 }
 
 fn log2_exact(x: U256, what: &str) -> Result<u32, PoolError> {
@@ -276,5 +286,8 @@ pub fn pool_info(chain: &mut dyn PoolChain, pool: Address) -> Result<PoolInfo, P
         sequencer: Address::from_slice(&seq[12..]),
         committed,
         root: read(chain, pool, "currentRoot()", None)?,
+        liveness_timeout_s: read(chain, pool, "livenessTimeout()", None)?
+            .try_into()
+            .map_err(|_| PoolError::Config("livenessTimeout() above 2^64".into()))?,
     })
 }

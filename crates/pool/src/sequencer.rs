@@ -1,6 +1,8 @@
 //! The sequencer: watches deposits, applies the blocklist, and commits a
 //! batch (one slot of the era tree, with its proof) whenever
-//! `2^slot_depth` deposits are pending.
+//! `2^slot_depth` deposits are pending. Deposits their depositors reclaimed
+//! (`Reclaimed` events, after the pool's liveness timeout) are excluded with
+//! no escrow credit: they were already paid back.
 
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;
@@ -53,10 +55,12 @@ pub struct BatchPlan {
     pub depositors: Vec<Address>,
     /// The slot's leaves: the commitment, or the empty leaf when excluded.
     pub leaves: Vec<Fr>,
-    /// Bit `i` set: deposit `i` is excluded.
+    /// Bit `i` set: deposit `i` is excluded (blocklisted or reclaimed).
     pub mask: U256,
-    /// Positions of excluded deposits.
+    /// Positions of blocklisted deposits (excluded; their escrow is credited).
     pub excluded: Vec<usize>,
+    /// Positions of reclaimed deposits (excluded; already paid back, no escrow).
+    pub reclaimed: Vec<usize>,
 }
 
 /// What one commit did.
@@ -66,8 +70,10 @@ pub struct CommitReport {
     pub slot: u64,
     /// The transaction.
     pub receipt: TxResult,
-    /// Excluded `(position, depositor)`.
+    /// Blocklisted (excluded, escrowed) `(position, depositor)`.
     pub excluded: Vec<(usize, Address)>,
+    /// Reclaimed (excluded, already paid back) positions.
+    pub reclaimed: Vec<usize>,
     /// Wall time of the batch proof, seconds.
     pub prove_s: f64,
 }
@@ -80,6 +86,7 @@ pub struct Sequencer {
     tree: EraSlotTree,
     pending: VecDeque<DepositEvent>,
     blocklist: HashSet<Address>,
+    reclaimed: HashSet<(u64, u64)>,
 }
 
 impl Sequencer {
@@ -96,6 +103,7 @@ impl Sequencer {
             tree: provers.empty_tree()?,
             pending: VecDeque::new(),
             blocklist,
+            reclaimed: HashSet::new(),
         })
     }
 
@@ -143,6 +151,12 @@ impl Sequencer {
         }
         s.pending
             .extend(deposits.into_iter().filter(|d| d.batch >= committed));
+        s.reclaimed.extend(
+            abi::reclaimed_events(pool, logs)
+                .into_iter()
+                .filter(|&(batch, _, _)| batch >= committed)
+                .map(|(batch, pos, _)| (batch, pos)),
+        );
         Ok(s)
     }
 
@@ -152,12 +166,23 @@ impl Sequencer {
         &self.tree
     }
 
-    /// Takes the pool's `Deposit` events from `logs`; returns how many.
+    /// Takes the pool's `Deposit` and `Reclaimed` events from `logs`; returns
+    /// how many deposits.
     pub fn observe(&mut self, logs: &[Log]) -> usize {
         let ev = abi::deposit_events(self.pool, logs);
         let n = ev.len();
         self.pending.extend(ev);
+        self.reclaimed.extend(
+            abi::reclaimed_events(self.pool, logs)
+                .into_iter()
+                .map(|(batch, pos, _)| (batch, pos)),
+        );
         n
+    }
+
+    /// The pending deposits, oldest first.
+    pub fn pending_deposits(&self) -> impl Iterator<Item = &DepositEvent> {
+        self.pending.iter()
     }
 
     /// Deposits seen but not committed.
@@ -176,11 +201,16 @@ impl Sequencer {
             leaves: Vec::with_capacity(batch_size),
             mask: U256::ZERO,
             excluded: Vec::new(),
+            reclaimed: Vec::new(),
         };
         for (i, d) in self.pending.iter().take(batch_size).enumerate() {
             p.commitments.push(d.commitment);
             p.depositors.push(d.depositor);
-            if self.blocklist.contains(&d.depositor) {
+            if self.reclaimed.contains(&(d.batch, d.position)) {
+                p.leaves.push(pool_empty_leaf());
+                p.mask |= U256::from(1u8) << i;
+                p.reclaimed.push(i);
+            } else if self.blocklist.contains(&d.depositor) {
                 p.leaves.push(pool_empty_leaf());
                 p.mask |= U256::from(1u8) << i;
                 p.excluded.push(i);
@@ -225,6 +255,7 @@ impl Sequencer {
         let slot = self.tree.slots_committed();
         self.tree = next;
         self.pending.drain(..b);
+        self.reclaimed.retain(|&(batch, _)| batch > slot);
         Ok(Some(CommitReport {
             slot,
             receipt,
@@ -233,6 +264,7 @@ impl Sequencer {
                 .iter()
                 .map(|&i| (i, plan.depositors[i]))
                 .collect(),
+            reclaimed: plan.reclaimed,
             prove_s,
         }))
     }

@@ -11,6 +11,14 @@
 //! blocklisted note was included); after it, the same withdrawal again
 //! (double spend). Gas price is 0, so only transferred value moves ether and
 //! every account's balance can be checked exactly.
+//!
+//! Then liveness: new deposits fill the open batch; the sequencer stalls. A
+//! reclaim before the pool's timeout is refused; after the clock is moved past
+//! it, the first of those depositors reclaims exactly the denomination, a
+//! second reclaim is refused, and so is a commit of that batch (valid proof)
+//! that does not exclude the reclaimed deposit; the honest commit excludes it
+//! with no escrow credit. This phase's deposits and commit are kept out of
+//! the gas medians.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -56,6 +64,11 @@ pub struct SimulateConfig {
     /// others stay in the pool, and the balance check accounts for them.
     /// Benchmarks of large batches use it to keep the run short.
     pub max_withdrawals: Option<usize>,
+    /// The pool's liveness timeout in seconds (at least 1): after so long
+    /// without progress, depositors of uncommitted batches may reclaim. On a
+    /// node it must exceed the run's wall time (the check that a reclaim
+    /// before the timeout is refused runs on the node's clock).
+    pub liveness_timeout_s: u64,
 }
 
 impl SimulateConfig {
@@ -73,6 +86,7 @@ impl SimulateConfig {
             seed: 1,
             existing_recipients: false,
             max_withdrawals: None,
+            liveness_timeout_s: contracts::DEFAULT_LIVENESS_TIMEOUT_S,
         }
     }
 }
@@ -95,6 +109,11 @@ pub struct GasReport {
     pub commits: Vec<u64>,
     /// `claimEscrow` (the blocklisted depositor's refund).
     pub claim_escrow: u64,
+    /// `reclaim` of a stalled deposit (the liveness check).
+    pub reclaim: u64,
+    /// The commit of the batch with the reclaimed deposit (excluded, no escrow):
+    /// the liveness check's, not in `commits` nor the medians.
+    pub commit_with_reclaim: u64,
     /// Creation of the pool contract.
     pub deploy_pool: u64,
     /// Creation of the note-spend verifier.
@@ -123,6 +142,11 @@ pub struct Checks {
     pub fee_above_denomination_rejected: bool,
     /// A batch with a commitment nobody deposited (with a valid batch proof) reverted `BatchMismatch`.
     pub undeposited_commitment_rejected: bool,
+    /// Liveness: a reclaim before the timeout reverted `NotStalled`; after it the depositor
+    /// of a pending deposit got exactly the denomination back; a second reclaim reverted
+    /// `AlreadyReclaimed`; a commit of that batch (valid proof) not excluding it reverted
+    /// `ReclaimedNotExcluded`; the honest commit excluded it with no escrow credit.
+    pub stalled_deposit_reclaimed: bool,
 }
 
 impl Checks {
@@ -136,6 +160,7 @@ impl Checks {
             && self.front_running_rejected
             && self.fee_above_denomination_rejected
             && self.undeposited_commitment_rejected
+            && self.stalled_deposit_reclaimed
     }
 }
 
@@ -177,6 +202,13 @@ pub struct SimulationReport {
     pub blocklisted: usize,
     /// Deposits left pending (fewer than a batch at the end).
     pub pending_deposits: usize,
+    /// Deposits made after the withdrawals by the liveness check (they fill the
+    /// open batch; not in `deposits` nor the gas medians).
+    pub liveness_deposits: usize,
+    /// Deposits reclaimed after the liveness timeout.
+    pub reclaimed: usize,
+    /// The pool's liveness timeout in seconds.
+    pub liveness_timeout_s: u64,
     /// Denomination in wei.
     pub denomination_wei: u128,
     /// Relayer fee per withdrawal in wei.
@@ -249,6 +281,24 @@ fn require_ok(what: &str, status: &CallStatus) -> Result<(), PoolError> {
     }
 }
 
+/// Proves `plan`'s leaves as the next slot of `tree` and returns the
+/// `commit` call data of `plan` with that proof.
+fn prove_commit_call(
+    provers: &PoolProvers,
+    tree: &zkbench_merkle::EraSlotTree,
+    plan: &crate::sequencer::BatchPlan,
+    rng: &mut ChaCha20Rng,
+) -> Result<Vec<u8>, PoolError> {
+    let (proof, root, _) = provers.prove_batch(tree, &plan.leaves, rng)?;
+    Ok(abi::commit_call(
+        &proof,
+        &root,
+        &plan.commitments,
+        &plan.depositors,
+        plan.mask,
+    ))
+}
+
 /// A proof with A replaced by −A (a valid curve point, a wrong proof).
 pub(crate) fn forge(p: &Groth16Calldata) -> Groth16Calldata {
     let mut f = p.clone();
@@ -314,6 +364,11 @@ pub fn simulate_on(
             cfg.deposits, shape.slot_depth
         )));
     }
+    if cfg.liveness_timeout_s == 0 {
+        return Err(PoolError::Config(
+            "liveness timeout 0: a reclaim before the timeout could not be tried".into(),
+        ));
+    }
     if cfg.fee > cfg.denomination {
         return Err(PoolError::Config(
             "the relayer fee exceeds the denomination".into(),
@@ -327,7 +382,14 @@ pub fn simulate_on(
     let solc = Solc::locate()?;
     let hashes = provers.hashes().clone();
     let seq_addr = chain.senders(0x5e, 1, U256::ZERO)?[0];
-    let dep = contracts::deploy(chain, &solc, provers, cfg.denomination, seq_addr)?;
+    let dep = contracts::deploy(
+        chain,
+        &solc,
+        provers,
+        cfg.denomination,
+        seq_addr,
+        cfg.liveness_timeout_s,
+    )?;
     let pool = dep.pool;
     let relayer = chain.senders(0x7e, 1, U256::ZERO)?[0];
     let blocked = chain.senders(0xbb, 1, cfg.denomination)?[0];
@@ -355,6 +417,17 @@ pub fn simulate_on(
             }
         })
         .collect();
+    // The liveness check's deposits fill the open batch.
+    let live_n = b - cfg.deposits % b;
+    let n_live = chain.senders_left().map_or(live_n, |l| l.min(live_n));
+    let live_accounts = if n_live > 0 {
+        chain.senders(0xd1, n_live, cfg.denomination)?
+    } else {
+        accounts.clone()
+    };
+    let live_depositors: Vec<Address> = (0..live_n)
+        .map(|i| live_accounts[i % live_accounts.len()])
+        .collect();
     let recipient_start = if cfg.existing_recipients {
         U256::from(10u64).pow(U256::from(18u8))
     } else {
@@ -362,6 +435,7 @@ pub fn simulate_on(
     };
     let recipients = chain.receivers(0xee, cfg.deposits, recipient_start, &salt)?;
     let mut everyone: Vec<Address> = depositors.clone();
+    everyone.extend(&live_depositors);
     everyone.extend(&recipients);
     everyone.extend([relayer, attacker, seq_addr, pool]);
     everyone.sort_unstable();
@@ -403,19 +477,8 @@ pub fn simulate_on(
     let forged_leaf = Fr::rand(&mut rng);
     plan.commitments[0] = abi::fr_u256(&forged_leaf);
     plan.leaves[0] = forged_leaf;
-    let (proof, root, _) = provers.prove_batch(seq.tree(), &plan.leaves, &mut rng)?;
-    let r = sent(
-        chain,
-        &mut ledger,
-        seq_addr,
-        &abi::commit_call(
-            &proof,
-            &root,
-            &plan.commitments,
-            &plan.depositors,
-            plan.mask,
-        ),
-    )?;
+    let call = prove_commit_call(provers, seq.tree(), &plan, &mut rng)?;
+    let r = sent(chain, &mut ledger, seq_addr, &call)?;
     let a = abi::describe(&r.status);
     let undeposited_commitment_rejected = a == "BatchMismatch";
     answers.insert("commit_with_undeposited_commitment".into(), a);
@@ -548,12 +611,73 @@ pub fn simulate_on(
         }
     }
 
+    // Liveness: the open batch fills, the sequencer stalls, a depositor reclaims.
+    let pending = seq.pending();
+    let mut live_notes = Vec::with_capacity(live_n);
+    for (i, d) in live_depositors.iter().enumerate() {
+        let note = Note::random(&mut rng, &chain.network(), cfg.denomination, pool);
+        let (_, r) = wallet::deposit(chain, *d, &note, &cfg.notes_dir, &hashes)?;
+        ledger.fee(*d, &r);
+        require_ok(&format!("liveness deposit {i}"), &r.status)?;
+        ledger.transfer(*d, pool, cfg.denomination);
+        seq.observe(&r.logs);
+        live_notes.push(note);
+    }
+    let reclaimer = live_depositors[0];
+    let mut reclaim_answer = |name: &str,
+                              chain: &mut dyn PoolChain,
+                              ledger: &mut Ledger|
+     -> Result<(TxResult, String), PoolError> {
+        let r = wallet::reclaim(chain, reclaimer, &live_notes[0], &hashes)?;
+        ledger.fee(reclaimer, &r);
+        let d = abi::describe(&r.status);
+        answers.insert(name.into(), d.clone());
+        Ok((r, d))
+    };
+    let (_, early) = reclaim_answer("reclaim_before_timeout", chain, &mut ledger)?;
+    let mut live_ok = early == "NotStalled";
+    chain.advance_time(cfg.liveness_timeout_s + 1)?;
+    let reclaimer_before = chain.balance(reclaimer)?;
+    let (r, _) = reclaim_answer("reclaim_after_timeout", chain, &mut ledger)?;
+    let gas_reclaim = r.gas_tx;
+    live_ok &= ok(&r.status)
+        && chain.balance(reclaimer)? + r.fee_wei == reclaimer_before + cfg.denomination;
+    if ok(&r.status) {
+        ledger.transfer(pool, reclaimer, cfg.denomination);
+    }
+    let reclaim_logs = r.logs;
+    let (_, twice) = reclaim_answer("reclaim_twice", chain, &mut ledger)?;
+    live_ok &= twice == "AlreadyReclaimed";
+    // The sequencer's batch as it was before it saw the Reclaimed event: a valid proof.
+    let stale = seq
+        .plan(b)
+        .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
+    let call = prove_commit_call(provers, seq.tree(), &stale, &mut rng)?;
+    let r = sent(chain, &mut ledger, seq_addr, &call)?;
+    let d = abi::describe(&r.status);
+    live_ok &= d == "ReclaimedNotExcluded";
+    answers.insert("commit_without_reclaimed_excluded".into(), d);
+    // The honest commit: the reclaimed deposit excluded, no escrow for it.
+    seq.observe(&reclaim_logs);
+    let rep = seq
+        .commit_next(chain, provers, &mut rng)?
+        .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
+    ledger.fee(seq_addr, &rep.receipt);
+    let gas_commit_reclaim = rep.receipt.gas_tx;
+    live_ok &= rep.reclaimed == [cfg.deposits % b]
+        && read(
+            chain,
+            pool,
+            "escrow(address)",
+            Some(address_word(reclaimer)),
+        )? == U256::ZERO
+        && find_leaf(seq.tree(), &live_notes[0].commitment(&hashes)).is_none();
+
     // Balances: exact for every account (what the protocol moved, less the
     // gas fees it paid), the pool's exact, and the total unchanged but for fees.
     let denom = cfg.denomination;
-    let pending = seq.pending();
     let mut balanced = chain.balance(pool)?
-        == denom * U256::from((cfg.deposits - withdrawals - 1) as u64)
+        == denom * U256::from((cfg.deposits - withdrawals - 1 + live_n - 1) as u64)
         && read(chain, pool, "totalEscrow()", None)? == U256::ZERO;
     let mut total_before = U256::ZERO;
     let mut total_after = U256::ZERO;
@@ -581,6 +705,9 @@ pub fn simulate_on(
         batches,
         blocklisted: 1,
         pending_deposits: pending,
+        liveness_deposits: live_n,
+        reclaimed: 1,
+        liveness_timeout_s: cfg.liveness_timeout_s,
         denomination_wei,
         fee_wei: cfg.fee.try_into().unwrap_or(u128::MAX),
         pool_address: format!("{pool:#x}"),
@@ -592,6 +719,8 @@ pub fn simulate_on(
             per_tx_amortized: gd + (gc + b as u64 / 2) / b as u64 + gw,
             commits: gas_commit.clone(),
             claim_escrow: gas_claim,
+            reclaim: gas_reclaim,
+            commit_with_reclaim: gas_commit_reclaim,
             deploy_pool: dep.gas_deploy[2],
             deploy_withdraw_verifier: dep.gas_deploy[0],
             deploy_batch_verifier: dep.gas_deploy[1],
@@ -605,6 +734,7 @@ pub fn simulate_on(
             front_running_rejected: front,
             fee_above_denomination_rejected: fee_high,
             undeposited_commitment_rejected,
+            stalled_deposit_reclaimed: live_ok,
         },
         answers,
         provers: ProverReport {

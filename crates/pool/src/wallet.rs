@@ -231,6 +231,39 @@ pub fn withdraw<R: rand::RngCore>(
     Ok(r)
 }
 
+/// Pays `note`'s deposit back to its depositor `from` when the pool is
+/// stalled (no progress for its liveness timeout while deposits wait): finds
+/// the note's `Deposit` event by `from` in the pool's history, sends
+/// `reclaim` with its batch's deposit list. The note must not be committed
+/// yet. A revert (`NotStalled`, `AlreadyReclaimed`, …) is an outcome in the
+/// returned receipt, not an error.
+pub fn reclaim(
+    chain: &mut dyn PoolChain,
+    from: Address,
+    note: &Note,
+    hashes: &NativeHashes,
+) -> Result<TxResult, PoolError> {
+    let logs = chain.logs(note.pool)?;
+    let deposits = abi::deposit_events(note.pool, &logs);
+    let c = abi::fr_u256(&note.commitment(hashes));
+    let mine = deposits
+        .iter()
+        .rev()
+        .find(|d| d.commitment == c && d.depositor == from)
+        .ok_or_else(|| {
+            PoolError::Note(format!(
+                "pool {:#x} has no deposit of this note by {from:#x}",
+                note.pool
+            ))
+        })?;
+    let mut batch: Vec<_> = deposits.iter().filter(|d| d.batch == mine.batch).collect();
+    batch.sort_by_key(|d| d.position);
+    let commitments: Vec<U256> = batch.iter().map(|d| d.commitment).collect();
+    let depositors: Vec<Address> = batch.iter().map(|d| d.depositor).collect();
+    let data = abi::reclaim_call(mine.batch, &commitments, &depositors, mine.position);
+    chain.send(from, note.pool, &data, U256::ZERO)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use zkbench_evm::{Address, Solc, U256};
 use zkbench_hash::HashFamily;
 use zkbench_pool::abi::{self, fr_u256};
 use zkbench_pool::chain::{Embedded, PoolChain};
-use zkbench_pool::contracts::{deploy, PoolProvers};
+use zkbench_pool::contracts::{deploy, PoolProvers, DEFAULT_LIVENESS_TIMEOUT_S};
 use zkbench_pool::sequencer::Sequencer;
 use zkbench_pool::wallet::{self, Note};
 use zkbench_pool::{simulate, SimulateConfig};
@@ -42,6 +42,17 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
     assert_eq!(r.batches, 2);
     assert_eq!(r.withdrawals, 3, "{r:#?}");
     assert_eq!(r.pending_deposits, 1);
+    // Liveness: one deposit fills the open batch; its depositor reclaims.
+    assert_eq!((r.liveness_deposits, r.reclaimed), (1, 1));
+    for (k, v) in [
+        ("reclaim_before_timeout", "NotStalled"),
+        ("reclaim_after_timeout", "ok"),
+        ("reclaim_twice", "AlreadyReclaimed"),
+        ("commit_without_reclaimed_excluded", "ReclaimedNotExcluded"),
+    ] {
+        assert_eq!(r.answers[k], v, "{k}");
+    }
+    assert!(r.gas.reclaim > 21_000 && r.gas.commit_with_reclaim > 200_000);
     assert!(r.checks.all_passed(), "{r:#?}");
     assert!(r.gas.deposit > 21_000 && r.gas.commit > 200_000 && r.gas.withdraw > 200_000);
     assert_eq!(
@@ -50,7 +61,7 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
     );
     // Every note was written before its deposit and parses back.
     let notes: Vec<_> = std::fs::read_dir(&cfg.notes_dir).unwrap().collect();
-    assert_eq!(notes.len(), 5);
+    assert_eq!(notes.len(), 6);
     let n = Note::load(&notes[0].as_ref().unwrap().path()).unwrap();
     assert_eq!(format!("{:#x}", n.pool), r.pool_address);
     // The JSON contract's fields.
@@ -74,6 +85,7 @@ fn simulation_rejects_every_attack_and_conserves_balances() {
         "wrong_root_rejected",
         "forged_proof_rejected",
         "balance_conserved",
+        "stalled_deposit_reclaimed",
     ] {
         assert_eq!(v["checks"][k], true, "checks.{k}");
     }
@@ -89,7 +101,15 @@ fn contract_checks_its_inputs() {
     let hashes = provers.hashes().clone();
     let mut chain = Embedded::new();
     let seq_addr = Address::from([0x5e; 20]);
-    let d = deploy(&mut chain, &solc, &provers, U256::from(DENOM), seq_addr).unwrap();
+    let d = deploy(
+        &mut chain,
+        &solc,
+        &provers,
+        U256::from(DENOM),
+        seq_addr,
+        DEFAULT_LIVENESS_TIMEOUT_S,
+    )
+    .unwrap();
     let user = Address::from([0x01; 20]);
     chain
         .chain
@@ -194,15 +214,64 @@ fn contract_checks_its_inputs() {
         U256::from(DENOM)
     );
     // The era (4 slots of 2) takes 8 deposits; a 9th could never be committed and is refused.
-    for _ in 2..8 {
+    let mut batch1 = Vec::new();
+    for i in 2..8 {
         let n = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
         let (_, r) = wallet::deposit(&mut chain, user, &n, dir.path(), &hashes).unwrap();
         assert_eq!(abi::describe(&r.status), "ok");
+        if i < 4 {
+            batch1.push(fr_u256(&n.commitment(&hashes)));
+        }
     }
     let n = Note::random(&mut rng, "revm", U256::from(DENOM), d.pool);
     let c9 = fr_u256(&n.commitment(&hashes));
     assert_eq!(
         send(&mut chain, user, abi::deposit_call(c9), DENOM),
         "EraFull"
+    );
+    // Reclaims: only when stalled, of an uncommitted batch given in full, by its depositor.
+    let users = [user, user];
+    let reclaim = abi::reclaim_call;
+    assert_eq!(
+        send(&mut chain, user, reclaim(1, &batch1, &users, 0), 0),
+        "NotStalled"
+    );
+    chain.advance_time(DEFAULT_LIVENESS_TIMEOUT_S + 1).unwrap();
+    assert_eq!(
+        send(&mut chain, user, reclaim(0, &[c, c2], &users, 0), 0),
+        "BatchNotPending"
+    );
+    assert_eq!(
+        send(
+            &mut chain,
+            user,
+            reclaim(1, &batch1[..1], &users[..1], 0),
+            0
+        ),
+        "WrongBatchLength"
+    );
+    let swapped = [batch1[1], batch1[0]];
+    assert_eq!(
+        send(&mut chain, user, reclaim(1, &swapped, &users, 0), 0),
+        "BatchMismatch"
+    );
+    assert_eq!(
+        send(&mut chain, user, reclaim(1, &batch1, &users, 2), 0),
+        "NotDepositor"
+    );
+    let other = Address::from([0x03; 20]);
+    assert_eq!(
+        send(&mut chain, other, reclaim(1, &batch1, &users, 1), 0),
+        "NotDepositor"
+    );
+    let before = chain.balance(user).unwrap();
+    assert_eq!(
+        send(&mut chain, user, reclaim(1, &batch1, &users, 1), 0),
+        "ok"
+    );
+    assert_eq!(chain.balance(user).unwrap(), before + U256::from(DENOM));
+    assert_eq!(
+        send(&mut chain, user, reclaim(1, &batch1, &users, 1), 0),
+        "AlreadyReclaimed"
     );
 }

@@ -2,7 +2,8 @@
 //! scripts/hardhat) started on a free port, the same protocol checks as on
 //! the embedded EVM (double spend, unknown root, forged proof, front-running
 //! with another recipient or fee, fee above the denomination, blocklisted
-//! deposit, commitment nobody deposited, balance conservation with gas fees
+//! deposit, commitment nobody deposited, a stalled deposit reclaimed after
+//! the liveness timeout (`evm_increaseTime`), balance conservation with gas fees
 //! accounted), every transaction signed with Hardhat's public test keys and
 //! mined; then a second run of the same configuration on revm for the gas.
 //! Skipped, saying why, only when node, solc-js or Hardhat is not installed.
@@ -44,6 +45,8 @@ fn protocol_on_a_hardhat_node_rejects_every_attack_and_conserves_balances() {
     let r = simulate_on(&mut chain, &cfg, &provers).unwrap();
     assert!(r.chain.contains("JSON-RPC"), "{}", r.chain);
     assert_eq!((r.batches, r.withdrawals, r.pending_deposits), (2, 3, 0));
+    assert_eq!((r.liveness_deposits, r.reclaimed), (2, 1));
+    assert_eq!(r.answers["reclaim_before_timeout"], "NotStalled");
     assert!(r.checks.all_passed(), "{r:#?}");
     assert_eq!(r.withdraw_txs.len(), 3);
     assert!(r.withdraw_txs.iter().all(|h| h.len() == 66));
