@@ -202,8 +202,14 @@ pub fn list(a: ListArgs) -> anyhow::Result<ExitCode> {
     println!("Suites (zkbench run <suite>):");
     for (name, _) in BUILTIN {
         let s = Suite::load(name)?;
+        // a suite of external runners only (`wasm-engines`) has no sweep cases
+        let runners = match s.externals.len() {
+            0 => String::new(),
+            1 => " + 1 external runner".to_string(),
+            n => format!(" + {n} external runners"),
+        };
         println!(
-            "  {name:<16} {:>4} cases  {}",
+            "  {name:<16} {:>4} cases{runners}  {}",
             s.cases(None).len(),
             s.description
         );
