@@ -11,12 +11,9 @@ fn solc_installed() -> bool {
     zkbench_evm::Solc::locate().is_ok()
 }
 
-#[test]
-fn simulate_prints_the_json_contract() {
-    if !solc_installed() {
-        println!("SKIPPED simulate_prints_the_json_contract: solc-js is not installed");
-        return;
-    }
+/// `zkbench pool simulate --deposits 2 --json --slot-depth 1 EXTRA…` with notes in a
+/// temporary directory: its JSON output, after checking it exited 0.
+fn simulate_json(extra: &[&str]) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let out = zkbench()
         .args([
@@ -27,9 +24,8 @@ fn simulate_prints_the_json_contract() {
             "--json",
             "--slot-depth",
             "1",
-            "--era-depth",
-            "3",
         ])
+        .args(extra)
         .arg("--notes-dir")
         .arg(dir.path())
         .output()
@@ -39,7 +35,16 @@ fn simulate_prints_the_json_contract() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn simulate_prints_the_json_contract() {
+    if !solc_installed() {
+        println!("SKIPPED simulate_prints_the_json_contract: solc-js is not installed");
+        return;
+    }
+    let v = simulate_json(&["--era-depth", "3"]);
     for k in ["deposit", "commit", "withdraw", "per_tx_amortized"] {
         assert!(v["gas"][k].as_u64().unwrap() > 0, "gas.{k}");
     }
@@ -69,32 +74,7 @@ fn simulate_reports_the_tornado_baseline_beside() {
         println!("SKIPPED simulate_reports_the_tornado_baseline_beside: needs solc-js and circomlibjs (scripts/setup.sh)");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let out = zkbench()
-        .args([
-            "pool",
-            "simulate",
-            "--deposits",
-            "2",
-            "--json",
-            "--slot-depth",
-            "1",
-            "--era-depth",
-            "2",
-            "--baseline",
-            "--baseline-levels",
-            "3",
-        ])
-        .arg("--notes-dir")
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = simulate_json(&["--era-depth", "2", "--baseline", "--baseline-levels", "3"]);
     let b = &v["baseline"];
     assert_eq!(b["levels"], 3);
     assert_eq!(b["withdrawals"], 2);
