@@ -33,6 +33,7 @@
 //! proving key, so that a proof right after loading a key
 //! ([`crate::Circuit::load_or_setup`]) is as fast as a warm one.
 
+use crate::mont32::MsmField;
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{
     short_weierstrass::{Affine, Projective, SWCurveConfig},
@@ -167,7 +168,10 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
     /// Groth16 prover runs its five MSMs side by side instead). This is the
     /// MSM of zkbench's prover on its own, for the `primitives` suite.
     #[allow(clippy::let_and_return)]
-    pub fn msm(&self, scalars: &[<Fr as PrimeField>::BigInt], chunks: usize) -> Projective<P> {
+    pub fn msm(&self, scalars: &[<Fr as PrimeField>::BigInt], chunks: usize) -> Projective<P>
+    where
+        P::BaseField: MsmField,
+    {
         let ranges = self.chunks(chunks);
         let run = |r: &std::ops::Range<usize>| self.msm_range(scalars, r.clone());
         #[cfg(feature = "parallel")]
@@ -186,7 +190,10 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
         &self,
         scalars: &[<Fr as PrimeField>::BigInt],
         range: std::ops::Range<usize>,
-    ) -> Projective<P> {
+    ) -> Projective<P>
+    where
+        P::BaseField: MsmField,
+    {
         let c = self.window;
         let w = self.windows;
         let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points);
@@ -311,29 +318,32 @@ const BUSY: u8 = 2;
 /// short slices over rayon threads, which costs more than it saves here.
 /// The products run in two interleaved chains (even and odd positions), so
 /// that two multiplications are in flight instead of one dependent chain.
-fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
+fn batch_invert<F: MsmField>(v: &mut [F], prefix: &mut Vec<F>) {
     prefix.clear();
     let (mut acc0, mut acc1) = (F::one(), F::one());
     let mut pairs = v.chunks_exact(2);
     for pair in pairs.by_ref() {
         prefix.push(acc0);
         prefix.push(acc1);
-        acc0 *= pair[0];
-        acc1 *= pair[1];
+        acc0 = acc0.mul_msm(&pair[0]);
+        acc1 = acc1.mul_msm(&pair[1]);
     }
     if let [x] = pairs.remainder() {
         prefix.push(acc0);
-        acc0 *= x;
+        acc0 = acc0.mul_msm(x);
     }
-    let inv = (acc0 * acc1).inverse().expect("non-zero denominators");
+    let inv = acc0
+        .mul_msm(&acc1)
+        .inverse()
+        .expect("non-zero denominators");
     // inverses of the two chains' products
-    let (mut inv0, mut inv1) = (inv * acc1, inv * acc0);
+    let (mut inv0, mut inv1) = (inv.mul_msm(&acc1), inv.mul_msm(&acc0));
     let odd = v.len() % 2 == 1;
     let n = v.len();
     if odd {
         let x = &mut v[n - 1];
-        let next = inv0 * *x;
-        *x = inv0 * prefix[n - 1];
+        let next = inv0.mul_msm(x);
+        *x = inv0.mul_msm(&prefix[n - 1]);
         inv0 = next;
     }
     let even_len = n - usize::from(odd);
@@ -342,10 +352,10 @@ fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
         .zip(prefix[..even_len].chunks_exact(2))
         .rev()
     {
-        let next0 = inv0 * pair[0];
-        let next1 = inv1 * pair[1];
-        pair[0] = inv0 * before[0];
-        pair[1] = inv1 * before[1];
+        let next0 = inv0.mul_msm(&pair[0]);
+        let next1 = inv1.mul_msm(&pair[1]);
+        pair[0] = inv0.mul_msm(&before[0]);
+        pair[1] = inv1.mul_msm(&before[1]);
         inv0 = next0;
         inv1 = next1;
     }
@@ -356,7 +366,10 @@ fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
 /// G1 MSM (fewer inversions).
 const MAX_BATCH: usize = 1024;
 
-impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
+impl<'a, P: SWCurveConfig> AffineBuckets<'a, P>
+where
+    P::BaseField: MsmField,
+{
     fn new(n: usize, points: &'a [Affine<P>]) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
         Self {
@@ -452,9 +465,9 @@ impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
             let p = &points[e.point];
             // λ = (±p.y − q.y) / (p.x − q.x)
             let num = if e.neg { -(p.y + q.y) } else { p.y - q.y };
-            let lambda = num * inv;
-            let x = lambda.square() - q.x - p.x;
-            let y = lambda * (q.x - x) - q.y;
+            let lambda = num.mul_msm(inv);
+            let x = lambda.square_msm() - q.x - p.x;
+            let y = lambda.mul_msm(&(q.x - x)) - q.y;
             *q = Affine::new_unchecked(x, y);
             self.state[e.bucket as usize] = FULL;
         }

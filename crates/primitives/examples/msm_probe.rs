@@ -24,7 +24,12 @@ fn cpu_ns() -> f64 {
         .sum()
 }
 
-fn run<P: ark_ec::short_weierstrass::SWCurveConfig<ScalarField = ark_bn254::Fr>>(
+fn run<
+    P: ark_ec::short_weierstrass::SWCurveConfig<
+        ScalarField = ark_bn254::Fr,
+        BaseField: zkbench_groth16::mont32::MsmField,
+    >,
+>(
     logs: &[usize],
     threads: usize,
     reps: usize,

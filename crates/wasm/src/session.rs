@@ -200,6 +200,8 @@ struct State<P: BrowserSystem> {
     keys: Option<P::Keys>,
     witness: Option<P::Witness>,
     proof: Option<P::Proof>,
+    /// The parts of the last proof's prover (`ProofSystem::prove_with_phases`).
+    phases: zkbench_core::PhaseParts,
 }
 
 impl<P: BrowserSystem> State<P> {
@@ -244,6 +246,10 @@ impl<P: BrowserSystem> DynSession for State<P> {
                 "proof_bytes".into(),
                 self.sys.proof_to_bytes(p).len() as f64,
             );
+            // the last proof's parts, named as the native records'
+            for (name, s) in &self.phases {
+                m.insert(format!("phase_{name}_s"), *s);
+            }
         }
         Ok(m)
     }
@@ -286,12 +292,13 @@ impl<P: BrowserSystem> DynSession for State<P> {
         let keys = self.keys()?;
         let w = self.prepared()?;
         // zero-knowledge randomness: the OS's (crypto.getRandomValues in a browser)
-        let proof = self
+        let (proof, phases) = self
             .sys
-            .prove(&self.circuit, keys, w, &mut OsRng)
+            .prove_with_phases(&self.circuit, keys, w, &mut OsRng)
             .map_err(|e| self.err(e))?;
         let bytes = self.sys.proof_to_bytes(&proof);
         self.proof = Some(proof);
+        self.phases = phases;
         Ok(bytes)
     }
 
@@ -337,6 +344,7 @@ impl<P: BrowserSystem> State<P> {
             keys: None,
             witness: None,
             proof: None,
+            phases: Vec::new(),
         }))
     }
 }

@@ -1,0 +1,465 @@
+//! Montgomery multiplication of BN254 field elements with 32-bit limbs, for
+//! WebAssembly.
+//!
+//! **Why.** ark-ff multiplies a 4×64-bit Montgomery element with 64×64→128-bit
+//! limb products. wasm32 has no such instruction: every `u128` product is a
+//! call to compiler-rt's `__multi3`, which builds it from four 32×32-bit
+//! products and returns it through the shadow stack in linear memory — 32
+//! calls per multiplication (16 for the product, 16 for the reduction). A
+//! WebAssembly `i64.mul` of two zero-extended 32-bit values is one
+//! instruction and exact, so the same multiplication on **8×32-bit limbs with
+//! 64-bit accumulators** needs 128 `i64.mul`, no calls and no memory traffic
+//! (the approach of wasmcurves, the hand-written WebAssembly behind snarkjs).
+//!
+//! **Construction.** Coarsely Integrated Operand Scanning (CIOS, Koç, Acar,
+//! Kaliski, "Analyzing and comparing Montgomery multiplication algorithms",
+//! IEEE Micro 1996), word size 2^32, `N = 8` words, `R = 2^256`: for every
+//! word `b_i` of `b`, `t ← (t + a·b_i + m·p) / 2^32` with
+//! `m = (t_0 + a_0·b_i)·(−p⁻¹) mod 2^32`, the product and the reduction
+//! interleaved in one pass over the words. Each step `x + y·z + c` with
+//! 32-bit `x, y, z, c` is at most `2^64 − 1`, so it fits a `u64`. Both BN254
+//! moduli have a top word below `2^31 − 1`, so the carry out of the top word
+//! needs no extra word (the "no-carry" variant of gnark-crypto's field
+//! generator, `goff`): the final `t < 2p` takes one conditional subtraction.
+//!
+//! **Same representation as ark-ff.** `R = 2^256` is ark-ff's Montgomery
+//! radix for 4×64-bit limbs, and the words are ark-ff's limbs split in
+//! halves, little-endian; the result is fully reduced (`< p`) as ark-ff's is.
+//! So an element goes in and out as its `BigInt` (`Fq::new_unchecked`), with
+//! no conversion, and a product is bit-identical to ark-ff's (the tests check
+//! this on random and edge values).
+//!
+//! **Where it is used.** [`MsmField`] is the base-field arithmetic of the
+//! prover's MSM additions ([`crate::prover`]): on `wasm32` its `Fq` and `Fq2`
+//! multiplications and squarings use [`mul`] (`Fq2`: Karatsuba over `Fq`,
+//! `u² = −1`); natively they are ark-ff's own (ADX assembly on x86-64), so the
+//! native prover is unchanged. The code is portable Rust and is tested
+//! natively.
+
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+
+use ark_bn254::{Fq, Fq2};
+use ark_ff::{AdditiveGroup, BigInt, Field};
+
+/// Bits per limb.
+const W: u32 = 29;
+/// Number of limbs: `9·29 = 261 ≥ 256` bits.
+const L: usize = 9;
+/// The low `W` bits.
+const MASK: u64 = (1 << W) - 1;
+/// Bits reduced by the last Montgomery step: `8·29 + 24 = 256`.
+const LAST: u32 = 256 - W * (L as u32 - 1);
+
+/// A BN254 modulus in 29-bit limbs and its Montgomery constant.
+pub(crate) struct Modulus {
+    /// The modulus `p`, little-endian 29-bit limbs.
+    p: [u64; L],
+    /// The modulus as ark-ff's 4×64-bit limbs.
+    p64: [u64; 4],
+    /// `−p⁻¹ mod 2^29` (its low 24 bits are `−p⁻¹ mod 2^24`).
+    inv: u64,
+}
+
+/// `−p⁻¹ mod 2^64` for odd `p0` (Newton's iteration `x ← x·(2 − p0·x)`
+/// doubles the number of correct low bits: 1, 2, 4, …, 64).
+const fn neg_inv(p0: u64) -> u64 {
+    let mut x: u64 = 1;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(p0.wrapping_mul(x)));
+        i += 1;
+    }
+    x.wrapping_neg()
+}
+
+/// The 29-bit limbs of a 256-bit little-endian integer.
+#[inline(always)]
+const fn unpack(x: &[u64; 4]) -> [u64; L] {
+    let mut r = [0u64; L];
+    let mut i = 0;
+    while i < L {
+        let bit = W as usize * i;
+        let (w, off) = (bit / 64, bit % 64);
+        let mut v = x[w] >> off;
+        if off + W as usize > 64 && w + 1 < 4 {
+            v |= x[w + 1] << (64 - off);
+        }
+        r[i] = v & MASK;
+        i += 1;
+    }
+    r
+}
+
+/// The modulus from its ark-ff limbs.
+const fn modulus(p64: [u64; 4]) -> Modulus {
+    // 2p < 2^256 (results before the last subtraction fit 256 bits) and
+    // 27 products of 29-bit limbs fit a u64 column (see `reduce`)
+    assert!(p64[3] < 1 << 62);
+    Modulus {
+        p: unpack(&p64),
+        p64,
+        inv: neg_inv(p64[0]) & MASK,
+    }
+}
+
+/// BN254's base field modulus (`Fq`, the coordinates of G1 and G2 points).
+pub(crate) const FQ: Modulus =
+    modulus(<ark_bn254::FqConfig as ark_ff::fields::MontConfig<4>>::MODULUS.0);
+
+/// `a·b·2^-256 mod p` for `a, b < p` (Montgomery forms), fully reduced.
+#[inline(always)]
+pub(crate) fn mul(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let a = unpack(a);
+    let b = unpack(b);
+    let mut t = [0u64; 2 * L];
+    for i in 0..L {
+        for j in 0..L {
+            t[i + j] += a[i] * b[j];
+        }
+    }
+    reduce(t, m)
+}
+
+/// `a²·2^-256 mod p` for `a < p`: the products `a_i·a_j` with `i < j` once,
+/// as `(2·a_i)·a_j` (45 limb products instead of 81).
+#[inline(always)]
+pub(crate) fn square(a: &[u64; 4], m: &Modulus) -> [u64; 4] {
+    let a = unpack(a);
+    let mut t = [0u64; 2 * L];
+    for i in 0..L {
+        t[2 * i] += a[i] * a[i];
+        let twice = a[i] << 1;
+        for j in i + 1..L {
+            t[i + j] += twice * a[j];
+        }
+    }
+    reduce(t, m)
+}
+
+/// Montgomery reduction `t·2^-256 mod p` of the product columns
+/// `t = Σ t_k·2^(29k)` (`t < p·2^256`, every column below `2^62.2`),
+/// fully reduced, as 4×64-bit limbs.
+///
+/// Steps `k = 0..8` make limb `k` zero: `q = t_k·(−p⁻¹) mod 2^29`,
+/// `t += q·p·2^(29k)` (the carry of limb `k` moves up; the other columns
+/// take the products unpropagated: each column holds at most 9 + 9 products
+/// below `2^58` and a carry, under `2^63`); step 8 clears only the low 24
+/// bits of limb 8, so that exactly 256 bits are divided out. Then the
+/// columns from 8 on are normalised and shifted down by 24 bits: the
+/// result `< 2p`, less `p` if need be.
+#[inline(always)]
+fn reduce(mut t: [u64; 2 * L], m: &Modulus) -> [u64; 4] {
+    let p = &m.p;
+    let mut carry = 0u64;
+    for k in 0..L {
+        let tk = t[k] + carry;
+        let mask = if k == L - 1 { (1 << LAST) - 1 } else { MASK };
+        let q = tk.wrapping_mul(m.inv) & mask;
+        let tk = tk + q * p[0];
+        for j in 1..L {
+            t[k + j] += q * p[j];
+        }
+        if k == L - 1 {
+            t[k] = tk;
+        } else {
+            carry = tk >> W;
+        }
+    }
+    // limbs 8.. normalised (limb 8 keeps its low 24 zero bits)
+    let mut r = [0u64; L + 1];
+    let mut c = 0u64;
+    for (i, ri) in r.iter_mut().enumerate() {
+        let v = t[L - 1 + i] + c;
+        *ri = v & MASK;
+        c = v >> W;
+    }
+    // the result: bit 24 of limb 8 on; bit 29·i − 24 holds limb 8 + i
+    let mut out = [0u64; 4];
+    for (i, &ri) in r.iter().enumerate() {
+        let bit = (W as usize * i) as isize - LAST as isize;
+        if bit < 0 {
+            out[0] |= ri >> (-bit) as u32;
+            continue;
+        }
+        let (w, off) = (bit as usize / 64, bit as usize % 64);
+        if w < 4 {
+            out[w] |= ri << off;
+            if off + W as usize > 64 && w + 1 < 4 {
+                out[w + 1] |= ri >> (64 - off);
+            }
+        }
+    }
+    sub_if_ge(out, &m.p64)
+}
+
+/// `x − p` if `x ≥ p`, else `x` (4×64-bit limbs).
+#[inline(always)]
+fn sub_if_ge(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
+    let mut d = [0u64; 4];
+    let mut borrow = false;
+    for i in 0..4 {
+        let (v, b1) = x[i].overflowing_sub(p[i]);
+        let (v, b2) = v.overflowing_sub(u64::from(borrow));
+        d[i] = v;
+        borrow = b1 | b2;
+    }
+    if borrow {
+        x
+    } else {
+        d
+    }
+}
+
+/// `a·b` in `Fq` with 32-bit limbs (equal to ark-ff's `a * b`).
+#[inline]
+pub(crate) fn fq_mul(a: &Fq, b: &Fq) -> Fq {
+    Fq::new_unchecked(BigInt(mul(&a.0 .0, &b.0 .0, &FQ)))
+}
+
+/// `a²` in `Fq` with 29-bit limbs (equal to ark-ff's `a.square()`).
+#[inline]
+pub(crate) fn fq_square(a: &Fq) -> Fq {
+    Fq::new_unchecked(BigInt(square(&a.0 .0, &FQ)))
+}
+
+/// `a·b` in `Fq2 = Fq[u]/(u² + 1)` with 32-bit limbs (Karatsuba: three `Fq`
+/// multiplications).
+#[inline]
+pub(crate) fn fq2_mul(a: &Fq2, b: &Fq2) -> Fq2 {
+    let v0 = fq_mul(&a.c0, &b.c0);
+    let v1 = fq_mul(&a.c1, &b.c1);
+    let s = fq_mul(&(a.c0 + a.c1), &(b.c0 + b.c1));
+    Fq2::new(v0 - v1, s - v0 - v1)
+}
+
+/// `a²` in `Fq2` with 32-bit limbs: `(c0 + c1)(c0 − c1) + 2·c0·c1·u`.
+#[inline]
+pub(crate) fn fq2_square(a: &Fq2) -> Fq2 {
+    let c0 = fq_mul(&(a.c0 + a.c1), &(a.c0 - a.c1));
+    let c1 = fq_mul(&a.c0, &a.c1);
+    Fq2::new(c0, c1.double())
+}
+
+/// The base-field multiplications of the MSM's point additions: ark-ff's
+/// natively, the 32-bit-limb ones of this module on `wasm32` (see the module
+/// docs). Results are identical either way.
+pub trait MsmField: Field {
+    /// `self · rhs`.
+    fn mul_msm(&self, rhs: &Self) -> Self;
+    /// `self²`.
+    fn square_msm(&self) -> Self;
+}
+
+impl MsmField for Fq {
+    #[inline(always)]
+    fn mul_msm(&self, rhs: &Self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        {
+            fq_mul(self, rhs)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            *self * rhs
+        }
+    }
+
+    #[inline(always)]
+    fn square_msm(&self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        {
+            fq_square(self)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.square()
+        }
+    }
+}
+
+impl MsmField for Fq2 {
+    #[inline(always)]
+    fn mul_msm(&self, rhs: &Self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        {
+            fq2_mul(self, rhs)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            *self * rhs
+        }
+    }
+
+    #[inline(always)]
+    fn square_msm(&self) -> Self {
+        #[cfg(target_arch = "wasm32")]
+        {
+            fq2_square(self)
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.square()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ff::{PrimeField, UniformRand, Zero};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    /// `p − k` as a field element (canonical, `k < p`).
+    fn minus(k: u64) -> Fq {
+        -Fq::from(k)
+    }
+
+    /// The element whose Montgomery form is `limbs` (must be `< p`).
+    fn raw(limbs: [u64; 4]) -> Fq {
+        Fq::new_unchecked(BigInt(limbs))
+    }
+
+    /// Edge values: 0, 1, 2, −1, −2, Montgomery forms 0..3 and p−1, p−2,
+    /// values near 2^256 − p mod p and near 2^255 / 2^254, all-ones words.
+    fn edge_values() -> Vec<Fq> {
+        let p = Fq::MODULUS.0;
+        let p_minus = |k: u64| raw([p[0] - k, p[1], p[2], p[3]]);
+        // 2^256 mod p = R mod p, i.e. Montgomery form of 1
+        let r = Fq::from(1u64).0 .0;
+        vec![
+            Fq::zero(),
+            Fq::from(1u64),
+            Fq::from(2u64),
+            minus(1),
+            minus(2),
+            raw([1, 0, 0, 0]),
+            raw([2, 0, 0, 0]),
+            raw([3, 0, 0, 0]),
+            p_minus(1),
+            p_minus(2),
+            raw([r[0] - 1, r[1], r[2], r[3]]),
+            raw([r[0] + 1, r[1], r[2], r[3]]),
+            raw([u64::MAX, u64::MAX, u64::MAX, 0x2fff_ffff_ffff_ffff]),
+            raw([0, 0, 0, 1 << 61]),
+            raw([u64::MAX, 0, u64::MAX, 0]),
+            raw([0xffff_ffff, 0xffff_ffff, 0xffff_ffff, 0xffff_ffff]),
+            raw([0xffff_ffff_0000_0000, 0, 0xffff_ffff_0000_0000, 0]),
+            Fq::from(u64::MAX),
+        ]
+    }
+
+    #[test]
+    fn constants_match_ark_ff() {
+        let p = Fq::MODULUS.0;
+        assert_eq!(FQ.p64, p);
+        // the limbs put back together are p
+        let mut back = [0u64; 4];
+        for (i, &limb) in FQ.p.iter().enumerate() {
+            assert!(limb <= MASK);
+            let bit = W as usize * i;
+            back[bit / 64] |= limb << (bit % 64);
+            if bit % 64 + W as usize > 64 && bit / 64 + 1 < 4 {
+                back[bit / 64 + 1] |= limb >> (64 - bit % 64);
+            }
+        }
+        assert_eq!(back, p);
+        // p·(−p⁻¹) ≡ −1 (mod 2^29)
+        assert_eq!(FQ.p[0].wrapping_mul(FQ.inv) & MASK, MASK);
+        for x in [1u64, 3, 0xd87c_fd47, u64::MAX] {
+            assert_eq!(x.wrapping_mul(neg_inv(x)), u64::MAX, "{x}");
+        }
+    }
+
+    /// `(limbs, expected)`: `unpack` on a table of bit patterns.
+    #[test]
+    fn unpack_table() {
+        let cases: [([u64; 4], [u64; L]); 3] = [
+            ([0; 4], [0; L]),
+            ([1, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0]),
+            (
+                [u64::MAX; 4],
+                [
+                    MASK,
+                    MASK,
+                    MASK,
+                    MASK,
+                    MASK,
+                    MASK,
+                    MASK,
+                    MASK,
+                    (1 << 24) - 1,
+                ],
+            ),
+        ];
+        for (x, want) in cases {
+            assert_eq!(unpack(&x), want, "{x:x?}");
+        }
+        // bit 29·i is bit 0 of limb i
+        for i in 0..L {
+            let bit = W as usize * i;
+            let mut x = [0u64; 4];
+            x[bit / 64] = 1 << (bit % 64);
+            let mut want = [0u64; L];
+            want[i] = 1;
+            assert_eq!(unpack(&x), want, "bit {bit}");
+        }
+    }
+
+    #[test]
+    fn fq_mul_matches_ark_ff_on_edge_values() {
+        let edges = edge_values();
+        for a in &edges {
+            for b in &edges {
+                assert_eq!(fq_mul(a, b), *a * b, "{a} · {b}");
+            }
+            assert_eq!(fq_mul(a, a), a.square(), "{a}²");
+            assert_eq!(fq_square(a), a.square(), "{a}²");
+        }
+    }
+
+    #[test]
+    fn fq_mul_matches_ark_ff_on_random_values() {
+        let mut rng = ChaCha20Rng::seed_from_u64(9);
+        let edges = edge_values();
+        for _ in 0..2000 {
+            let a = Fq::rand(&mut rng);
+            let b = Fq::rand(&mut rng);
+            assert_eq!(fq_mul(&a, &b), a * b);
+            assert_eq!(fq_square(&a), a.square());
+            assert!(fq_mul(&a, &b).0 < Fq::MODULUS, "fully reduced");
+            for e in &edges {
+                assert_eq!(fq_mul(&a, e), a * e);
+            }
+        }
+    }
+
+    #[test]
+    fn fq2_matches_ark_ff() {
+        let mut rng = ChaCha20Rng::seed_from_u64(10);
+        let edges = edge_values();
+        let mut values: Vec<Fq2> = (0..200).map(|_| Fq2::rand(&mut rng)).collect();
+        for (i, e) in edges.iter().enumerate() {
+            values.push(Fq2::new(*e, edges[(i + 3) % edges.len()]));
+            values.push(Fq2::new(*e, Fq::zero()));
+            values.push(Fq2::new(Fq::zero(), *e));
+        }
+        for (i, a) in values.iter().enumerate() {
+            let b = &values[(i * 7 + 1) % values.len()];
+            assert_eq!(fq2_mul(a, b), *a * b, "{a} · {b}");
+            assert_eq!(fq2_square(a), a.square(), "{a}²");
+        }
+    }
+
+    #[test]
+    fn msm_field_matches_ark_ff() {
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        for _ in 0..100 {
+            let (a, b) = (Fq::rand(&mut rng), Fq::rand(&mut rng));
+            assert_eq!(a.mul_msm(&b), a * b);
+            assert_eq!(a.square_msm(), a.square());
+            let (a, b) = (Fq2::rand(&mut rng), Fq2::rand(&mut rng));
+            assert_eq!(a.mul_msm(&b), a * b);
+            assert_eq!(a.square_msm(), a.square());
+        }
+    }
+}
