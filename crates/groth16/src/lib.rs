@@ -12,8 +12,8 @@
 //! * [`api`]: [`SpendConfig`], [`Circuit`] with separately timed phases
 //!   (setup, witness, prove, verify), key cache;
 //! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
-//!   (ark-groth16's proofs, with fixed-base MSM tables); [`mont32`]: the
-//!   32-bit-limb field multiplication its MSM uses in WebAssembly;
+//!   (ark-groth16's proofs, with fixed-base MSM tables); [`wasm_mont`]: the
+//!   29-bit-limb field multiplication its MSM uses in WebAssembly;
 //! * [`pool`]: the private pool's slot-insert (batch) circuit;
 //! * [`system`]: [`Groth16`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,
@@ -34,7 +34,6 @@ pub mod error;
 pub mod gadgets;
 pub mod keys;
 pub mod lc;
-pub mod mont32;
 pub mod pool;
 pub mod prover;
 pub mod prover_cache;
@@ -42,6 +41,7 @@ pub mod ptau;
 pub mod snarkjs;
 pub mod system;
 pub mod testing;
+pub mod wasm_mont;
 pub mod zkey;
 
 /// The statements, from `zkbench-statement` (one definition for every backend).

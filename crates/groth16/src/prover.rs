@@ -33,13 +33,13 @@
 //! proving key, so that a proof right after loading a key
 //! ([`crate::Circuit::load_or_setup`]) is as fast as a warm one.
 
-use crate::mont32::MsmField;
+use crate::wasm_mont::{add_affine, add_projective, MsmField};
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{
     short_weierstrass::{Affine, Projective, SWCurveConfig},
     AdditiveGroup, AffineRepr, CurveGroup,
 };
-use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
+use ark_ff::{BigInteger, One, PrimeField, Zero};
 use ark_groth16::{
     r1cs_to_qap::{LibsnarkReduction, R1CSToQAP},
     Proof, ProvingKey,
@@ -429,7 +429,7 @@ where
                 if self.side.is_empty() {
                     self.side = vec![Projective::<P>::zero(); self.buckets.len()];
                 }
-                self.side[b] += Self::point(self.points, e);
+                add_affine(&mut self.side[b], &Self::point(self.points, e));
             }
         }
     }
@@ -491,12 +491,12 @@ where
         let mut acc = Projective::<P>::zero();
         for (i, b) in self.buckets.iter().enumerate().rev() {
             if self.state[i] != EMPTY {
-                running += b;
+                add_affine(&mut running, b);
             }
             if let Some(side) = self.side.get(i) {
-                running += side;
+                add_projective(&mut running, side);
             }
-            acc += running;
+            add_projective(&mut acc, &running);
         }
         acc
     }

@@ -27,7 +27,7 @@ fn cpu_ns() -> f64 {
 fn run<
     P: ark_ec::short_weierstrass::SWCurveConfig<
         ScalarField = ark_bn254::Fr,
-        BaseField: zkbench_groth16::mont32::MsmField,
+        BaseField: zkbench_groth16::wasm_mont::MsmField,
     >,
 >(
     logs: &[usize],

@@ -27,7 +27,7 @@ use halo2_axiom::halo2curves::{bn256, msm::msm_best, CurveAffine};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use zkbench_core::{CaseKind, Metrics};
-use zkbench_groth16::{mont32::MsmField, prover::FixedBaseTable};
+use zkbench_groth16::{prover::FixedBaseTable, wasm_mont::MsmField};
 
 use crate::{convert, inputs, Error, Workload};
 
