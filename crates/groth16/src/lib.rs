@@ -42,6 +42,7 @@ pub mod snarkjs;
 pub mod system;
 pub mod testing;
 pub mod wasm_mont;
+mod wasm_qap;
 pub mod zkey;
 
 /// The statements, from `zkbench-statement` (one definition for every backend).

@@ -40,10 +40,10 @@ use ark_ec::{
     AdditiveGroup, AffineRepr, CurveGroup,
 };
 use ark_ff::{BigInteger, One, PrimeField, Zero};
-use ark_groth16::{
-    r1cs_to_qap::{LibsnarkReduction, R1CSToQAP},
-    Proof, ProvingKey,
-};
+#[cfg(not(target_arch = "wasm32"))]
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
+use ark_groth16::{Proof, ProvingKey};
+#[cfg(not(target_arch = "wasm32"))]
 use ark_poly::GeneralEvaluationDomain;
 use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
 #[cfg(feature = "parallel")]
@@ -617,7 +617,17 @@ pub fn create_proof_timed(
 ) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
     let start = Instant::now();
     let num_inputs = matrices.num_instance_variables;
+    // the same H natively (ark-groth16, ark-ff's assembly) and in WebAssembly
+    // (crate::wasm_qap: the 29-bit-limb multiplication, no __multi3)
+    #[cfg(not(target_arch = "wasm32"))]
     let h = LibsnarkReduction::witness_map_from_matrices::<Fr, GeneralEvaluationDomain<Fr>>(
+        matrices,
+        num_inputs,
+        matrices.num_constraints,
+        full_assignment,
+    )?;
+    #[cfg(target_arch = "wasm32")]
+    let h = crate::wasm_qap::witness_map(
         matrices,
         num_inputs,
         matrices.num_constraints,

@@ -44,7 +44,7 @@
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-use ark_bn254::{Fq, Fq2};
+use ark_bn254::{Fq, Fq2, Fr};
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{AdditiveGroup, BigInt, Field};
 
@@ -112,6 +112,10 @@ const fn modulus(p64: [u64; 4]) -> Modulus {
 /// BN254's base field modulus (`Fq`, the coordinates of G1 and G2 points).
 pub(crate) const FQ: Modulus =
     modulus(<ark_bn254::FqConfig as ark_ff::fields::MontConfig<4>>::MODULUS.0);
+
+/// BN254's scalar field modulus (`Fr`, the QAP polynomials' coefficients).
+pub(crate) const FR: Modulus =
+    modulus(<ark_bn254::FrConfig as ark_ff::fields::MontConfig<4>>::MODULUS.0);
 
 /// `a·b·2^-256 mod p` for `a, b < p` (Montgomery forms), fully reduced.
 #[inline(always)]
@@ -221,6 +225,12 @@ fn sub_if_ge(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
 #[inline]
 pub(crate) fn fq_mul(a: &Fq, b: &Fq) -> Fq {
     Fq::new_unchecked(BigInt(mul(&a.0 .0, &b.0 .0, &FQ)))
+}
+
+/// `a·b` in `Fr` with 29-bit limbs (equal to ark-ff's `a * b`).
+#[inline]
+pub(crate) fn fr_mul(a: &Fr, b: &Fr) -> Fr {
+    Fr::new_unchecked(BigInt(mul(&a.0 .0, &b.0 .0, &FR)))
 }
 
 /// `a²` in `Fq` with 29-bit limbs (equal to ark-ff's `a.square()`).
@@ -576,6 +586,35 @@ mod tests {
             for e in &edges {
                 assert_eq!(fq_mul(&a, e), a * e);
             }
+        }
+    }
+
+    #[test]
+    fn fr_mul_matches_ark_ff() {
+        let mut rng = ChaCha20Rng::seed_from_u64(15);
+        let r = Fr::MODULUS.0;
+        let edges = [
+            Fr::zero(),
+            Fr::from(1u64),
+            -Fr::from(1u64),
+            -Fr::from(2u64),
+            Fr::new_unchecked(BigInt([1, 0, 0, 0])),
+            Fr::new_unchecked(BigInt([r[0] - 1, r[1], r[2], r[3]])),
+            Fr::new_unchecked(BigInt([
+                u64::MAX,
+                u64::MAX,
+                u64::MAX,
+                0x2fff_ffff_ffff_ffff,
+            ])),
+        ];
+        for a in &edges {
+            for b in &edges {
+                assert_eq!(fr_mul(a, b), *a * b, "{a} · {b}");
+            }
+        }
+        for _ in 0..1000 {
+            let (a, b) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
+            assert_eq!(fr_mul(&a, &b), a * b);
         }
     }
 
