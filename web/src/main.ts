@@ -257,6 +257,9 @@ function proofRecords(c: CaseObj, run: ProofRun, env: Env, threads: number): Rec
       for (const [phase, keys] of Object.entries(PHASE_METRICS)) {
         if (phase !== p) for (const k of keys) delete m[k];
       }
+      // the prover's parts (Groth16: phase_h_s, phase_msm_*_s) of the last warm proof, on
+      // the prove record as in native records
+      if (p !== "prove") for (const k of Object.keys(m)) if (k.startsWith("phase_")) delete m[k];
       return makeRecord(c, p, env, threads, run.phases[p], m);
     });
 }

@@ -37,7 +37,8 @@ impl Prover {
         self.inner.system().to_string()
     }
 
-    /// Circuit and key metrics as a JSON object.
+    /// Circuit, key and last-proof metrics as a JSON object (see
+    /// `Session::metrics`).
     #[wasm_bindgen(js_name = metricsJson)]
     pub fn metrics_json(&self) -> Result<String, JsError> {
         let m = self.inner.metrics().map_err(js)?;

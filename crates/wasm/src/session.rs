@@ -388,7 +388,9 @@ impl Session {
     }
 
     /// Circuit metrics (constraints or rows, k, ...), key sizes once there are
-    /// keys, `proof_bytes` once there is a proof.
+    /// keys, `proof_bytes` and the last proof's prover parts
+    /// (`phase_<name>_s`, as in native `prove` records; Groth16 only) once
+    /// there is a proof.
     pub fn metrics(&self) -> Result<Metrics, WasmError> {
         self.inner.metrics()
     }
