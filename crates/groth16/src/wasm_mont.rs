@@ -268,57 +268,40 @@ pub trait MsmField: Field {
     fn square_msm(&self) -> Self;
 }
 
-impl MsmField for Fq {
-    #[inline(always)]
-    fn mul_msm(&self, rhs: &Self) -> Self {
-        #[cfg(target_arch = "wasm32")]
-        {
-            fq_mul(self, rhs)
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            *self * rhs
-        }
-    }
+/// `MsmField` for a field with this module's `mul` and `square` functions
+/// (used on `wasm32`; ark-ff's operations elsewhere).
+macro_rules! msm_field {
+    ($field:ty, $mul:ident, $square:ident) => {
+        impl MsmField for $field {
+            #[inline(always)]
+            fn mul_msm(&self, rhs: &Self) -> Self {
+                #[cfg(target_arch = "wasm32")]
+                {
+                    $mul(self, rhs)
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    *self * rhs
+                }
+            }
 
-    #[inline(always)]
-    fn square_msm(&self) -> Self {
-        #[cfg(target_arch = "wasm32")]
-        {
-            fq_square(self)
+            #[inline(always)]
+            fn square_msm(&self) -> Self {
+                #[cfg(target_arch = "wasm32")]
+                {
+                    $square(self)
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    self.square()
+                }
+            }
         }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.square()
-        }
-    }
+    };
 }
 
-impl MsmField for Fq2 {
-    #[inline(always)]
-    fn mul_msm(&self, rhs: &Self) -> Self {
-        #[cfg(target_arch = "wasm32")]
-        {
-            fq2_mul(self, rhs)
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            *self * rhs
-        }
-    }
-
-    #[inline(always)]
-    fn square_msm(&self) -> Self {
-        #[cfg(target_arch = "wasm32")]
-        {
-            fq2_square(self)
-        }
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            self.square()
-        }
-    }
-}
+msm_field!(Fq, fq_mul, fq_square);
+msm_field!(Fq2, fq2_mul, fq2_square);
 
 /// `acc += q` (mixed Jacobian + affine addition) with [`MsmField`]
 /// multiplications: ark-ec's own addition natively, on `wasm32` the same
@@ -328,12 +311,7 @@ pub fn add_affine<P: SWCurveConfig>(acc: &mut Projective<P>, q: &Affine<P>)
 where
     P::BaseField: MsmField,
 {
-    #[cfg(target_arch = "wasm32")]
-    jacobian::add_affine(acc, q);
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        *acc += q;
-    }
+    add_with(acc, q, jacobian::add_affine);
 }
 
 /// `acc += q` (Jacobian) with [`MsmField`] multiplications: ark-ec's own
@@ -344,10 +322,20 @@ pub fn add_projective<P: SWCurveConfig>(acc: &mut Projective<P>, q: &Projective<
 where
     P::BaseField: MsmField,
 {
+    add_with(acc, q, jacobian::add_projective);
+}
+
+/// `acc += q`: `wasm` on `wasm32`, ark-ec's `+=` elsewhere.
+#[inline(always)]
+fn add_with<P: SWCurveConfig, Q>(acc: &mut Projective<P>, q: &Q, wasm: fn(&mut Projective<P>, &Q))
+where
+    for<'a> Projective<P>: core::ops::AddAssign<&'a Q>,
+{
     #[cfg(target_arch = "wasm32")]
-    jacobian::add_projective(acc, q);
+    wasm(acc, q);
     #[cfg(not(target_arch = "wasm32"))]
     {
+        let _ = wasm;
         *acc += q;
     }
 }
