@@ -35,7 +35,7 @@
 
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{
-    short_weierstrass::{Affine, Projective, SWCurveConfig},
+    short_weierstrass::{Affine, Projective},
     AdditiveGroup, AffineRepr, CurveGroup,
 };
 use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
@@ -51,6 +51,9 @@ use rayon::prelude::*;
 // browsers (std's panics on wasm32-unknown-unknown).
 use web_time::Instant;
 
+use crate::table_store::PointBytes;
+pub use crate::table_store::RawCurve;
+
 /// Number of bits of a BN254 scalar.
 const SCALAR_BITS: usize = 254;
 /// Upper bound on the number of table points per query (memory cap: 2^22 G1
@@ -58,15 +61,17 @@ const SCALAR_BITS: usize = 254;
 const MAX_TABLE_POINTS: usize = 1 << 22;
 
 /// Precomputed multiples `2^(c·j)·P` of the bases of one MSM.
-pub struct FixedBaseTable<P: SWCurveConfig> {
+pub struct FixedBaseTable<P: RawCurve> {
     /// Window size in bits.
     pub(crate) window: usize,
     /// Number of windows (signed digits) per scalar.
     pub(crate) windows: usize,
     /// Index into the scalar vector of every kept (non-zero) base.
     pub(crate) indices: Vec<u32>,
-    /// `points[k·windows + j] = 2^(window·j) · base[indices[k]]`.
-    pub(crate) points: Vec<Affine<P>>,
+    /// Point `k·windows + j` is `2^(window·j) · base[indices[k]]`, as raw
+    /// limbs ([`crate::table_store`]).
+    pub(crate) points: PointBytes,
+    pub(crate) _curve: std::marker::PhantomData<P>,
 }
 
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
@@ -101,7 +106,7 @@ fn threads() -> usize {
     }
 }
 
-impl<P: SWCurveConfig> FixedBaseTable<P> {
+impl<P: RawCurve> FixedBaseTable<P> {
     /// Tables for `bases`, with a window chosen for `chunks` parallel bucket
     /// sets.
     pub fn new(bases: &[Affine<P>], chunks: usize) -> Self {
@@ -132,12 +137,25 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
         let rows: Vec<Vec<Affine<P>>> = indices.par_iter().map(build).collect();
         #[cfg(not(feature = "parallel"))]
         let rows: Vec<Vec<Affine<P>>> = indices.iter().map(build).collect();
-        let points = rows.into_iter().flatten().collect();
+        let mut points = PointBytes::zeroed(n * windows * P::BYTES);
+        let put = |(row, out): (&Vec<Affine<P>>, &mut [u8])| {
+            for (p, o) in row.iter().zip(out.chunks_exact_mut(P::BYTES)) {
+                P::put(p, o);
+            }
+        };
+        let row_bytes = (windows * P::BYTES).max(1);
+        #[cfg(feature = "parallel")]
+        rows.par_iter()
+            .zip(points.par_chunks_mut(row_bytes))
+            .for_each(put);
+        #[cfg(not(feature = "parallel"))]
+        rows.iter().zip(points.chunks_mut(row_bytes)).for_each(put);
         Self {
             window,
             windows,
             indices,
             points,
+            _curve: std::marker::PhantomData,
         }
     }
 
@@ -159,7 +177,13 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
     /// Number of precomputed points (`len() · windows`), the table's memory
     /// in affine points.
     pub fn points(&self) -> usize {
-        self.points.len()
+        self.points.len() / P::BYTES
+    }
+
+    /// Table point `i` (`k·windows + j`).
+    #[inline(always)]
+    pub(crate) fn point(points: &[u8], i: usize) -> Affine<P> {
+        P::get(&points[i * P::BYTES..(i + 1) * P::BYTES])
     }
 
     /// `Σ scalars[i] · base[i]` over all bases, split into `chunks` bucket
@@ -267,9 +291,9 @@ fn signed_digits(s: &<Fr as PrimeField>::BigInt, c: usize, out: &mut [i32]) {
 /// bucket's projective overflow (`side`), so that skewed scalars (many equal
 /// small values, common in witnesses) cost one mixed addition each instead
 /// of rounds of tiny batches.
-struct AffineBuckets<'a, P: SWCurveConfig> {
-    /// The table points the additions refer to.
-    points: &'a [Affine<P>],
+struct AffineBuckets<'a, P: RawCurve> {
+    /// The table points the additions refer to (raw limbs).
+    points: &'a [u8],
     /// The bucket sums; `buckets[b]` is meaningful only if `state[b]` is not
     /// [`EMPTY`].
     buckets: Vec<Affine<P>>,
@@ -356,8 +380,8 @@ fn batch_invert<F: Field>(v: &mut [F], prefix: &mut Vec<F>) {
 /// G1 MSM (fewer inversions).
 const MAX_BATCH: usize = 1024;
 
-impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
-    fn new(n: usize, points: &'a [Affine<P>]) -> Self {
+impl<'a, P: RawCurve> AffineBuckets<'a, P> {
+    fn new(n: usize, points: &'a [u8]) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
         Self {
             points,
@@ -378,8 +402,8 @@ impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
 
     /// The point `±points[e.point]` of an entry (never the point at infinity:
     /// the tables keep non-zero bases only).
-    fn point(points: &[Affine<P>], e: Entry) -> Affine<P> {
-        let p = points[e.point];
+    fn point(points: &[u8], e: Entry) -> Affine<P> {
+        let p = FixedBaseTable::<P>::point(points, e.point);
         if e.neg {
             -p
         } else {
@@ -430,7 +454,7 @@ impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
         let points = self.points;
         self.scratch.clear();
         for e in self.batch.iter_mut() {
-            let p = &points[e.point];
+            let p = &FixedBaseTable::<P>::point(points, e.point);
             let q = &mut self.buckets[e.bucket as usize];
             let mut d = p.x - q.x;
             if d.is_zero() {
@@ -449,7 +473,7 @@ impl<'a, P: SWCurveConfig> AffineBuckets<'a, P> {
             let Some(q) = self.buckets.get_mut(e.bucket as usize) else {
                 continue;
             };
-            let p = &points[e.point];
+            let p = &FixedBaseTable::<P>::point(points, e.point);
             // λ = (±p.y − q.y) / (p.x − q.x)
             let num = if e.neg { -(p.y + q.y) } else { p.y - q.y };
             let lambda = num * inv;
@@ -511,14 +535,33 @@ impl ProverTables {
         }
     }
 
+    /// `(query, kept bases, window, table points)` of every table, in the
+    /// order `a`, `b_g1`, `b_g2`, `h`, `l` (for diagnostics).
+    pub fn describe(&self) -> [(&'static str, usize, usize, usize); 5] {
+        [
+            ("a", self.a.len(), self.a.window, self.a.points()),
+            (
+                "b_g1",
+                self.b_g1.len(),
+                self.b_g1.window,
+                self.b_g1.points(),
+            ),
+            (
+                "b_g2",
+                self.b_g2.len(),
+                self.b_g2.window,
+                self.b_g2.points(),
+            ),
+            ("h", self.h.len(), self.h.window, self.h.points()),
+            ("l", self.l.len(), self.l.window, self.l.points()),
+        ]
+    }
+
     /// Number of table points (G1, G2).
     pub fn table_points(&self) -> (usize, usize) {
         (
-            self.a.points.len()
-                + self.b_g1.points.len()
-                + self.h.points.len()
-                + self.l.points.len(),
-            self.b_g2.points.len(),
+            self.a.points() + self.b_g1.points() + self.h.points() + self.l.points(),
+            self.b_g2.points(),
         )
     }
 }

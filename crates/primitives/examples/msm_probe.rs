@@ -24,7 +24,7 @@ fn cpu_ns() -> f64 {
         .sum()
 }
 
-fn run<P: ark_ec::short_weierstrass::SWCurveConfig<ScalarField = ark_bn254::Fr>>(
+fn run<P: zkbench_groth16::prover::RawCurve<ScalarField = ark_bn254::Fr>>(
     logs: &[usize],
     threads: usize,
     reps: usize,
