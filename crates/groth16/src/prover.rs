@@ -38,12 +38,9 @@ use ark_ec::{
     short_weierstrass::{Affine, Projective},
     AdditiveGroup, AffineRepr, CurveGroup,
 };
-use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
-use ark_groth16::{
-    r1cs_to_qap::{LibsnarkReduction, R1CSToQAP},
-    Proof, ProvingKey,
-};
-use ark_poly::GeneralEvaluationDomain;
+use ark_ff::{BigInteger, FftField, Field, One, PrimeField, Zero};
+use ark_groth16::{Proof, ProvingKey};
+use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
@@ -621,6 +618,78 @@ impl ProveTimings {
     }
 }
 
+/// `Σ coeff · z[index]` over one row of a constraint matrix.
+fn evaluate_row(row: &[(Fr, usize)], z: &[Fr]) -> Fr {
+    row.iter().fold(Fr::zero(), |acc, (c, i)| {
+        if c.is_one() {
+            acc + z[*i]
+        } else {
+            acc + *c * z[*i]
+        }
+    })
+}
+
+/// The coefficients of `h = (A·B − C) / Z` over the QAP domain: exactly
+/// ark-groth16's `LibsnarkReduction::witness_map_from_matrices` (the same
+/// domain, coset and operations, so the same `h` and the same proof), with
+/// the three chains `M·z → iFFT → coset FFT` for A, B and C run side by side
+/// rather than one after another: each FFT of a few thousand points is too
+/// small to keep two threads busy on its own.
+fn witness_map(
+    matrices: &ConstraintMatrices<Fr>,
+    num_inputs: usize,
+    z: &[Fr],
+) -> Result<Vec<Fr>, SynthesisError> {
+    let num_constraints = matrices.num_constraints;
+    let domain = GeneralEvaluationDomain::<Fr>::new(num_constraints + num_inputs)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let coset = domain
+        .get_coset(Fr::GENERATOR)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let n = domain.size();
+    let chain = |m: &[Vec<(Fr, usize)>], inputs: bool| {
+        let mut v = vec![Fr::zero(); n];
+        #[cfg(feature = "parallel")]
+        v[..num_constraints]
+            .par_iter_mut()
+            .zip(m.par_iter())
+            .for_each(|(x, row)| *x = evaluate_row(row, z));
+        #[cfg(not(feature = "parallel"))]
+        v[..num_constraints]
+            .iter_mut()
+            .zip(m.iter())
+            .for_each(|(x, row)| *x = evaluate_row(row, z));
+        if inputs {
+            // the input consistency constraints of the libsnark reduction
+            v[num_constraints..num_constraints + num_inputs].copy_from_slice(&z[..num_inputs]);
+        }
+        domain.ifft_in_place(&mut v);
+        coset.fft_in_place(&mut v);
+        v
+    };
+    #[cfg(feature = "parallel")]
+    let (a, (b, c)) = rayon::join(
+        || chain(&matrices.a, true),
+        || rayon::join(|| chain(&matrices.b, false), || chain(&matrices.c, false)),
+    );
+    #[cfg(not(feature = "parallel"))]
+    let (a, (b, c)) = (
+        chain(&matrices.a, true),
+        (chain(&matrices.b, false), chain(&matrices.c, false)),
+    );
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(Fr::GENERATOR)
+        .inverse()
+        .ok_or(SynthesisError::UnexpectedIdentity)?;
+    let quotient = |((a, b), c): ((&Fr, &Fr), &Fr)| (*a * b - c) * z_inv;
+    #[cfg(feature = "parallel")]
+    let mut h: Vec<Fr> = a.par_iter().zip(&b).zip(&c).map(quotient).collect();
+    #[cfg(not(feature = "parallel"))]
+    let mut h: Vec<Fr> = a.iter().zip(&b).zip(&c).map(quotient).collect();
+    coset.ifft_in_place(&mut h);
+    Ok(h)
+}
+
 /// A Groth16 proof for the full assignment `z = [1, public..., witness...]`
 /// with randomness `r`, `s`: the same proof as ark-groth16's
 /// `create_proof_with_reduction_and_matrices` (libsnark reduction).
@@ -647,12 +716,7 @@ pub fn create_proof_timed(
 ) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
     let start = Instant::now();
     let num_inputs = matrices.num_instance_variables;
-    let h = LibsnarkReduction::witness_map_from_matrices::<Fr, GeneralEvaluationDomain<Fr>>(
-        matrices,
-        num_inputs,
-        matrices.num_constraints,
-        full_assignment,
-    )?;
+    let h = witness_map(matrices, num_inputs, full_assignment)?;
     let h_done = Instant::now();
     #[cfg(feature = "parallel")]
     let to_bigints = |v: &[Fr]| v.par_iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
