@@ -17,12 +17,29 @@ use zkbench_groth16::{
 };
 use zkbench_hash::HashFamily;
 
-fn ms<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
+/// CPU nanoseconds of all of this process's threads so far (Linux
+/// `/proc/self/task/*/schedstat`; 0 elsewhere): steadier than wall time on
+/// a loaded machine.
+fn cpu_ns() -> f64 {
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return 0.0;
+    };
+    dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// Mean wall and CPU (all threads) milliseconds of `f` over `reps` runs.
+fn ms<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, f64) {
     let t = Instant::now();
+    let c = cpu_ns();
     for _ in 0..reps {
         std::hint::black_box(f());
     }
-    t.elapsed().as_secs_f64() * 1e3 / reps as f64
+    (
+        t.elapsed().as_secs_f64() * 1e3 / reps as f64,
+        (cpu_ns() - c) / 1e6 / reps as f64,
+    )
 }
 
 fn main() {
@@ -57,12 +74,23 @@ fn main() {
         std::fs::metadata(&path).unwrap().len(),
         std::fs::metadata(prover_cache::cache_path(&path)).unwrap().len()
     );
+    for (query, bases, window, points) in k.prover_tables().describe() {
+        println!("  table {query}: {bases} bases, window {window}, {points} points");
+    }
     let cache_bytes = std::fs::read(prover_cache::cache_path(&path)).unwrap();
     if std::env::var_os("DECODE_ONLY").is_some() {
         let t = ms(reps, || {
             prover_cache::from_bytes(&k.pk, &cache_bytes).unwrap()
         });
-        println!("decode {t:.2} ms");
+        println!("decode {:.2} ms (CPU {:.2} ms)", t.0, t.1);
+        for _ in 0..3 {
+            let v = prover_cache::from_bytes(&k.pk, &cache_bytes).unwrap();
+            let t = Instant::now();
+            drop(v.1);
+            let a = t.elapsed();
+            drop(v.0);
+            println!("drop tables {a:?} matrices {:?}", t.elapsed() - a);
+        }
         return;
     }
     let rows = [
@@ -118,8 +146,9 @@ fn main() {
             }),
         ),
     ];
-    for (name, t) in rows {
-        println!("{name:>45}: {t:8.2} ms");
+    println!("{:>52}  {:>9}  {:>9}", "", "wall ms", "CPU ms");
+    for (name, (t, c)) in rows {
+        println!("{name:>52}: {t:9.2}  {c:9.2}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -396,12 +396,25 @@ impl Circuit {
     pub fn load_or_setup(&self, dir: &Path, seed: u64) -> Result<(Keys, bool), Groth16Error> {
         let path = self.key_path(dir, seed)?;
         if path.exists() {
-            let pk = keys::read_proving_key(&path)?;
-            let pvk = prepare_verifying_key(&pk.vk);
             // The prover cache (matrices + fixed-base tables) makes this proof as
             // fast as a warm one; a missing, damaged or stale cache is derived
-            // data: rebuilt below and rewritten.
-            if let Ok(Some((matrices, tables))) = crate::prover_cache::read(&path, &pk) {
+            // data: rebuilt below and rewritten. The key and the cache are read
+            // at the same time (the cache is checked against the key after).
+            #[cfg(feature = "parallel")]
+            let (pk, cache) = rayon::join(
+                || keys::read_proving_key(&path),
+                || crate::prover_cache::read_unbound(&path),
+            );
+            #[cfg(not(feature = "parallel"))]
+            let (pk, cache) = (
+                keys::read_proving_key(&path),
+                crate::prover_cache::read_unbound(&path),
+            );
+            let pk = pk?;
+            let pvk = prepare_verifying_key(&pk.vk);
+            if let Ok(Some((matrices, tables))) =
+                cache.and_then(|c| c.map(|c| c.bind(&pk)).transpose())
+            {
                 return Ok((
                     Keys::with_tables(pk, pvk, Arc::new(matrices), true, tables),
                     true,

@@ -40,6 +40,7 @@ pub mod prover_cache;
 pub mod ptau;
 pub mod snarkjs;
 pub mod system;
+pub mod table_store;
 pub mod testing;
 pub mod wasm_mont;
 mod wasm_qap;

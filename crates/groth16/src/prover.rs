@@ -34,23 +34,24 @@
 //! ([`crate::Circuit::load_or_setup`]) is as fast as a warm one.
 
 use crate::wasm_mont::{add_affine, add_projective, MsmField};
+use crate::wasm_qap::QapArith;
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{
-    short_weierstrass::{Affine, Projective, SWCurveConfig},
+    short_weierstrass::{Affine, Projective},
     AdditiveGroup, AffineRepr, CurveGroup,
 };
-use ark_ff::{BigInteger, One, PrimeField, Zero};
-#[cfg(not(target_arch = "wasm32"))]
-use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
+use ark_ff::{BigInteger, FftField, Field, One, PrimeField, Zero};
 use ark_groth16::{Proof, ProvingKey};
-#[cfg(not(target_arch = "wasm32"))]
-use ark_poly::GeneralEvaluationDomain;
+use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 // `web_time::Instant` is `std::time::Instant` natively and `performance.now()` in
 // browsers (std's panics on wasm32-unknown-unknown).
 use web_time::Instant;
+
+use crate::table_store::PointBytes;
+pub use crate::table_store::RawCurve;
 
 /// Number of bits of a BN254 scalar.
 const SCALAR_BITS: usize = 254;
@@ -59,15 +60,17 @@ const SCALAR_BITS: usize = 254;
 const MAX_TABLE_POINTS: usize = 1 << 22;
 
 /// Precomputed multiples `2^(c·j)·P` of the bases of one MSM.
-pub struct FixedBaseTable<P: SWCurveConfig> {
+pub struct FixedBaseTable<P: RawCurve> {
     /// Window size in bits.
     pub(crate) window: usize,
     /// Number of windows (signed digits) per scalar.
     pub(crate) windows: usize,
     /// Index into the scalar vector of every kept (non-zero) base.
     pub(crate) indices: Vec<u32>,
-    /// `points[k·windows + j] = 2^(window·j) · base[indices[k]]`.
-    pub(crate) points: Vec<Affine<P>>,
+    /// Point `k·windows + j` is `2^(window·j) · base[indices[k]]`, as raw
+    /// limbs ([`crate::table_store`]).
+    pub(crate) points: PointBytes,
+    pub(crate) _curve: std::marker::PhantomData<P>,
 }
 
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
@@ -102,7 +105,7 @@ fn threads() -> usize {
     }
 }
 
-impl<P: SWCurveConfig> FixedBaseTable<P> {
+impl<P: RawCurve> FixedBaseTable<P> {
     /// Tables for `bases`, with a window chosen for `chunks` parallel bucket
     /// sets.
     pub fn new(bases: &[Affine<P>], chunks: usize) -> Self {
@@ -133,12 +136,25 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
         let rows: Vec<Vec<Affine<P>>> = indices.par_iter().map(build).collect();
         #[cfg(not(feature = "parallel"))]
         let rows: Vec<Vec<Affine<P>>> = indices.iter().map(build).collect();
-        let points = rows.into_iter().flatten().collect();
+        let mut points = PointBytes::zeroed(n * windows * P::BYTES);
+        let put = |(row, out): (&Vec<Affine<P>>, &mut [u8])| {
+            for (p, o) in row.iter().zip(out.chunks_exact_mut(P::BYTES)) {
+                P::put(p, o);
+            }
+        };
+        let row_bytes = (windows * P::BYTES).max(1);
+        #[cfg(feature = "parallel")]
+        rows.par_iter()
+            .zip(points.par_chunks_mut(row_bytes))
+            .for_each(put);
+        #[cfg(not(feature = "parallel"))]
+        rows.iter().zip(points.chunks_mut(row_bytes)).for_each(put);
         Self {
             window,
             windows,
             indices,
             points,
+            _curve: std::marker::PhantomData,
         }
     }
 
@@ -160,7 +176,13 @@ impl<P: SWCurveConfig> FixedBaseTable<P> {
     /// Number of precomputed points (`len() · windows`), the table's memory
     /// in affine points.
     pub fn points(&self) -> usize {
-        self.points.len()
+        self.points.len() / P::BYTES
+    }
+
+    /// Table point `i` (`k·windows + j`).
+    #[inline(always)]
+    pub(crate) fn point(points: &[u8], i: usize) -> Affine<P> {
+        P::get(&points[i * P::BYTES..(i + 1) * P::BYTES])
     }
 
     /// `Σ scalars[i] · base[i]` over all bases, split into `chunks` bucket
@@ -274,9 +296,9 @@ fn signed_digits(s: &<Fr as PrimeField>::BigInt, c: usize, out: &mut [i32]) {
 /// bucket's projective overflow (`side`), so that skewed scalars (many equal
 /// small values, common in witnesses) cost one mixed addition each instead
 /// of rounds of tiny batches.
-struct AffineBuckets<'a, P: SWCurveConfig> {
-    /// The table points the additions refer to.
-    points: &'a [Affine<P>],
+struct AffineBuckets<'a, P: RawCurve> {
+    /// The table points the additions refer to (raw limbs).
+    points: &'a [u8],
     /// The bucket sums; `buckets[b]` is meaningful only if `state[b]` is not
     /// [`EMPTY`].
     buckets: Vec<Affine<P>>,
@@ -366,11 +388,11 @@ fn batch_invert<F: MsmField>(v: &mut [F], prefix: &mut Vec<F>) {
 /// G1 MSM (fewer inversions).
 const MAX_BATCH: usize = 1024;
 
-impl<'a, P: SWCurveConfig> AffineBuckets<'a, P>
+impl<'a, P: RawCurve> AffineBuckets<'a, P>
 where
     P::BaseField: MsmField,
 {
-    fn new(n: usize, points: &'a [Affine<P>]) -> Self {
+    fn new(n: usize, points: &'a [u8]) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
         Self {
             points,
@@ -391,8 +413,8 @@ where
 
     /// The point `±points[e.point]` of an entry (never the point at infinity:
     /// the tables keep non-zero bases only).
-    fn point(points: &[Affine<P>], e: Entry) -> Affine<P> {
-        let p = points[e.point];
+    fn point(points: &[u8], e: Entry) -> Affine<P> {
+        let p = FixedBaseTable::<P>::point(points, e.point);
         if e.neg {
             -p
         } else {
@@ -443,7 +465,7 @@ where
         let points = self.points;
         self.scratch.clear();
         for e in self.batch.iter_mut() {
-            let p = &points[e.point];
+            let p = &FixedBaseTable::<P>::point(points, e.point);
             let q = &mut self.buckets[e.bucket as usize];
             let mut d = p.x - q.x;
             if d.is_zero() {
@@ -462,7 +484,7 @@ where
             let Some(q) = self.buckets.get_mut(e.bucket as usize) else {
                 continue;
             };
-            let p = &points[e.point];
+            let p = &FixedBaseTable::<P>::point(points, e.point);
             // λ = (±p.y − q.y) / (p.x − q.x)
             let num = if e.neg { -(p.y + q.y) } else { p.y - q.y };
             let lambda = num.mul_msm(inv);
@@ -524,14 +546,33 @@ impl ProverTables {
         }
     }
 
+    /// `(query, kept bases, window, table points)` of every table, in the
+    /// order `a`, `b_g1`, `b_g2`, `h`, `l` (for diagnostics).
+    pub fn describe(&self) -> [(&'static str, usize, usize, usize); 5] {
+        [
+            ("a", self.a.len(), self.a.window, self.a.points()),
+            (
+                "b_g1",
+                self.b_g1.len(),
+                self.b_g1.window,
+                self.b_g1.points(),
+            ),
+            (
+                "b_g2",
+                self.b_g2.len(),
+                self.b_g2.window,
+                self.b_g2.points(),
+            ),
+            ("h", self.h.len(), self.h.window, self.h.points()),
+            ("l", self.l.len(), self.l.window, self.l.points()),
+        ]
+    }
+
     /// Number of table points (G1, G2).
     pub fn table_points(&self) -> (usize, usize) {
         (
-            self.a.points.len()
-                + self.b_g1.points.len()
-                + self.h.points.len()
-                + self.l.points.len(),
-            self.b_g2.points.len(),
+            self.a.points() + self.b_g1.points() + self.h.points() + self.l.points(),
+            self.b_g2.points(),
         )
     }
 }
@@ -591,6 +632,128 @@ impl ProveTimings {
     }
 }
 
+/// `Σ coeff · z[index]` over one row of a constraint matrix.
+fn evaluate_row<Q: QapArith>(row: &[(Fr, usize)], z: &[Fr]) -> Fr {
+    row.iter().fold(Fr::zero(), |acc, (c, i)| {
+        if c.is_one() {
+            acc + z[*i]
+        } else {
+            acc + Q::mul(c, &z[*i])
+        }
+    })
+}
+
+/// ark-poly's radix-2 / mixed-radix FFTs and ark-ff's multiplication: the
+/// QAP arithmetic natively (on `wasm32` only in tests).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) struct ArkQap {
+    domain: GeneralEvaluationDomain<Fr>,
+    coset: GeneralEvaluationDomain<Fr>,
+}
+
+impl QapArith for ArkQap {
+    fn new(domain: &GeneralEvaluationDomain<Fr>) -> Option<Self> {
+        Some(Self {
+            domain: *domain,
+            coset: domain.get_coset(Fr::GENERATOR)?,
+        })
+    }
+
+    #[inline(always)]
+    fn mul(a: &Fr, b: &Fr) -> Fr {
+        *a * b
+    }
+
+    fn ifft(&self, v: &mut Vec<Fr>) {
+        self.domain.ifft_in_place(v);
+    }
+
+    fn coset_fft(&self, v: &mut Vec<Fr>) {
+        self.coset.fft_in_place(v);
+    }
+
+    fn coset_ifft(&self, v: &mut Vec<Fr>) {
+        self.coset.ifft_in_place(v);
+    }
+}
+
+/// The coefficients of `h = (A·B − C) / Z` over the QAP domain: exactly
+/// ark-groth16's `LibsnarkReduction::witness_map_from_matrices` (the same
+/// domain, coset and operations, so the same `h` and the same proof), with
+/// the three chains `M·z → iFFT → coset FFT` for A, B and C run side by side
+/// rather than one after another: each FFT of a few thousand points is too
+/// small to keep two threads busy on its own. The arithmetic is ark's
+/// natively ([`ArkQap`]) and `crate::wasm_qap`'s 29-bit-limb one on `wasm32`
+/// (ark-ff's `Fr` multiplication costs 32 `__multi3` calls there).
+fn witness_map(
+    matrices: &ConstraintMatrices<Fr>,
+    num_inputs: usize,
+    z: &[Fr],
+) -> Result<Vec<Fr>, SynthesisError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        witness_map_with::<ArkQap>(matrices, num_inputs, z)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        witness_map_with::<crate::wasm_qap::Fft>(matrices, num_inputs, z)
+    }
+}
+
+/// [`witness_map`] with the arithmetic `Q`.
+pub(crate) fn witness_map_with<Q: QapArith>(
+    matrices: &ConstraintMatrices<Fr>,
+    num_inputs: usize,
+    z: &[Fr],
+) -> Result<Vec<Fr>, SynthesisError> {
+    let num_constraints = matrices.num_constraints;
+    let domain = GeneralEvaluationDomain::<Fr>::new(num_constraints + num_inputs)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let qap = Q::new(&domain).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let n = domain.size();
+    let chain = |m: &[Vec<(Fr, usize)>], inputs: bool| {
+        let mut v = vec![Fr::zero(); n];
+        #[cfg(feature = "parallel")]
+        v[..num_constraints]
+            .par_iter_mut()
+            .zip(m.par_iter())
+            .for_each(|(x, row)| *x = evaluate_row::<Q>(row, z));
+        #[cfg(not(feature = "parallel"))]
+        v[..num_constraints]
+            .iter_mut()
+            .zip(m.iter())
+            .for_each(|(x, row)| *x = evaluate_row::<Q>(row, z));
+        if inputs {
+            // the input consistency constraints of the libsnark reduction
+            v[num_constraints..num_constraints + num_inputs].copy_from_slice(&z[..num_inputs]);
+        }
+        qap.ifft(&mut v);
+        qap.coset_fft(&mut v);
+        v
+    };
+    #[cfg(feature = "parallel")]
+    let (a, (b, c)) = rayon::join(
+        || chain(&matrices.a, true),
+        || rayon::join(|| chain(&matrices.b, false), || chain(&matrices.c, false)),
+    );
+    #[cfg(not(feature = "parallel"))]
+    let (a, (b, c)) = (
+        chain(&matrices.a, true),
+        (chain(&matrices.b, false), chain(&matrices.c, false)),
+    );
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(Fr::GENERATOR)
+        .inverse()
+        .ok_or(SynthesisError::UnexpectedIdentity)?;
+    let quotient = |((a, b), c): ((&Fr, &Fr), &Fr)| Q::mul(&(Q::mul(a, b) - c), &z_inv);
+    #[cfg(feature = "parallel")]
+    let mut h: Vec<Fr> = a.par_iter().zip(&b).zip(&c).map(quotient).collect();
+    #[cfg(not(feature = "parallel"))]
+    let mut h: Vec<Fr> = a.iter().zip(&b).zip(&c).map(quotient).collect();
+    qap.coset_ifft(&mut h);
+    Ok(h)
+}
+
 /// A Groth16 proof for the full assignment `z = [1, public..., witness...]`
 /// with randomness `r`, `s`: the same proof as ark-groth16's
 /// `create_proof_with_reduction_and_matrices` (libsnark reduction).
@@ -617,22 +780,7 @@ pub fn create_proof_timed(
 ) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
     let start = Instant::now();
     let num_inputs = matrices.num_instance_variables;
-    // the same H natively (ark-groth16, ark-ff's assembly) and in WebAssembly
-    // (crate::wasm_qap: the 29-bit-limb multiplication, no __multi3)
-    #[cfg(not(target_arch = "wasm32"))]
-    let h = LibsnarkReduction::witness_map_from_matrices::<Fr, GeneralEvaluationDomain<Fr>>(
-        matrices,
-        num_inputs,
-        matrices.num_constraints,
-        full_assignment,
-    )?;
-    #[cfg(target_arch = "wasm32")]
-    let h = crate::wasm_qap::witness_map(
-        matrices,
-        num_inputs,
-        matrices.num_constraints,
-        full_assignment,
-    )?;
+    let h = witness_map(matrices, num_inputs, full_assignment)?;
     let h_done = Instant::now();
     #[cfg(feature = "parallel")]
     let to_bigints = |v: &[Fr]| v.par_iter().map(|x| x.into_bigint()).collect::<Vec<_>>();

@@ -8,45 +8,57 @@
 //! a warm one. This file stores both next to the proving key
 //! (`<key>.prover`), so that a cold proof is a warm proof plus a file read.
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //!
 //! `ZKBG16PC` magic, version (u8), three reserved bytes, the word-wise
-//! FNV-1a-64 checksum of the body (u64 LE), then the body, all integers u64
-//! LE unless noted:
+//! FNV-1a-64 checksums of the two sections and the length of the first (u64
+//! LE each), then the sections, all integers u64 LE unless noted:
 //!
-//! 1. the verifying key, compressed, length-prefixed: the cache is used only
-//!    with the proving key whose `vk` is byte-identical (binding);
-//! 2. the matrices: instance, witness and constraint counts, then A, B, C,
-//!    each as rows of `(length, [(coefficient, variable u32 LE)])`;
-//! 3. the five tables (`a`, `b_g1`, `b_g2`, `h`, `l`): window, windows,
-//!    number of bases, base indices (u32 LE), then the points.
+//! 1. first section: the verifying key, compressed, length-prefixed (the
+//!    cache is used only with the proving key whose `vk` is byte-identical:
+//!    binding), then the matrices: instance, witness and constraint counts,
+//!    then A, B, C, each as rows of `(length, [(coefficient, variable u32
+//!    LE)])`;
+//! 2. second section: the five tables (`a`, `b_g1`, `b_g2`, `h`, `l`):
+//!    window, windows, number of bases, base indices (u32 LE), then the
+//!    points.
+//!
+//! The sections are read and checked at the same time (version 1 had one
+//! checksum over both, so one thread read the whole file); the proving key
+//! is read beside them ([`read_unbound`], then [`Unbound::bind`]).
 //!
 //! Field elements are written as their **Montgomery-form limbs** (4 × u64 LE
-//! per base-field element), so reading needs no field conversion; every limb
-//! vector is checked to be below the modulus, and every length, index and
-//! window against the proving key before anything is allocated, so a damaged
-//! or truncated file gives [`Groth16Error::Decode`], never a panic. Points are
-//! not re-checked to be on the curve (that would cost most of what the cache
-//! saves): like the proving key itself ([`crate::keys`]), the cache is local,
-//! written by zkbench, and protected by the checksum against damage. A wrong
-//! table could only make the prover output an invalid proof, which the
-//! verifier rejects.
+//! per base-field element), so reading needs no field conversion. A table's
+//! points are exactly the bytes the table holds in memory
+//! ([`crate::table_store`]), so they are read from the file straight into
+//! the table (one copy, into huge pages on Linux) and never decoded one by
+//! one. Every matrix coefficient is checked to be below the modulus, and
+//! every length, index and window against the proving key before anything is
+//! allocated, so a damaged or truncated file gives [`Groth16Error::Decode`],
+//! never a panic. Table points are not checked (neither reduced nor on the
+//! curve: that would cost most of what the cache saves): like the proving
+//! key itself ([`crate::keys`]), the cache is local, written by zkbench, and
+//! protected by the checksum against damage; a wrong table point can only
+//! make the prover output an invalid proof, which the verifier rejects (the
+//! prover's additions never panic on any limbs).
 
 use std::path::{Path, PathBuf};
 
-use ark_bn254::{Fq, Fq2, Fr, G1Affine, G2Affine};
-use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_bn254::Fr;
 use ark_ff::{BigInt, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use ark_relations::r1cs::{ConstraintMatrices, Matrix};
 use ark_serialize::CanonicalSerialize;
 
 use crate::prover::{num_windows, FixedBaseTable, ProverTables};
+use crate::table_store::{PointBytes, RawCurve};
 use crate::Groth16Error;
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
-const VERSION: u8 = 1;
-const HEADER: usize = 8 + 4 + 8;
+const VERSION: u8 = 2;
+/// Magic, version and reserved bytes, the two sections' checksums, the
+/// first section's length.
+const HEADER: usize = 8 + 4 + 8 + 8 + 8;
 const WHAT: &str = "prover cache";
 
 /// Where the prover cache of the proving key at `pk_path` lives.
@@ -130,59 +142,9 @@ fn vk_bytes(vk: &VerifyingKey<ark_bn254::Bn254>) -> Vec<u8> {
     v
 }
 
-/// A curve whose affine points are written as Montgomery limbs.
-pub(crate) trait RawCurve: SWCurveConfig {
-    /// u64 words per point.
-    const WORDS: usize;
-    /// Appends the point's limbs.
-    fn put(p: &Affine<Self>, out: &mut Vec<u8>);
-    /// The point from exactly `8 · WORDS` bytes, `None` if a coordinate is
-    /// not below the modulus.
-    fn get(bytes: &[u8]) -> Option<Affine<Self>>;
-}
-
-fn put_fq(x: &Fq, out: &mut Vec<u8>) {
-    for l in x.0 .0 {
-        out.extend_from_slice(&l.to_le_bytes());
-    }
-}
-
 fn limbs(b: &[u8]) -> BigInt<4> {
     let w = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"));
     BigInt::new([w(0), w(1), w(2), w(3)])
-}
-
-fn get_fq(b: &[u8]) -> Option<Fq> {
-    let l = limbs(b);
-    (l < Fq::MODULUS).then(|| Fq::new_unchecked(l))
-}
-
-impl RawCurve for ark_bn254::g1::Config {
-    const WORDS: usize = 8;
-    fn put(p: &G1Affine, out: &mut Vec<u8>) {
-        put_fq(&p.x, out);
-        put_fq(&p.y, out);
-    }
-    fn get(b: &[u8]) -> Option<G1Affine> {
-        Some(G1Affine::new_unchecked(
-            get_fq(&b[..32])?,
-            get_fq(&b[32..64])?,
-        ))
-    }
-}
-
-impl RawCurve for ark_bn254::g2::Config {
-    const WORDS: usize = 16;
-    fn put(p: &G2Affine, out: &mut Vec<u8>) {
-        for c in [&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1] {
-            put_fq(c, out);
-        }
-    }
-    fn get(b: &[u8]) -> Option<G2Affine> {
-        let x = Fq2::new(get_fq(&b[..32])?, get_fq(&b[32..64])?);
-        let y = Fq2::new(get_fq(&b[64..96])?, get_fq(&b[96..128])?);
-        Some(G2Affine::new_unchecked(x, y))
-    }
 }
 
 struct Writer(Vec<u8>);
@@ -216,9 +178,8 @@ impl Writer {
         for i in &t.indices {
             self.u32(*i as usize);
         }
-        for p in &t.points {
-            P::put(p, &mut self.0);
-        }
+        // the table's memory is already the file's layout
+        self.0.extend_from_slice(&t.points);
     }
 }
 
@@ -238,17 +199,21 @@ pub fn to_bytes(
     for m in [&matrices.a, &matrices.b, &matrices.c] {
         w.matrix(m);
     }
+    let first = std::mem::take(&mut w.0);
     w.table(&tables.a);
     w.table(&tables.b_g1);
     w.table(&tables.b_g2);
     w.table(&tables.h);
     w.table(&tables.l);
-    let body = w.0;
-    let mut out = Vec::with_capacity(HEADER + body.len());
+    let second = w.0;
+    let mut out = Vec::with_capacity(HEADER + first.len() + second.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[VERSION, 0, 0, 0]);
-    out.extend_from_slice(&checksum(&body).to_le_bytes());
-    out.extend_from_slice(&body);
+    out.extend_from_slice(&checksum(&first).to_le_bytes());
+    out.extend_from_slice(&checksum(&second).to_le_bytes());
+    out.extend_from_slice(&(first.len() as u64).to_le_bytes());
+    out.extend_from_slice(&first);
+    out.extend_from_slice(&second);
     out
 }
 
@@ -264,8 +229,12 @@ struct Reader<R> {
     sum: Checksum,
 }
 
-/// Table points are decoded this many bytes at a time (fits in L2 on most CPUs).
+/// Read buffer for the small fields (vk, matrices, indices).
 const CHUNK_BYTES: usize = 1 << 20;
+
+/// Table points are read and checksummed this many bytes at a time (half of
+/// a typical L2 cache: the checksum reads what the read just wrote).
+const FILL_PIECE: usize = 256 << 10;
 
 fn bad(reason: impl ToString) -> Groth16Error {
     Groth16Error::decode(WHAT, reason)
@@ -285,6 +254,22 @@ impl<R: std::io::Read> Reader<R> {
         self.pos += n as u64;
         Ok(&self.buf)
     }
+    /// Fills `out` with the next `out.len()` bytes, read directly into it a
+    /// piece at a time, each piece checksummed while it is still in cache.
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Groth16Error> {
+        if out.len() as u64 > self.left {
+            return Err(bad(format!("truncated at byte {}", self.pos)));
+        }
+        for piece in out.chunks_mut(FILL_PIECE) {
+            self.src
+                .read_exact(piece)
+                .map_err(|e| bad(format!("reading at byte {}: {e}", self.pos)))?;
+            self.sum.update(piece);
+            self.left -= piece.len() as u64;
+            self.pos += piece.len() as u64;
+        }
+        Ok(())
+    }
     fn u64(&mut self) -> Result<u64, Groth16Error> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8")))
     }
@@ -299,90 +284,109 @@ impl<R: std::io::Read> Reader<R> {
         }
         Ok(n as usize)
     }
-    fn u32(&mut self) -> Result<u32, Groth16Error> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4")))
-    }
-    fn fr(&mut self) -> Result<Fr, Groth16Error> {
-        let b = limbs(self.take(32)?);
-        if b >= Fr::MODULUS {
-            return Err(bad("coefficient not below the scalar field modulus"));
-        }
-        Ok(Fr::new_unchecked(b))
-    }
+    /// A matrix of `rows` rows over `vars` variables: each row is read
+    /// whole (one read and checksum update per row, not per field).
     fn matrix(&mut self, rows: usize, vars: usize) -> Result<Matrix<Fr>, Groth16Error> {
         if self.count(8)? != rows {
             return Err(bad("matrix row count differs from the constraint count"));
         }
-        (0..rows)
-            .map(|_| {
-                let n = self.count(36)?;
-                (0..n)
-                    .map(|_| {
-                        let c = self.fr()?;
-                        let i = self.u32()? as usize;
-                        if i >= vars {
-                            return Err(bad(format!("variable {i} out of range ({vars})")));
-                        }
-                        Ok((c, i))
-                    })
-                    .collect()
-            })
-            .collect()
+        let mut m = Vec::with_capacity(rows);
+        for _ in 0..rows {
+            let n = self.count(36)?;
+            let raw = self.take(n * 36)?;
+            let row = raw
+                .chunks_exact(36)
+                .map(|e| {
+                    let b = limbs(&e[..32]);
+                    if b >= Fr::MODULUS {
+                        return Err(bad("coefficient not below the scalar field modulus"));
+                    }
+                    let i = u32::from_le_bytes(e[32..36].try_into().expect("4 bytes")) as usize;
+                    if i >= vars {
+                        return Err(bad(format!("variable {i} out of range ({vars})")));
+                    }
+                    Ok((Fr::new_unchecked(b), i))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            m.push(row);
+        }
+        Ok(m)
     }
-    fn table<P: RawCurve>(&mut self, bases: usize) -> Result<FixedBaseTable<P>, Groth16Error> {
+    /// A table; its base indices are checked against the proving key by
+    /// [`Unbound::bind`].
+    fn table<P: RawCurve>(&mut self) -> Result<FixedBaseTable<P>, Groth16Error> {
         let window = self.u64()? as usize;
         let windows = self.u64()? as usize;
         if !(2..=16).contains(&window) || windows != num_windows(window) {
             return Err(bad(format!("bad window {window} / {windows}")));
         }
         let n = self.count(4)?;
-        let mut indices = Vec::with_capacity(n);
-        for _ in 0..n {
-            let i = self.u32()?;
-            if (i as usize) >= bases || indices.last().is_some_and(|&l| l >= i) {
-                return Err(bad("base indices not increasing or out of range"));
-            }
-            indices.push(i);
+        let indices: Vec<u32> = self
+            .take(n * 4)?
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+            .collect();
+        if indices.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad("base indices not increasing"));
         }
         let total = n
             .checked_mul(windows)
             .ok_or_else(|| bad("table too large"))?;
-        let bytes = P::WORDS * 8;
-        if (total as u64).saturating_mul(bytes as u64) > self.left {
+        if (total as u64).saturating_mul(P::BYTES as u64) > self.left {
             return Err(bad(format!("truncated table at byte {}", self.pos)));
         }
-        // One allocation, written once (no zero-fill), a buffer-sized piece at
-        // a time and in parallel: decoding is bound by memory traffic, so the
-        // file's bytes are decoded while they are still in cache.
-        let mut points: Vec<Affine<P>> = Vec::with_capacity(total);
-        let invalid = std::sync::atomic::AtomicBool::new(false);
-        let decode = |c: &[u8]| {
-            P::get(c).unwrap_or_else(|| {
-                invalid.store(true, std::sync::atomic::Ordering::Relaxed);
-                Affine::<P>::identity()
-            })
-        };
-        let per_piece = (CHUNK_BYTES / bytes).max(1);
-        while points.len() < total {
-            let k = per_piece.min(total - points.len());
-            let raw = self.take(k * bytes)?;
-            #[cfg(feature = "parallel")]
-            {
-                use rayon::prelude::*;
-                points.par_extend(raw.par_chunks_exact(bytes).with_min_len(1024).map(decode));
-            }
-            #[cfg(not(feature = "parallel"))]
-            points.extend(raw.chunks_exact(bytes).map(decode));
-        }
-        if invalid.into_inner() {
-            return Err(bad("point coordinate not below the modulus"));
-        }
+        // straight from the file into the table's memory (huge pages where
+        // the OS has them): one copy, no per-point decoding
+        let mut points = PointBytes::zeroed(total * P::BYTES);
+        self.fill(&mut points)?;
         Ok(FixedBaseTable {
             window,
             windows,
             indices,
             points,
+            _curve: std::marker::PhantomData,
         })
+    }
+}
+
+/// A decoded cache file not yet checked against a proving key: reading it
+/// needs no key, so that [`crate::Circuit::load_or_setup`] reads the key and
+/// the cache at the same time; [`Unbound::bind`] then checks the binding.
+pub struct Unbound {
+    vk: Vec<u8>,
+    matrices: ConstraintMatrices<Fr>,
+    tables: ProverTables,
+}
+
+impl Unbound {
+    /// The matrices and tables, if the cache was made for `pk`: the same
+    /// verifying key (byte for byte), the same numbers of variables, and
+    /// every table's bases within the key's query.
+    pub fn bind(
+        self,
+        pk: &ProvingKey<ark_bn254::Bn254>,
+    ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
+        if self.vk != vk_bytes(&pk.vk) {
+            return Err(bad("made for another proving key"));
+        }
+        let m = &self.matrices;
+        if m.num_instance_variables != pk.vk.gamma_abc_g1.len()
+            || m.num_instance_variables + m.num_witness_variables != pk.a_query.len()
+        {
+            return Err(bad("matrix dimensions do not match the proving key"));
+        }
+        let t = &self.tables;
+        let within =
+            |indices: &[u32], bases: usize| indices.last().is_none_or(|&i| (i as usize) < bases);
+        if !(within(&t.a.indices, pk.a_query.len())
+            && within(&t.b_g1.indices, pk.b_g1_query.len())
+            && within(&t.b_g2.indices, pk.b_g2_query.len())
+            && within(&t.h.indices, pk.h_query.len())
+            && within(&t.l.indices, pk.l_query.len()))
+        {
+            return Err(bad("table base index out of the proving key's range"));
+        }
+        Ok((self.matrices, self.tables))
     }
 }
 
@@ -392,46 +396,103 @@ pub fn from_bytes(
     pk: &ProvingKey<ark_bn254::Bn254>,
     data: &[u8],
 ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
-    let header = data.get(..HEADER).unwrap_or(data);
-    let body = data.get(HEADER..).unwrap_or(&[]);
-    decode(pk, header, body, body.len() as u64)
+    let h = Header::parse(data.get(..HEADER).unwrap_or(data))?;
+    let body = &data[HEADER..];
+    let split = usize::try_from(h.first_len)
+        .ok()
+        .filter(|&n| n <= body.len())
+        .ok_or_else(|| bad("first section longer than the file"))?;
+    let (first, second) = body.split_at(split);
+    let (first_len, second_len) = (first.len() as u64, second.len() as u64);
+    join(
+        || decode_first(first, first_len, h.first_sum),
+        || decode_second(second, second_len, h.second_sum),
+    )
+    .and_then(|u| u.bind(pk))
 }
 
-/// Decodes the header, then streams the body of `body_len` bytes from `src`.
-fn decode<R: std::io::Read>(
-    pk: &ProvingKey<ark_bn254::Bn254>,
-    header: &[u8],
-    src: R,
-    body_len: u64,
-) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
-    if header.len() < HEADER || &header[..8] != MAGIC {
-        return Err(bad("not a zkbench prover cache"));
+/// The fixed-size header of a cache file.
+struct Header {
+    first_sum: u64,
+    second_sum: u64,
+    first_len: u64,
+}
+
+impl Header {
+    fn parse(h: &[u8]) -> Result<Header, Groth16Error> {
+        if h.len() < HEADER || &h[..8] != MAGIC {
+            return Err(bad("not a zkbench prover cache"));
+        }
+        if h[8] != VERSION {
+            return Err(bad(format!("version {} (expected {VERSION})", h[8])));
+        }
+        let word = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8"));
+        Ok(Header {
+            first_sum: word(12),
+            second_sum: word(20),
+            first_len: word(28),
+        })
     }
-    if header[8] != VERSION {
-        return Err(bad(format!("version {} (expected {VERSION})", header[8])));
-    }
-    let expected_sum = u64::from_le_bytes(header[12..20].try_into().expect("8"));
-    let mut r = Reader {
+}
+
+/// Runs both section decoders (in parallel with the `parallel` feature) and
+/// joins their results.
+fn join(
+    first: impl FnOnce() -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> + Send,
+    second: impl FnOnce() -> Result<ProverTables, Groth16Error> + Send,
+) -> Result<Unbound, Groth16Error> {
+    #[cfg(feature = "parallel")]
+    let (a, b) = rayon::join(first, second);
+    #[cfg(not(feature = "parallel"))]
+    let (a, b) = (first(), second());
+    let (vk, matrices) = a?;
+    Ok(Unbound {
+        vk,
+        matrices,
+        tables: b?,
+    })
+}
+
+fn reader<R: std::io::Read>(src: R, len: u64) -> Reader<R> {
+    Reader {
         src,
         buf: Vec::new(),
-        left: body_len,
+        left: len,
         pos: 0,
         sum: Checksum::new(),
-    };
-    let n = r.count(1)?;
-    if r.take(n)? != vk_bytes(&pk.vk).as_slice() {
-        return Err(bad("made for another proving key"));
     }
+}
+
+/// Checks that a section was read whole and matches its checksum (known
+/// only at its end: nothing decoded is returned before it matches).
+fn finish<R>(r: Reader<R>, expected_sum: u64) -> Result<(), Groth16Error> {
+    if r.left != 0 {
+        return Err(bad(format!("{} trailing bytes", r.left)));
+    }
+    if r.sum.finish() != expected_sum {
+        return Err(bad("checksum mismatch (damaged file)"));
+    }
+    Ok(())
+}
+
+/// The first section (`len` bytes from `src`): the verifying key's bytes
+/// and the matrices.
+fn decode_first<R: std::io::Read>(
+    src: R,
+    len: u64,
+    sum: u64,
+) -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> {
+    let mut r = reader(src, len);
+    let n = r.count(1)?;
+    let vk = r.take(n)?.to_vec();
     let num_instance_variables = r.u64()? as usize;
     let num_witness_variables = r.u64()? as usize;
     let num_constraints = r.u64()? as usize;
     let vars = num_instance_variables.saturating_add(num_witness_variables);
-    if num_instance_variables != pk.vk.gamma_abc_g1.len() || vars != pk.a_query.len() {
-        return Err(bad("matrix dimensions do not match the proving key"));
-    }
     let a = r.matrix(num_constraints, vars)?;
     let b = r.matrix(num_constraints, vars)?;
     let c = r.matrix(num_constraints, vars)?;
+    finish(r, sum)?;
     let nnz = |m: &Matrix<Fr>| m.iter().map(Vec::len).sum();
     let matrices = ConstraintMatrices {
         num_instance_variables,
@@ -444,22 +505,25 @@ fn decode<R: std::io::Read>(
         b,
         c,
     };
+    Ok((vk, matrices))
+}
+
+/// The second section (`len` bytes from `src`): the five tables.
+fn decode_second<R: std::io::Read>(
+    src: R,
+    len: u64,
+    sum: u64,
+) -> Result<ProverTables, Groth16Error> {
+    let mut r = reader(src, len);
     let tables = ProverTables {
-        a: r.table(pk.a_query.len())?,
-        b_g1: r.table(pk.b_g1_query.len())?,
-        b_g2: r.table(pk.b_g2_query.len())?,
-        h: r.table(pk.h_query.len())?,
-        l: r.table(pk.l_query.len())?,
+        a: r.table()?,
+        b_g1: r.table()?,
+        b_g2: r.table()?,
+        h: r.table()?,
+        l: r.table()?,
     };
-    if r.left != 0 {
-        return Err(bad(format!("{} trailing bytes", r.left)));
-    }
-    // the checksum covers every byte, so it is only known at the end; nothing
-    // decoded is returned before it matches
-    if r.sum.finish() != expected_sum {
-        return Err(bad("checksum mismatch (damaged file)"));
-    }
-    Ok((matrices, tables))
+    finish(r, sum)?;
+    Ok(tables)
 }
 
 /// Writes the cache of `pk` next to the proving key at `pk_path` (atomically).
@@ -477,25 +541,45 @@ pub fn read(
     pk_path: &Path,
     pk: &ProvingKey<ark_bn254::Bn254>,
 ) -> Result<Option<(ConstraintMatrices<Fr>, ProverTables)>, Groth16Error> {
-    use std::io::Read;
+    read_unbound(pk_path)?.map(|u| u.bind(pk)).transpose()
+}
+
+/// Reads the cache next to `pk_path` without its proving key (check it
+/// with [`Unbound::bind`]): `Ok(None)` when there is none. The two sections
+/// are read at the same time, each through its own handle on the file.
+pub fn read_unbound(pk_path: &Path) -> Result<Option<Unbound>, Groth16Error> {
+    use std::io::{Read, Seek};
     let path = cache_path(pk_path);
-    let file = match std::fs::File::open(&path) {
+    let io = |e| Groth16Error::io(&path, e);
+    let mut file = match std::fs::File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Groth16Error::io(&path, e)),
+        Err(e) => return Err(io(e)),
     };
-    let len = file
-        .metadata()
-        .map_err(|e| Groth16Error::io(&path, e))?
-        .len();
-    // small fields are read through the buffer; table pieces (as large as
-    // the buffer) go straight from the file into the reused piece buffer
-    let mut src = std::io::BufReader::with_capacity(CHUNK_BYTES, file);
+    let len = file.metadata().map_err(io)?.len();
     let mut header = [0u8; HEADER];
-    if src.read_exact(&mut header).is_err() {
+    if file.read_exact(&mut header).is_err() {
         return Err(bad("shorter than its header"));
     }
-    decode(pk, &header, src, len.saturating_sub(HEADER as u64)).map(Some)
+    let h = Header::parse(&header)?;
+    let body = len - HEADER as u64;
+    if h.first_len > body {
+        return Err(bad("first section longer than the file"));
+    }
+    let mut second = std::fs::File::open(&path).map_err(io)?;
+    second
+        .seek(std::io::SeekFrom::Start(HEADER as u64 + h.first_len))
+        .map_err(io)?;
+    // small fields are read through a buffer; table points (larger than the
+    // buffer) go straight from the file into the tables
+    let first = std::io::BufReader::with_capacity(CHUNK_BYTES, file);
+    // (a buffer smaller than a piece, so that the pieces bypass it)
+    let second = std::io::BufReader::with_capacity(FILL_PIECE / 4, second);
+    join(
+        || decode_first(first, h.first_len, h.first_sum),
+        || decode_second(second, body - h.first_len, h.second_sum),
+    )
+    .map(Some)
 }
 
 #[cfg(test)]
@@ -567,10 +651,31 @@ mod tests {
         let cases: Vec<(&str, Vec<u8>)> = vec![
             ("empty", vec![]),
             ("truncated", bytes[..bytes.len() / 2].to_vec()),
-            ("flipped byte", {
+            ("flipped byte in a table", {
                 let mut b = bytes.clone();
                 let i = b.len() - 5;
                 b[i] ^= 1;
+                b
+            }),
+            ("flipped byte in a matrix", {
+                let mut b = bytes.clone();
+                b[HEADER + 200] ^= 1;
+                b
+            }),
+            ("first section past the end", {
+                let mut b = bytes.clone();
+                b[28..36].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+                b
+            }),
+            ("sections split elsewhere", {
+                let mut b = bytes.clone();
+                let first = u64::from_le_bytes(b[28..36].try_into().unwrap());
+                b[28..36].copy_from_slice(&(first + 8).to_le_bytes());
+                b
+            }),
+            ("version 1", {
+                let mut b = bytes.clone();
+                b[8] = 1;
                 b
             }),
             ("other version", {

@@ -1,33 +1,44 @@
-//! The QAP witness map (the prover's H polynomial) with the 29-bit-limb
-//! multiplication of [`crate::wasm_mont`], for WebAssembly.
+//! The QAP witness map's arithmetic (the prover's H polynomial) with the
+//! 29-bit-limb multiplication of [`crate::wasm_mont`], for WebAssembly.
 //!
-//! It computes exactly ark-groth16's
-//! `LibsnarkReduction::witness_map_from_matrices` over the radix-2 domain of
-//! `num_constraints + num_inputs` points: the evaluations of A·z, B·z, C·z
-//! (the public inputs appended to A), an inverse FFT and an FFT on the coset
-//! `g·H` (`g = Fr::GENERATOR`) for each, `(A·B − C) / Z_H(g)` pointwise and an
-//! inverse coset FFT. Field elements are canonical and the transforms are
-//! the same linear maps (same domain generator and coset), so the result is
-//! bit-identical (the tests compare it with ark-groth16's). The FFT is the
-//! textbook iterative radix-2 Cooley–Tukey transform (bit-reversal, then
-//! butterflies with a table of `ω^k`); its multiplications are
-//! `wasm_mont::fr_mul` (ark-ff's `Fr` multiplication costs 32 `__multi3`
-//! calls in WebAssembly). The three polynomials are transformed in parallel
-//! (rayon, with the `parallel` feature).
-//!
-//! The prover uses it on `wasm32` only; natively it keeps ark-groth16's
-//! (ark-ff's assembly multiplication, ark-poly's parallel FFT).
+//! [`QapArith`] is what the prover's witness map
+//! (`crate::prover::witness_map_with`, ark-groth16's
+//! `LibsnarkReduction::witness_map_from_matrices` with the three chains side
+//! by side) needs: an inverse FFT on the domain, an FFT and an inverse FFT on
+//! the coset `g·H` (`g = Fr::GENERATOR`), and `Fr` multiplication. Natively
+//! it is ark-poly's and ark-ff's (`crate::prover::ArkQap`); on `wasm32` it is
+//! [`Fft`]: the textbook iterative radix-2 Cooley–Tukey transform
+//! (bit-reversal, then butterflies with a table of `ω^k`) whose
+//! multiplications are `wasm_mont::fr_mul` (ark-ff's `Fr` multiplication
+//! costs 32 `__multi3` calls in WebAssembly). Field elements are canonical
+//! and the transforms are the same linear maps (same domain generator and
+//! coset), so the witness map's output is bit-identical (the tests compare
+//! it with ark-groth16's).
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 use crate::wasm_mont::fr_mul;
 use ark_bn254::Fr;
-use ark_ff::{FftField, Field, One, Zero};
-use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
-use ark_relations::r1cs::{ConstraintMatrices, SynthesisError};
+use ark_ff::{FftField, Field, One};
+use ark_poly::{EvaluationDomain, GeneralEvaluationDomain, Radix2EvaluationDomain};
 
-/// Twiddle and coset tables of one radix-2 domain.
-struct Fft {
+/// The transforms and the multiplication of the QAP witness map.
+pub(crate) trait QapArith: Sized + Sync {
+    /// The tables for `domain` (`None` if this arithmetic cannot use it).
+    fn new(domain: &GeneralEvaluationDomain<Fr>) -> Option<Self>;
+    /// `a·b`.
+    fn mul(a: &Fr, b: &Fr) -> Fr;
+    /// Coefficients from evaluations on the domain.
+    fn ifft(&self, v: &mut Vec<Fr>);
+    /// Evaluations on the coset `g·H` from coefficients.
+    fn coset_fft(&self, v: &mut Vec<Fr>);
+    /// Coefficients from evaluations on the coset `g·H`.
+    fn coset_ifft(&self, v: &mut Vec<Fr>);
+}
+
+/// Twiddle and coset tables of one radix-2 domain, with the 29-bit-limb
+/// multiplication.
+pub(crate) struct Fft {
     /// Domain size `n` (a power of two).
     n: usize,
     /// `ω^k`, `k < n/2`.
@@ -53,8 +64,34 @@ fn powers(x: Fr, len: usize, scale: Fr) -> Vec<Fr> {
     v
 }
 
+impl QapArith for Fft {
+    fn new(domain: &GeneralEvaluationDomain<Fr>) -> Option<Self> {
+        match domain {
+            GeneralEvaluationDomain::Radix2(d) => Some(Self::radix2(d)),
+            GeneralEvaluationDomain::MixedRadix(_) => None,
+        }
+    }
+
+    #[inline(always)]
+    fn mul(a: &Fr, b: &Fr) -> Fr {
+        fr_mul(a, b)
+    }
+
+    fn ifft(&self, v: &mut Vec<Fr>) {
+        Fft::ifft(self, v);
+    }
+
+    fn coset_fft(&self, v: &mut Vec<Fr>) {
+        Fft::coset_fft(self, v);
+    }
+
+    fn coset_ifft(&self, v: &mut Vec<Fr>) {
+        Fft::coset_ifft(self, v);
+    }
+}
+
 impl Fft {
-    fn new(domain: &Radix2EvaluationDomain<Fr>) -> Self {
+    fn radix2(domain: &Radix2EvaluationDomain<Fr>) -> Self {
         let n = domain.size();
         let g = Fr::GENERATOR;
         let g_inv = g.inverse().expect("the generator is not zero");
@@ -126,81 +163,14 @@ impl Fft {
     }
 }
 
-/// `Σ coeff·z[index]` over one matrix row.
-fn evaluate_row(row: &[(Fr, usize)], z: &[Fr]) -> Fr {
-    let mut sum = Fr::zero();
-    for (coeff, index) in row {
-        let v = &z[*index];
-        if coeff.is_one() {
-            sum += v;
-        } else {
-            sum += fr_mul(v, coeff);
-        }
-    }
-    sum
-}
-
-/// The coefficients of `H = (A·B − C) / Z_H`, as ark-groth16's
-/// `LibsnarkReduction::witness_map_from_matrices` gives them.
-pub(crate) fn witness_map(
-    matrices: &ConstraintMatrices<Fr>,
-    num_inputs: usize,
-    num_constraints: usize,
-    full_assignment: &[Fr],
-) -> Result<Vec<Fr>, SynthesisError> {
-    let domain = Radix2EvaluationDomain::<Fr>::new(num_constraints + num_inputs)
-        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
-    let fft = Fft::new(&domain);
-    let n = fft.n;
-    // evaluations of one matrix times z on the domain, then on the coset
-    let on_coset = |rows: &[Vec<(Fr, usize)>], inputs: bool| -> Vec<Fr> {
-        let mut v = vec![Fr::zero(); n];
-        for (x, row) in v.iter_mut().zip(&rows[..num_constraints]) {
-            *x = evaluate_row(row, full_assignment);
-        }
-        if inputs {
-            v[num_constraints..num_constraints + num_inputs]
-                .copy_from_slice(&full_assignment[..num_inputs]);
-        }
-        fft.ifft(&mut v);
-        fft.coset_fft(&mut v);
-        v
-    };
-    #[cfg(feature = "parallel")]
-    let (a, (b, c)) = rayon::join(
-        || on_coset(&matrices.a, true),
-        || {
-            rayon::join(
-                || on_coset(&matrices.b, false),
-                || on_coset(&matrices.c, false),
-            )
-        },
-    );
-    #[cfg(not(feature = "parallel"))]
-    let (a, (b, c)) = (
-        on_coset(&matrices.a, true),
-        (on_coset(&matrices.b, false), on_coset(&matrices.c, false)),
-    );
-    let z_inv = domain
-        .evaluate_vanishing_polynomial(Fr::GENERATOR)
-        .inverse()
-        .expect("the coset avoids the domain");
-    let mut h: Vec<Fr> = a
-        .iter()
-        .zip(&b)
-        .zip(&c)
-        .map(|((a, b), c)| fr_mul(&(fr_mul(a, b) - c), &z_inv))
-        .collect();
-    fft.coset_ifft(&mut h);
-    Ok(h)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prover::{witness_map_with, ArkQap};
     use ark_ff::UniformRand;
     use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
     use ark_poly::GeneralEvaluationDomain;
+    use ark_relations::r1cs::ConstraintMatrices;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha20Rng;
 
@@ -213,7 +183,7 @@ mod tests {
         witnesses: usize,
     ) -> ConstraintMatrices<Fr> {
         let vars = inputs + witnesses;
-        let mut matrix = |rng: &mut ChaCha20Rng| -> Vec<Vec<(Fr, usize)>> {
+        let matrix = |rng: &mut ChaCha20Rng| -> Vec<Vec<(Fr, usize)>> {
             (0..constraints)
                 .map(|_| {
                     (0..rng.gen_range(0..5))
@@ -268,8 +238,10 @@ mod tests {
                 GeneralEvaluationDomain<Fr>,
             >(&m, inputs, constraints, &z)
             .expect("ark-groth16's witness map");
-            let got = witness_map(&m, inputs, constraints, &z).expect("witness map");
+            let got = witness_map_with::<Fft>(&m, inputs, &z).expect("witness map");
             assert_eq!(got, want, "{constraints} constraints, {inputs} inputs");
+            let ark = witness_map_with::<ArkQap>(&m, inputs, &z).expect("witness map");
+            assert_eq!(ark, want, "{constraints} constraints, {inputs} inputs");
         }
     }
 
@@ -278,7 +250,7 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(17);
         for n in [1usize, 2, 4, 16, 64] {
             let domain = Radix2EvaluationDomain::<Fr>::new(n).expect("domain");
-            let fft = Fft::new(&domain);
+            let fft = Fft::radix2(&domain);
             let coeffs: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
             let mut v = coeffs.clone();
             fft.coset_fft(&mut v);

@@ -25,7 +25,7 @@ fn cpu_ns() -> f64 {
 }
 
 fn run<
-    P: ark_ec::short_weierstrass::SWCurveConfig<
+    P: zkbench_groth16::prover::RawCurve<
         ScalarField = ark_bn254::Fr,
         BaseField: zkbench_groth16::wasm_mont::MsmField,
     >,

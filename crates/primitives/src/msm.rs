@@ -27,14 +27,17 @@ use halo2_axiom::halo2curves::{bn256, msm::msm_best, CurveAffine};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use zkbench_core::{CaseKind, Metrics};
-use zkbench_groth16::{prover::FixedBaseTable, wasm_mont::MsmField};
+use zkbench_groth16::{
+    prover::{FixedBaseTable, RawCurve},
+    wasm_mont::MsmField,
+};
 
 use crate::{convert, inputs, Error, Workload};
 
 /// A BN254 group with its arkworks and halo2curves types.
 pub trait Group: 'static {
     /// arkworks curve configuration.
-    type Ark: SWCurveConfig<ScalarField = Fr, BaseField: MsmField>;
+    type Ark: SWCurveConfig<ScalarField = Fr, BaseField: MsmField> + RawCurve;
     /// halo2curves affine type.
     type H2: CurveAffine<ScalarExt = bn256::Fr>;
     /// Bytes of one arkworks affine point.
@@ -106,7 +109,7 @@ pub fn halo2curves<C: CurveAffine>(points: &[C], scalars: &[C::ScalarExt]) -> C:
 
 /// zkbench's fixed-base MSM with a table built for `chunks` bucket sets
 /// (scalar conversion included, as in the prover).
-pub fn zkbench<P: SWCurveConfig<ScalarField = Fr, BaseField: MsmField>>(
+pub fn zkbench<P: RawCurve<ScalarField = Fr, BaseField: MsmField>>(
     table: &FixedBaseTable<P>,
     scalars: &[Fr],
     chunks: usize,

@@ -1,0 +1,213 @@
+//! How the prover's fixed-base tables hold their points: as the raw
+//! Montgomery-form limbs of the coordinates, the same bytes in memory as in
+//! the prover cache file ([`crate::prover_cache`]).
+//!
+//! A table of a proving key holds `n·⌈256/c⌉` affine points (tens of MiB for
+//! a few thousand constraints). Held as `Vec<Affine<P>>`, loading one from
+//! disk decoded every point into a freshly allocated vector: a page fault per
+//! 4 KiB and a pass over every coordinate, about half of the time of a proof
+//! (issue 17: "fixed-base tables in a key format that loads fast"). Held as
+//! bytes, loading is one `read` from the file straight into the table's
+//! memory, and the prover builds each point it adds from its limbs
+//! ([`RawCurve::get`]: eight or sixteen little-endian loads, which is what
+//! copying an `Affine` costs anyway).
+//!
+//! On Linux the memory is an anonymous mapping advised to use transparent
+//! huge pages (`madvise(MADV_HUGEPAGE)` through `memmap2`), so that filling
+//! 47 MB costs two dozen page faults instead of twelve thousand; elsewhere,
+//! and for small tables, a plain `Vec<u8>`.
+//!
+//! Layout per point: `x` then `y`, each coordinate as its base-field
+//! elements (`Fq`: `c0`; `Fq2`: `c0`, `c1`), each element as 4 × u64 LE
+//! limbs of its Montgomery form (`Fp::0.0`, R = 2^256), no infinity flag
+//! (tables never hold the point at infinity).
+
+use ark_bn254::{Fq, Fq2, G1Affine, G2Affine};
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ff::{BigInt, PrimeField};
+
+/// A curve whose affine points are stored as raw Montgomery limbs.
+pub trait RawCurve: SWCurveConfig {
+    /// u64 words per point.
+    const WORDS: usize;
+    /// Bytes per point.
+    const BYTES: usize = Self::WORDS * 8;
+    /// Writes the point's limbs into exactly [`Self::BYTES`] bytes.
+    fn put(p: &Affine<Self>, out: &mut [u8]);
+    /// The point from exactly [`Self::BYTES`] bytes, unchecked: limbs are
+    /// taken as they are (the writer wrote reduced ones; a damaged table can
+    /// only make the prover's output an invalid proof, never a panic).
+    fn get(bytes: &[u8]) -> Affine<Self>;
+    /// The point from exactly [`Self::BYTES`] bytes, `None` if a coordinate
+    /// is not below the modulus.
+    fn get_checked(bytes: &[u8]) -> Option<Affine<Self>>;
+}
+
+fn put_fq(x: &Fq, out: &mut [u8]) {
+    for (l, o) in x.0 .0.iter().zip(out.chunks_exact_mut(8)) {
+        o.copy_from_slice(&l.to_le_bytes());
+    }
+}
+
+#[inline(always)]
+fn limbs(b: &[u8]) -> BigInt<4> {
+    let w = |i: usize| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+    BigInt::new([w(0), w(1), w(2), w(3)])
+}
+
+#[inline(always)]
+fn get_fq(b: &[u8]) -> Fq {
+    Fq::new_unchecked(limbs(b))
+}
+
+fn get_fq_checked(b: &[u8]) -> Option<Fq> {
+    let l = limbs(b);
+    (l < Fq::MODULUS).then(|| Fq::new_unchecked(l))
+}
+
+impl RawCurve for ark_bn254::g1::Config {
+    const WORDS: usize = 8;
+    fn put(p: &G1Affine, out: &mut [u8]) {
+        put_fq(&p.x, &mut out[..32]);
+        put_fq(&p.y, &mut out[32..64]);
+    }
+    #[inline(always)]
+    fn get(b: &[u8]) -> G1Affine {
+        let b = &b[..64];
+        G1Affine::new_unchecked(get_fq(&b[..32]), get_fq(&b[32..]))
+    }
+    fn get_checked(b: &[u8]) -> Option<G1Affine> {
+        Some(G1Affine::new_unchecked(
+            get_fq_checked(&b[..32])?,
+            get_fq_checked(&b[32..64])?,
+        ))
+    }
+}
+
+impl RawCurve for ark_bn254::g2::Config {
+    const WORDS: usize = 16;
+    fn put(p: &G2Affine, out: &mut [u8]) {
+        for (c, o) in [&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1]
+            .into_iter()
+            .zip(out.chunks_exact_mut(32))
+        {
+            put_fq(c, o);
+        }
+    }
+    #[inline(always)]
+    fn get(b: &[u8]) -> G2Affine {
+        let b = &b[..128];
+        G2Affine::new_unchecked(
+            Fq2::new(get_fq(&b[..32]), get_fq(&b[32..64])),
+            Fq2::new(get_fq(&b[64..96]), get_fq(&b[96..])),
+        )
+    }
+    fn get_checked(b: &[u8]) -> Option<G2Affine> {
+        let x = Fq2::new(get_fq_checked(&b[..32])?, get_fq_checked(&b[32..64])?);
+        let y = Fq2::new(get_fq_checked(&b[64..96])?, get_fq_checked(&b[96..128])?);
+        Some(G2Affine::new_unchecked(x, y))
+    }
+}
+
+/// Below this size a table lives in a `Vec` (a mapping costs a system call
+/// and rounds up to a page).
+#[cfg(target_os = "linux")]
+const MAP_MIN_BYTES: usize = 4 << 20;
+
+/// Zero-initialised bytes for table points (see the module docs).
+pub struct PointBytes(Inner);
+
+enum Inner {
+    Heap(Vec<u8>),
+    #[cfg(target_os = "linux")]
+    Map(memmap2::MmapMut),
+}
+
+impl PointBytes {
+    /// `len` zero bytes: on Linux, from `MAP_MIN_BYTES` up, an anonymous
+    /// mapping advised to use transparent huge pages (a refused advice or
+    /// mapping falls back to the next option, never to an error).
+    pub fn zeroed(len: usize) -> Self {
+        #[cfg(target_os = "linux")]
+        if len >= MAP_MIN_BYTES {
+            if let Ok(m) = memmap2::MmapMut::map_anon(len) {
+                // advisory: without huge pages the table is only slower to fill
+                let _ = m.advise(memmap2::Advice::HugePage);
+                return Self(Inner::Map(m));
+            }
+        }
+        Self(Inner::Heap(vec![0; len]))
+    }
+}
+
+impl std::ops::Deref for PointBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match &self.0 {
+            Inner::Heap(v) => v,
+            #[cfg(target_os = "linux")]
+            Inner::Map(m) => m,
+        }
+    }
+}
+
+impl std::ops::DerefMut for PointBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        match &mut self.0 {
+            Inner::Heap(v) => v,
+            #[cfg(target_os = "linux")]
+            Inner::Map(m) => m,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ec::AffineRepr;
+    use ark_ff::UniformRand;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    fn round_trip<P: RawCurve>(p: Affine<P>) {
+        let mut b = vec![0u8; P::BYTES];
+        P::put(&p, &mut b);
+        assert_eq!(P::get(&b), p);
+        assert_eq!(P::get_checked(&b), Some(p));
+    }
+
+    #[test]
+    fn points_round_trip_through_their_limbs() {
+        let mut rng = ChaCha20Rng::seed_from_u64(7);
+        for _ in 0..20 {
+            round_trip(G1Affine::rand(&mut rng));
+            round_trip(G2Affine::rand(&mut rng));
+        }
+        round_trip(G1Affine::generator());
+        round_trip(G2Affine::generator());
+    }
+
+    #[test]
+    fn unreduced_coordinates_are_refused_by_the_checked_read() {
+        let mut b = vec![0u8; 64];
+        ark_bn254::g1::Config::put(&G1Affine::generator(), &mut b);
+        // y := the modulus itself (not a canonical limb vector)
+        for (l, o) in Fq::MODULUS.0.iter().zip(b[32..].chunks_exact_mut(8)) {
+            o.copy_from_slice(&l.to_le_bytes());
+        }
+        assert!(ark_bn254::g1::Config::get_checked(&b).is_none());
+    }
+
+    #[test]
+    fn large_and_small_stores_are_zeroed_and_writable() {
+        for len in [0, 1, 100, 5 << 20] {
+            let mut s = PointBytes::zeroed(len);
+            assert_eq!(s.len(), len);
+            assert!(s.iter().all(|&x| x == 0));
+            if len > 0 {
+                s[len - 1] = 7;
+                assert_eq!(s[len - 1], 7);
+            }
+        }
+    }
+}
