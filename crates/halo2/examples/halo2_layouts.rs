@@ -48,12 +48,12 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let degree: usize = args
+    // Default: the layout's own (ChipLayout::new / ChipLayout::unsplit).
+    let degree: Option<usize> = args
         .iter()
         .position(|a| a == "--degree")
         .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+        .and_then(|s| s.parse().ok());
     let only: Option<Vec<(u64, usize, usize)>> = args
         .iter()
         .position(|a| a == "--configs")
@@ -129,10 +129,16 @@ fn main() {
                 leaves: DEFAULT_LEAVES,
                 circuit: CircuitKind::Spend,
             },
-            layout: ChipLayout {
-                partial_per_row: p,
-                degree,
-                split_sbox,
+            layout: {
+                let l = if split_sbox {
+                    ChipLayout::new(p)
+                } else {
+                    ChipLayout::unsplit(p)
+                };
+                ChipLayout {
+                    degree: degree.unwrap_or(l.degree),
+                    ..l
+                }
             },
         };
         let circuit = Halo2Circuit::new(&cfg).expect("config");

@@ -39,7 +39,11 @@ fn check(params: CircuitParams, seed: u64) {
 #[test]
 fn spend_alpha7_arity7_layouts() {
     for p in [1, 2, 4, 6, 8] {
-        for layout in [ChipLayout::new(p), ChipLayout::unsplit(p)] {
+        let own_degree = ChipLayout {
+            degree: 0,
+            ..ChipLayout::new(p)
+        };
+        for layout in [ChipLayout::new(p), own_degree, ChipLayout::unsplit(p)] {
             check(
                 CircuitParams {
                     family: HashFamily::Poseidon2,
@@ -56,7 +60,7 @@ fn spend_alpha7_arity7_layouts() {
 }
 
 #[test]
-fn split_sbox_gates_have_degree_4() {
+fn split_sbox_gates_have_degree_4_pinned_to_5() {
     for (family, alpha, arity) in [
         (HashFamily::Poseidon2, 7, 7),
         (HashFamily::Poseidon2, 5, 16),
@@ -71,11 +75,18 @@ fn split_sbox_gates_have_degree_4() {
                 kind,
                 layout,
             };
-            let split = circuit_stats(&params(ChipLayout::new(6))).unwrap();
+            let own = ChipLayout {
+                degree: 0,
+                ..ChipLayout::new(6)
+            };
+            let split = circuit_stats(&params(own)).unwrap();
+            let pinned = circuit_stats(&params(ChipLayout::new(6))).unwrap();
             let unsplit = circuit_stats(&params(ChipLayout::unsplit(6))).unwrap();
             assert_eq!(split.max_degree, 4, "{family:?} {alpha} {arity} {kind:?}");
+            assert_eq!(pinned.max_degree, 5);
             assert_eq!(unsplit.max_degree, alpha as usize + 1);
             assert_eq!(split.rows, unsplit.rows, "same rows, more columns");
+            assert_eq!(pinned.rows, unsplit.rows);
         }
     }
 }
