@@ -62,17 +62,21 @@ fn color(i: usize) -> RGBAColor {
 
 fn fmt_si(v: f64) -> String {
     let a = v.abs();
-    if a >= 1e9 {
-        format!("{:.3}G", v / 1e9)
+    let (x, unit) = if a >= 1e9 {
+        (v / 1e9, "G")
     } else if a >= 1e6 {
-        format!("{:.3}M", v / 1e6)
+        (v / 1e6, "M")
     } else if a >= 1e3 {
-        format!("{:.3}k", v / 1e3)
+        (v / 1e3, "k")
     } else if a >= 1.0 {
-        format!("{v:.3}")
+        (v, "")
     } else {
-        format!("{v:.2e}")
-    }
+        return format!("{v:.2e}");
+    };
+    // at most two decimals, none trailing: "2k", "2.5k", "10k"
+    let s = format!("{x:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s}{unit}")
 }
 
 /// `[xmin, xmax, ymin, ymax]` of the points with a positive, finite y (those a log axis can
@@ -656,4 +660,24 @@ pub(crate) fn markdown_tables_to_html(md: &str) -> String {
         h += "</tbody></table>";
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_si;
+
+    #[test]
+    fn axis_labels_are_compact() {
+        for (v, want) in [
+            (10_000.0, "10k"),
+            (2_500.0, "2.5k"),
+            (1_000.0, "1k"),
+            (999.0, "999"),
+            (1.5, "1.5"),
+            (3.0e6, "3M"),
+            (1.234e9, "1.23G"),
+        ] {
+            assert_eq!(fmt_si(v), want, "{v}");
+        }
+    }
 }

@@ -3,7 +3,11 @@
 //! verify times and proof sizes under the UNSAFE test SRS.
 //!
 //! `cargo run --release -p zkbench-halo2 --example halo2_layouts -- [--stats-only] [--reps N] [--quick]
-//! [--degree D] [--family poseidon2|poseidon] [--configs alpha:arity:p,...]`
+//! [--degree D] [--family poseidon2|poseidon] [--configs alpha:arity:p,...]
+//! [--sbox split|unsplit|both]`
+//!
+//! `--sbox`: split S-boxes (degree-4 gates, the default layout), one S-box
+//! per constraint (degree α + 1, the earlier layout) or both, interleaved.
 
 use std::time::{Duration, Instant};
 
@@ -44,12 +48,12 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
-    let degree: usize = args
+    // Default: the layout's own (ChipLayout::new / ChipLayout::unsplit).
+    let degree: Option<usize> = args
         .iter()
         .position(|a| a == "--degree")
         .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
+        .and_then(|s| s.parse().ok());
     let only: Option<Vec<(u64, usize, usize)>> = args
         .iter()
         .position(|a| a == "--configs")
@@ -72,6 +76,17 @@ fn main() {
     {
         Some(f) => f.parse::<HashFamily>().expect("family"),
         None => HashFamily::Poseidon2,
+    };
+    let forms: Vec<bool> = match args
+        .iter()
+        .position(|a| a == "--sbox")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str)
+    {
+        None | Some("split") => vec![true],
+        Some("unsplit") => vec![false],
+        Some("both") => vec![false, true],
+        Some(other) => panic!("--sbox {other}: expected split, unsplit or both"),
     };
     let mut grid = vec![];
     if let Some(only) = only {
@@ -97,10 +112,15 @@ fn main() {
         }
     }
     println!(
-        "| family | α | arity | height | p | k | rows | advice | fixed (compressed) | max deg | keygen | prove (wall) | prove (CPU) | verify | proof B |"
+        "| family | α | arity | height | p | S-box | k | rows | advice | fixed (compressed) | max deg | keygen | prove (wall) | prove (CPU) | verify | proof B |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for (alpha, arity, p) in grid {
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let grid: Vec<_> = grid
+        .into_iter()
+        .flat_map(|g| forms.iter().map(move |&split| (g, split)))
+        .collect();
+    for ((alpha, arity, p), split_sbox) in grid {
+        let form = if split_sbox { "split" } else { "x^α" };
         let cfg = Halo2Config {
             statement: zkbench_halo2::statement::StatementConfig {
                 family,
@@ -109,16 +129,23 @@ fn main() {
                 leaves: DEFAULT_LEAVES,
                 circuit: CircuitKind::Spend,
             },
-            layout: ChipLayout {
-                partial_per_row: p,
-                degree,
+            layout: {
+                let l = if split_sbox {
+                    ChipLayout::new(p)
+                } else {
+                    ChipLayout::unsplit(p)
+                };
+                ChipLayout {
+                    degree: degree.unwrap_or(l.degree),
+                    ..l
+                }
             },
         };
         let circuit = Halo2Circuit::new(&cfg).expect("config");
         let s = circuit.stats().expect("stats");
         if stats_only {
             println!(
-                "| {} | {alpha} | {arity} | {} | {p} | {} | {} | {} | {} | {} | | | | | |",
+                "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {} | {} | | | | | |",
                 family.name(),
                 circuit.shape().height,
                 s.k,
@@ -151,7 +178,7 @@ fn main() {
             verify.push(t0.elapsed());
         }
         println!(
-            "| {} | {alpha} | {arity} | {} | {p} | {} | {} | {} | {} ({}) | {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} ms | {} |",
+            "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {} ({}) | {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} ms | {} |",
             family.name(),
             circuit.shape().height,
             s.k,

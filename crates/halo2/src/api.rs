@@ -177,10 +177,11 @@ impl Halo2Config {
     /// A file-name-safe key of every parameter and the SRS, used by the key cache.
     pub fn cache_key(&self, srs: &Srs) -> Result<String, Halo2Error> {
         Ok(format!(
-            "halo2-kzg-bn254-{}-p{}-d{}-{}-v{}",
+            "halo2-kzg-bn254-{}-p{}-d{}{}-{}-v{}",
             self.statement.key_label()?,
             self.layout.partial_per_row,
             self.layout.degree,
+            if self.layout.split_sbox { "-split" } else { "" },
             srs.label(),
             FORMAT_VERSION
         ))

@@ -16,10 +16,10 @@
 //!   lanes (sponge capacity, zero padding, a domain tag) are constants in the
 //!   gate, not cells; gate *member* checks `Π (lane_i − e0) = 0` over the
 //!   child lanes (chunked with partial products in `e1…` so that every
-//!   constraint has degree ≤ α + 1);
+//!   constraint stays within the constraint system's degree);
 //! * full-round rows: `M_E⁻¹·next = (cur + c)^α`;
 //! * partial rows: `p` partial rounds; the S-box outputs of the first `p − 1`
-//!   go into `e1…` (`e_j = (lin_j + c_j)^α`, `lin_j` a linear form of the row),
+//!   go into extra columns (`e_j = (lin_j + c_j)^α`, `lin_j` a linear form of the row),
 //!   the last as `(M_I⁻¹·next)_0 = (lin_p + c_p)^α`, and the other lanes
 //!   linearly (`(M_I⁻¹·next)_i = lin_i`); a remainder chunk gate handles
 //!   `R_P mod p`;
@@ -30,8 +30,23 @@
 //!   (its current node is this output), so a Merkle level costs exactly `T`
 //!   rows, with no row for the membership check.
 //!
-//! Every gate has degree α + 1 (8 for α = 7, 6 for α = 5), so the quotient
-//! lives on the 8n extended domain either way.
+//! **Split S-boxes** ([`ChipLayout::split_sbox`], the default): every S-box
+//! `y = x^α` gets a helper cell `a = x^((α−1)/2)` (`x³` for α = 7) checked by
+//! `a − x^((α−1)/2) = 0`, and `y` enters its constraint as `a²·x` (degree 3).
+//! Full-round rows hold their `t` helpers in `extra[aux..aux + t]` (`aux`:
+//! the columns an input row needs for `e0`, the membership partial products
+//! and the caller's cells); a partial row holds round `j`'s helper in
+//! `extra[2j]` and its S-box output in `extra[2j + 1]`. Every gate then has
+//! degree 4 (with the selector), so the quotient lives on the 4n extended
+//! domain in 3 pieces, against 8n and 7 pieces for one S-box per constraint
+//! (degree α + 1 = 8). The default pins the degree to 5 (same domain; halo2
+//! then merges selectors into fewer fixed columns and needs one permutation
+//! product). Spend α = 7, arity 7: 19 advice columns instead of 13, the same
+//! 241 rows (k = 8), prover CPU time −17% from the split alone (the
+//! `halo2_layouts` example, `--sbox both`).
+//!
+//! Without the split, every gate has degree α + 1 (8 for α = 7, 6 for α = 5),
+//! so the quotient lives on the 8n extended domain either way.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -43,7 +58,7 @@ use halo2_axiom::{
     poly::Rotation,
 };
 
-use crate::params::{mat_inverse, Poseidon2Params};
+use crate::params::{mat_inverse, pow_small, Poseidon2Params};
 
 /// How one input lane of a hash is fed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,13 +119,13 @@ impl HashSpec {
         x
     }
 
-    /// Number of extra columns its membership check needs (`e0` included).
-    fn member_extras(&self) -> usize {
+    /// Number of extra columns its membership check needs (`e0` included)
+    /// when a constraint may multiply `m` factors.
+    fn member_extras(&self, m: usize) -> usize {
         if !self.membership {
             return 1;
         }
         let a = self.cell_lanes().len();
-        let m = self.params.alpha as usize;
         if a <= m {
             1
         } else {
@@ -119,27 +134,73 @@ impl HashSpec {
     }
 }
 
-/// Layout parameters of the chip (default: 6 partial rounds per row, which puts
-/// the 2^36-leaf Poseidon2 α = 7 arity-7 spend at 241 rows, k = 8).
+/// Layout parameters of the chip (default: 6 partial rounds per row, split
+/// S-boxes and degree pinned to 5, which puts the 2^36-leaf Poseidon2 α = 7
+/// arity-7 spend at 241 rows, k = 8, 19 advice columns, extended domain 4n).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ChipLayout {
-    /// Partial rounds per row `p` (≥ 1); `p − 1` S-box helper columns.
+    /// Partial rounds per row `p` (≥ 1); `p − 1` S-box helper columns
+    /// (`2p − 1` with [`ChipLayout::split_sbox`]).
     pub partial_per_row: usize,
-    /// Constraint-system degree to pin (0: the gates' own degree, α + 1).
-    /// A value up to 9 keeps the 8n extended domain and lets halo2's
-    /// selector compression merge selectors into fewer fixed columns, at the
-    /// price of more quotient pieces.
+    /// Constraint-system degree to pin (0: the gates' own degree). A value
+    /// above the gates' degree keeps the extended domain if it stays in the
+    /// same power of two and lets halo2's selector compression merge
+    /// selectors into fewer fixed columns, at the price of more quotient
+    /// pieces.
     #[serde(default)]
     pub degree: usize,
+    /// Split every S-box `y = x^α` into a helper cell `a = x^((α−1)/2)`
+    /// (`x³` for α = 7, `x²` for α = 5) and `y = a²·x`: every gate then has
+    /// degree 4 (extended domain 4n, 3 quotient pieces) instead of α + 1
+    /// (8n, α quotient pieces), at the price of one helper cell per S-box.
+    /// Absent in a serialised layout: `false` (the layout of keys made before
+    /// the option existed).
+    #[serde(default)]
+    pub split_sbox: bool,
 }
 
 impl ChipLayout {
-    /// `p` partial rounds per row, the gates' own degree.
+    /// `p` partial rounds per row, split S-boxes, degree pinned to 5: the
+    /// same 4n extended domain as the gates' own degree 4, and in the spend
+    /// the same prover time (measured with the `halo2_layouts` example),
+    /// but halo2 merges selectors into fewer fixed columns (15 instead of 21),
+    /// the permutation argument needs one grand product instead of two and a
+    /// membership constraint multiplies 4 factors, so the proof is smaller
+    /// (2,432 B instead of 2,720) for one more quotient piece.
     pub fn new(partial_per_row: usize) -> Self {
         Self {
             partial_per_row,
-            degree: 0,
+            degree: 5,
+            split_sbox: true,
         }
+    }
+
+    /// `p` partial rounds per row, one S-box per constraint, the gates' own
+    /// degree α + 1: the layout before [`ChipLayout::split_sbox`], kept for
+    /// comparison.
+    pub fn unsplit(partial_per_row: usize) -> Self {
+        Self {
+            partial_per_row,
+            degree: 0,
+            split_sbox: false,
+        }
+    }
+
+    /// Degree of the chip's S-box gates: 4 with split S-boxes, α + 1
+    /// otherwise.
+    pub fn gate_degree(&self, alpha: u64) -> usize {
+        if self.split_sbox {
+            4
+        } else {
+            alpha as usize + 1
+        }
+    }
+
+    /// Degree of the constraint system: the gates' degree or the pinned
+    /// [`ChipLayout::degree`], whichever is higher (other gates, such as the
+    /// membership products, may use it all).
+    pub fn cs_degree(&self, alpha: u64) -> usize {
+        self.gate_degree(alpha).max(self.degree)
     }
 }
 
@@ -189,6 +250,12 @@ pub trait Poseidon2Instructions {
     ) -> Result<HashCells, Error>;
 }
 
+/// Factors one membership constraint multiplies (its degree without the
+/// selector): the constraint system's degree minus one.
+fn member_chunk(layout: &ChipLayout, alpha: u64) -> usize {
+    layout.cs_degree(alpha) - 1
+}
+
 /// Column set shared by all hashes.
 #[derive(Clone, Debug)]
 pub struct Poseidon2Columns {
@@ -223,6 +290,11 @@ pub struct Poseidon2Config {
     pub columns: Poseidon2Columns,
     /// Layout.
     pub layout: ChipLayout,
+    /// With split S-boxes: the extra column of the first full-round helper
+    /// (`x^((α−1)/2)` of lane `i` in `extra[aux + i]`); the columns below it
+    /// hold, on a hash's input row, the current node, the membership partial
+    /// products and the caller's cells.
+    pub aux: usize,
     widths: BTreeMap<usize, WidthGates>,
     specs: Vec<SpecGates>,
 }
@@ -324,52 +396,133 @@ fn pow_expr(x: Expression<Fr>, alpha: u64) -> Expression<Fr> {
     result.expect("alpha ≥ 1")
 }
 
+/// How the gates write an S-box (see [`ChipLayout::split_sbox`]).
+#[derive(Clone, Copy, Debug)]
+struct SboxForm {
+    split: bool,
+    /// First extra column of the full-round helpers.
+    aux: usize,
+}
+
+impl SboxForm {
+    /// `x^α` as an expression of degree ≤ 3 given the helper cell `a`
+    /// (`a²·x`), with the helper's check `a − x^((α−1)/2)` (degree ≤ 3); or
+    /// `x^α` itself without a helper.
+    fn sbox(
+        x: Expression<Fr>,
+        helper: Option<Expression<Fr>>,
+        alpha: u64,
+    ) -> (Expression<Fr>, Option<Expression<Fr>>) {
+        match helper {
+            None => (pow_expr(x, alpha), None),
+            Some(a) => (
+                a.clone() * a.clone() * x.clone(),
+                Some(a - pow_expr(x, (alpha - 1) / 2)),
+            ),
+        }
+    }
+
+    /// The helper of full-round lane `i`, if split.
+    fn full_helper(
+        &self,
+        vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+        cols: &Poseidon2Columns,
+        i: usize,
+    ) -> Option<Expression<Fr>> {
+        self.split
+            .then(|| vc.query_advice(cols.extra[self.aux + i], Rotation::cur()))
+    }
+
+    /// Extra columns holding a row's helper cells, in the order of
+    /// [`Trace::helpers`]: on a full-round row one per lane (split only); on a
+    /// partial row of `chunk` rounds the S-box outputs of all rounds but the
+    /// last, interleaved with each round's helper when split.
+    fn row_columns(&self, full_round: Option<usize>, chunk: usize) -> Vec<usize> {
+        match full_round {
+            Some(t) if self.split => (self.aux..self.aux + t).collect(),
+            Some(_) => vec![],
+            None if self.split => (0..2 * chunk - 1).collect(),
+            None => (0..chunk - 1).collect(),
+        }
+    }
+}
+
+/// `q·e` for each expression.
+fn gated(q: &Expression<Fr>, es: impl IntoIterator<Item = Expression<Fr>>) -> Vec<Expression<Fr>> {
+    es.into_iter().map(|e| q.clone() * e).collect()
+}
+
 fn invert(m: &[Vec<Fr>]) -> Vec<Vec<Fr>> {
     mat_inverse(m).expect("Poseidon2 matrices are invertible")
 }
 
 impl Poseidon2Config {
-    /// Columns needed for `specs` under `layout`: `(state, extra, rc)`.
-    pub fn column_counts(specs: &[HashSpec], layout: &ChipLayout) -> (usize, usize, usize) {
+    /// Columns needed for `specs` under `layout`, with `min_extra` extra
+    /// columns reserved for the caller on input rows: `(state, extra, rc)`.
+    pub fn column_counts(
+        specs: &[HashSpec],
+        layout: &ChipLayout,
+        min_extra: usize,
+    ) -> (usize, usize, usize) {
         let t_max = specs.iter().map(|s| s.params.width).max().unwrap_or(1);
         let p = layout.partial_per_row.max(1);
-        let extra = specs
-            .iter()
-            .map(HashSpec::member_extras)
-            .max()
-            .unwrap_or(1)
-            .max(p.saturating_sub(1))
-            .max(1);
+        let aux = Self::aux_columns(specs, layout, min_extra);
+        let extra = if layout.split_sbox {
+            // Full rounds: a helper per lane from `aux` on; partial rows: a
+            // helper and an output per round (the last one's output is the
+            // next row's lane 0).
+            (aux + t_max).max(2 * p - 1)
+        } else {
+            aux.max(p.saturating_sub(1))
+        };
         (t_max, extra, t_max.max(p))
     }
 
-    /// Allocates columns for `specs` (plus `min_extra` extra columns at least)
-    /// and configures the chip.
+    /// Extra columns a hash's input row needs besides its S-box helpers:
+    /// `e0`, the membership partial products, `min_extra`.
+    fn aux_columns(specs: &[HashSpec], layout: &ChipLayout, min_extra: usize) -> usize {
+        specs
+            .iter()
+            .map(|s| s.member_extras(member_chunk(layout, s.params.alpha)))
+            .max()
+            .unwrap_or(1)
+            .max(min_extra)
+            .max(1)
+    }
+
+    /// Allocates columns for `specs` (plus `min_extra` extra columns at least,
+    /// which the chip leaves free on input rows) and configures the chip.
     pub fn configure(
         meta: &mut ConstraintSystem<Fr>,
         specs: Vec<HashSpec>,
         layout: ChipLayout,
         min_extra: usize,
     ) -> Self {
-        let (t, e, f) = Self::column_counts(&specs, &layout);
+        let (t, e, f) = Self::column_counts(&specs, &layout, min_extra);
         let columns = Poseidon2Columns {
             state: (0..t).map(|_| meta.advice_column()).collect(),
-            extra: (0..e.max(min_extra))
-                .map(|_| meta.advice_column())
-                .collect(),
+            extra: (0..e).map(|_| meta.advice_column()).collect(),
             rc: (0..f).map(|_| meta.fixed_column()).collect(),
         };
-        Self::configure_with_columns(meta, columns, specs, layout)
+        let aux = Self::aux_columns(&specs, &layout, min_extra);
+        Self::configure_with_columns(meta, columns, specs, layout, aux)
     }
 
-    /// Configures the chip on given columns.
+    /// Configures the chip on given columns (at least the counts of
+    /// [`Poseidon2Config::column_counts`]); with split S-boxes the full-round
+    /// helpers start at `extra[aux]`.
     pub fn configure_with_columns(
         meta: &mut ConstraintSystem<Fr>,
         columns: Poseidon2Columns,
         specs: Vec<HashSpec>,
         layout: ChipLayout,
+        aux: usize,
     ) -> Self {
         let p = layout.partial_per_row.max(1);
+        let sb = SboxForm {
+            split: layout.split_sbox,
+            aux,
+        };
         let mut widths = BTreeMap::new();
         for s in &specs {
             let t = s.params.width;
@@ -383,14 +536,14 @@ impl Poseidon2Config {
             }
             let params = s.params.clone();
             let q_full = meta.selector();
-            Self::full_gate(meta, &columns, &params, q_full);
+            Self::full_gate(meta, &columns, &params, sb, q_full);
             let mut q_partial = vec![];
             for r in [p.min(params.rounds_partial), params.rounds_partial % p] {
                 if r == 0 || q_partial.iter().any(|(x, _)| *x == r) {
                     continue;
                 }
                 let q = meta.selector();
-                Self::partial_gate(meta, &columns, &params, r, q);
+                Self::partial_gate(meta, &columns, &params, sb, r, q);
                 q_partial.push((r, q));
             }
             widths.insert(
@@ -406,12 +559,13 @@ impl Poseidon2Config {
             .into_iter()
             .map(|spec| {
                 let q_first = meta.selector();
-                Self::first_gate(meta, &columns, &spec, q_first);
+                Self::first_gate(meta, &columns, &spec, sb, q_first);
                 let q_last = meta.selector();
-                Self::last_gate(meta, &columns, &spec, q_last);
+                Self::last_gate(meta, &columns, &spec, sb, q_last);
                 let q_member = spec.membership.then(|| {
                     let q = meta.selector();
-                    Self::member_gate(meta, &columns, &spec, q);
+                    let m = member_chunk(&layout, spec.params.alpha);
+                    Self::member_gate(meta, &columns, &spec, m, q);
                     q
                 });
                 SpecGates {
@@ -425,6 +579,7 @@ impl Poseidon2Config {
         Self {
             columns,
             layout,
+            aux,
             widths,
             specs,
         }
@@ -439,6 +594,7 @@ impl Poseidon2Config {
         meta: &mut ConstraintSystem<Fr>,
         cols: &Poseidon2Columns,
         params: &Poseidon2Params,
+        sb: SboxForm,
         q: Selector,
     ) {
         let t = params.width;
@@ -456,13 +612,14 @@ impl Poseidon2Config {
                 .collect();
             let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
             let pre = mat_lin(&me_inv, &next_lin);
-            (0..t)
-                .map(|i| {
-                    q.clone()
-                        * (pre[i].expr(&next)
-                            - pow_expr(cur[i].clone() + rc[i].clone(), params.alpha))
-                })
-                .collect::<Vec<_>>()
+            let mut out = vec![];
+            for i in 0..t {
+                let h = sb.full_helper(vc, cols, i);
+                let (y, check) = SboxForm::sbox(cur[i].clone() + rc[i].clone(), h, params.alpha);
+                out.push(pre[i].expr(&next) - y);
+                out.extend(check);
+            }
+            gated(&q, out)
         });
     }
 
@@ -470,6 +627,7 @@ impl Poseidon2Config {
         meta: &mut ConstraintSystem<Fr>,
         cols: &Poseidon2Columns,
         params: &Poseidon2Params,
+        sb: SboxForm,
         r: usize,
         q: Selector,
     ) {
@@ -478,11 +636,15 @@ impl Poseidon2Config {
         let mi_inv = invert(&mi);
         meta.create_gate("poseidon2 partial rounds", |vc| {
             let q = vc.query_selector(q);
-            // Variables: state (t), helpers (r - 1), round constants (r).
+            // Variables: state (t), S-box outputs (r - 1), round constants (r).
+            // Split: round j's helper in extra[2j], its output in extra[2j + 1].
+            let out_col = |j: usize| if sb.split { 2 * j + 1 } else { j };
             let mut vars: Vec<Expression<Fr>> = (0..t)
                 .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
                 .collect();
-            vars.extend((1..r).map(|j| vc.query_advice(cols.extra[j - 1], Rotation::cur())));
+            vars.extend(
+                (0..r - 1).map(|j| vc.query_advice(cols.extra[out_col(j)], Rotation::cur())),
+            );
             vars.extend((0..r).map(|j| vc.query_fixed(cols.rc[j], Rotation::cur())));
             let n = vars.len();
             let next: Vec<_> = (0..t)
@@ -494,19 +656,23 @@ impl Poseidon2Config {
             let mut out = vec![];
             for j in 0..r {
                 let u = x[0].add(&Lin::var(n, t + (r - 1) + j));
-                let sb = pow_expr(u.expr(&vars), params.alpha);
+                let h = sb
+                    .split
+                    .then(|| vc.query_advice(cols.extra[2 * j], Rotation::cur()));
+                let (y, check) = SboxForm::sbox(u.expr(&vars), h, params.alpha);
+                out.extend(check);
                 if j + 1 < r {
-                    out.push(q.clone() * (vars[t + j].clone() - sb));
+                    out.push(vars[t + j].clone() - y);
                     x[0] = Lin::var(n, t + j);
                     x = mat_lin(&mi, &x);
                 } else {
-                    out.push(q.clone() * (pre[0].expr(&next) - sb));
+                    out.push(pre[0].expr(&next) - y);
                     for i in 1..t {
-                        out.push(q.clone() * (pre[i].expr(&next) - x[i].expr(&vars)));
+                        out.push(pre[i].expr(&next) - x[i].expr(&vars));
                     }
                 }
             }
-            out
+            gated(&q, out)
         });
     }
 
@@ -514,6 +680,7 @@ impl Poseidon2Config {
         meta: &mut ConstraintSystem<Fr>,
         cols: &Poseidon2Columns,
         spec: &HashSpec,
+        sb: SboxForm,
         q: Selector,
     ) {
         let params = &spec.params;
@@ -546,13 +713,14 @@ impl Poseidon2Config {
             };
             let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
             let pre = mat_lin(&me_inv, &next_lin);
-            (0..t)
-                .map(|i| {
-                    q.clone()
-                        * (pre[i].expr(&next)
-                            - pow_expr(y[i].expr(&vars) + rc[i].clone(), params.alpha))
-                })
-                .collect::<Vec<_>>()
+            let mut out = vec![];
+            for i in 0..t {
+                let h = sb.full_helper(vc, cols, i);
+                let (s, check) = SboxForm::sbox(y[i].expr(&vars) + rc[i].clone(), h, params.alpha);
+                out.push(pre[i].expr(&next) - s);
+                out.extend(check);
+            }
+            gated(&q, out)
         });
     }
 
@@ -560,6 +728,7 @@ impl Poseidon2Config {
         meta: &mut ConstraintSystem<Fr>,
         cols: &Poseidon2Columns,
         spec: &HashSpec,
+        sb: SboxForm,
         q: Selector,
     ) {
         let params = &spec.params;
@@ -568,17 +737,20 @@ impl Poseidon2Config {
             let q = vc.query_selector(q);
             let out = vc.query_advice(cols.extra[0], Rotation::next());
             let mut acc = Expression::Constant(Fr::ZERO);
+            let mut checks = vec![];
             for j in 0..t {
                 let s = vc.query_advice(cols.state[j], Rotation::cur());
                 let c = vc.query_fixed(cols.rc[j], Rotation::cur());
-                acc = acc
-                    + pow_expr(s + c, params.alpha)
-                        * Expression::Constant(params.mat_external[0][j]);
+                let h = sb.full_helper(vc, cols, j);
+                let (y, check) = SboxForm::sbox(s + c, h, params.alpha);
+                checks.extend(check);
+                acc = acc + y * Expression::Constant(params.mat_external[0][j]);
             }
             if spec.feed_forward {
                 acc = acc + vc.query_advice(cols.extra[0], Rotation::cur());
             }
-            vec![q * (out - acc)]
+            checks.push(out - acc);
+            gated(&q, checks)
         });
     }
 
@@ -586,10 +758,10 @@ impl Poseidon2Config {
         meta: &mut ConstraintSystem<Fr>,
         cols: &Poseidon2Columns,
         spec: &HashSpec,
+        m: usize,
         q: Selector,
     ) {
         let lanes = spec.cell_lanes();
-        let m = spec.params.alpha as usize;
         meta.create_gate("membership product", |vc| {
             let q = vc.query_selector(q);
             let cur = vc.query_advice(cols.extra[0], Rotation::cur());
@@ -637,27 +809,36 @@ impl Poseidon2Config {
 struct Trace {
     /// State at rows `0..T` (row 0 = input).
     state: Vec<Vec<Fr>>,
-    /// Helper values per row (partial rows).
+    /// Helper cells per row, in the order of [`SboxForm::row_columns`].
     helpers: Vec<Vec<Fr>>,
     output: Fr,
 }
 
-fn trace(spec: &HashSpec, p: usize, x: Vec<Fr>) -> Trace {
+fn trace(spec: &HashSpec, p: usize, split: bool, x: Vec<Fr>) -> Trace {
     let params = &spec.params;
     let half = params.rounds_full / 2;
+    let rounds = params.rounds_full + params.rounds_partial;
+    let d = (params.alpha - 1) / 2;
+    // Helpers of a full round with constants of round `r` on state `s`.
+    let full_helpers = |s: &[Fr], r: usize| -> Vec<Fr> {
+        if !split {
+            return vec![];
+        }
+        s.iter()
+            .zip(&params.round_constants[r])
+            .map(|(v, c)| pow_small(*v + c, d))
+            .collect()
+    };
     let mut state = vec![x.clone()];
-    let mut helpers = vec![vec![]];
+    let mut helpers = vec![];
     let mut s = x.clone();
     if params.initial_linear {
         params.apply_external(&mut s);
     }
-    params.full_round(0, &mut s);
-    state.push(s.clone());
-    helpers.push(vec![]);
-    for r in 1..half {
+    for r in 0..half {
+        helpers.push(full_helpers(&s, r));
         params.full_round(r, &mut s);
         state.push(s.clone());
-        helpers.push(vec![]);
     }
     let mut r = half;
     let end = half + params.rounds_partial;
@@ -665,24 +846,27 @@ fn trace(spec: &HashSpec, p: usize, x: Vec<Fr>) -> Trace {
         let chunk = p.min(end - r);
         let mut h = vec![];
         for j in 0..chunk {
-            s[0] = params.sbox(s[0] + params.round_constants[r + j][0]);
+            let u = s[0] + params.round_constants[r + j][0];
+            if split {
+                h.push(pow_small(u, d));
+            }
+            s[0] = params.sbox(u);
             if j + 1 < chunk {
                 h.push(s[0]);
             }
             params.apply_internal(&mut s);
         }
-        let last = helpers.len() - 1;
-        helpers[last] = h;
+        helpers.push(h);
         state.push(s.clone());
-        helpers.push(vec![]);
         r += chunk;
     }
-    for r in end..params.rounds_full + params.rounds_partial - 1 {
+    for r in end..rounds {
+        helpers.push(full_helpers(&s, r));
         params.full_round(r, &mut s);
-        state.push(s.clone());
-        helpers.push(vec![]);
+        if r + 1 < rounds {
+            state.push(s.clone());
+        }
     }
-    params.full_round(params.rounds_full + params.rounds_partial - 1, &mut s);
     let output = if spec.feed_forward { s[0] + x[0] } else { s[0] };
     Trace {
         state,
@@ -715,7 +899,8 @@ impl Poseidon2Instructions for Poseidon2Config {
         let half = params.rounds_full / 2;
 
         let full_in = inputs.map(|v| spec.full_input(&v));
-        let tr = full_in.map(|x| trace(spec, p, x));
+        let split = self.layout.split_sbox;
+        let tr = full_in.map(|x| trace(spec, p, split, x));
 
         // Selectors and round constants.
         sg.q_first.enable(region, offset)?;
@@ -780,14 +965,22 @@ impl Poseidon2Instructions for Poseidon2Config {
                 }
             }
         }
-        // Helper cells: on partial rows (rows half..half + chunks).
+        // Helper cells: S-box outputs on partial rows (rows half..half +
+        // chunks), S-box helpers on every row when split.
         let chunks = params.rounds_partial.div_ceil(p);
-        for c in 0..chunks {
-            let k = half + c;
-            let chunk = p.min(params.rounds_partial - c * p);
-            for j in 0..chunk.saturating_sub(1) {
+        let sb = SboxForm {
+            split,
+            aux: self.aux,
+        };
+        for k in 0..rows {
+            let row_cols = if (half..half + chunks).contains(&k) {
+                sb.row_columns(None, p.min(params.rounds_partial - (k - half) * p))
+            } else {
+                sb.row_columns(Some(t), 0)
+            };
+            for (j, c) in row_cols.into_iter().enumerate() {
                 let v = tr.as_ref().map(|tr| tr.helpers[k][j]);
-                crate::audit::assign_advice(region, cols.extra[j], offset + k, v);
+                crate::audit::assign_advice(region, cols.extra[c], offset + k, v);
             }
         }
         // Feed-forward copy of x[0] into e0 of the last-round row.
@@ -826,7 +1019,7 @@ impl Poseidon2Config {
         if !spec.membership {
             return;
         }
-        let m = spec.params.alpha as usize;
+        let m = member_chunk(&self.layout, spec.params.alpha);
         let a = spec.cell_lanes().len();
         if a <= m {
             return;

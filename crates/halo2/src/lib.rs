@@ -16,28 +16,35 @@
 //! # Layout (what was chosen and why)
 //!
 //! One hash is a block of `T = R_F + ⌈R_P / p⌉` rows (details in [`chip`]):
-//! one row per full round, `p` partial rounds per row (`p − 1` S-box helper
-//! columns), the initial linear layer folded into the first round's gate,
+//! one row per full round, `p` partial rounds per row (`p − 1` S-box output
+//! columns, `2p − 1` helper columns with split S-boxes), the initial linear layer folded into the first round's gate,
 //! and the output written into the *next* row, which is also the next hash's
 //! input row. A Merkle level therefore costs exactly `T` rows: the
 //! membership check `Π (child_i − cur) = 0` sits on the input row (no extra
-//! row, no extra column up to arity α), and the path's current node never
-//! needs a copy constraint. Only three columns take part in the permutation
-//! argument (state 0, `e0`, the instance column), so there is one grand
+//! row, and no extra column up to arity `d − 1` for constraint-system degree
+//! `d`: 4 by default, α unsplit), and the path's current node never needs a
+//! copy constraint. Only three columns take part in the permutation argument
+//! (state 0, `e0`, the instance column), so at degree ≥ 5 there is one grand
 //! product polynomial.
 //!
 //! Every gate is written with one S-box per constraint: full rounds as
 //! `M_E⁻¹·next = (cur + c)^α`, partial rows as linear forms of the row's cells
-//! (no expression blow-up), so all gates have degree α + 1 — 8 for α = 7,
-//! whose 8n extended domain is the same as α = 5's degree 6. α = 7 has fewer
-//! partial rounds (Poseidon2 t = 8: 48 vs 57), so it wins on rows at equal
-//! cost per row.
+//! (no expression blow-up). By default each S-box is *split* (a helper cell
+//! `a = x^((α−1)/2)` and `y = a²·x`, see [`chip`]): all gates have degree 4,
+//! so the quotient lives on the 4n extended domain (the default layout pins
+//! the degree to 5: the same domain, fewer fixed columns, one permutation
+//! product). Unsplit ([`chip::ChipLayout::unsplit`]) the gates have degree
+//! α + 1 — 8 for α = 7, whose 8n extended domain is the same as α = 5's
+//! degree 6. α = 7 has fewer partial rounds (Poseidon2 t = 8: 48 vs 57), so
+//! it wins on rows at equal cost per row.
 //!
-//! Spend, 2^36 leaves, Poseidon2 α = 7, arity 7 (height 13, zkOS' shape):
-//! `p = 2` gives 479 rows at k = 9 with 10 advice columns (zkOS: 518 rows,
-//! k = 10, 9 advice); `p = 4` gives 301 rows (k = 9, 11 advice); `p ≥ 6`
-//! fits k = 8 (241 rows with 13 advice; 211 with 15). Run the
-//! `halo2_layouts` example for the whole table with timings.
+//! Spend, 2^36 leaves, Poseidon2 α = 7, arity 7 (height 13, zkOS' shape),
+//! default (split) layout: `p = 6` gives 241 rows at k = 8 with 19 advice
+//! columns and 15 fixed (zkOS: 518 rows, k = 10, 9 advice). Unsplit:
+//! `p = 2` gives 479 rows at k = 9 with 10 advice columns; `p = 4` gives 301
+//! rows (k = 9, 11 advice); `p ≥ 6` fits k = 8 (241 rows with 13 advice; 211
+//! with 15). Run the `halo2_layouts` example (`--sbox both`) for the table
+//! with timings.
 //!
 //! **halo2-axiom quirk.** `ConstraintSystem::degree()` in halo2-axiom is
 //! capped by the `MAX_DEGREE` environment variable (default 5); with

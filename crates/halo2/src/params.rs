@@ -242,7 +242,7 @@ impl Poseidon2Params {
 
     /// `x^α`.
     pub fn sbox(&self, x: Fr) -> Fr {
-        x.pow_vartime([self.alpha])
+        pow_small(x, self.alpha)
     }
 
     /// `x ← M_E·x`.
@@ -295,6 +295,21 @@ impl Poseidon2Params {
         self.permute_mut(&mut y);
         y
     }
+}
+
+/// `x^e` for a small exponent by square-and-multiply over its significant
+/// bits only (`pow_vartime` squares 64 times for any `u64` exponent: the
+/// witness generator's S-boxes and helpers took 20× the multiplications they
+/// need).
+pub(crate) fn pow_small(x: Fr, e: u64) -> Fr {
+    let mut acc = Fr::ONE;
+    for i in (0..u64::BITS - e.leading_zeros()).rev() {
+        acc = acc.square();
+        if (e >> i) & 1 == 1 {
+            acc *= x;
+        }
+    }
+    acc
 }
 
 /// `M·x`.
@@ -462,6 +477,14 @@ mod tests {
             let xa: Vec<_> = x.iter().map(fr_to_ark).collect();
             let y: Vec<Fr> = perm.permute(&xa).unwrap().iter().map(fr_from_ark).collect();
             assert_eq!(p.permute(&x), y, "t={t}");
+        }
+    }
+
+    #[test]
+    fn pow_small_agrees_with_pow_vartime() {
+        let x = Fr::from(123456789u64) - Fr::from(987654321987u64);
+        for e in 0..20u64 {
+            assert_eq!(pow_small(x, e), x.pow_vartime([e]), "e = {e}");
         }
     }
 

@@ -38,18 +38,56 @@ fn check(params: CircuitParams, seed: u64) {
 
 #[test]
 fn spend_alpha7_arity7_layouts() {
-    for p in [1, 2, 4, 8] {
-        check(
-            CircuitParams {
-                family: HashFamily::Poseidon2,
-                alpha: 7,
-                arity: 7,
+    for p in [1, 2, 4, 6, 8] {
+        let own_degree = ChipLayout {
+            degree: 0,
+            ..ChipLayout::new(p)
+        };
+        for layout in [ChipLayout::new(p), own_degree, ChipLayout::unsplit(p)] {
+            check(
+                CircuitParams {
+                    family: HashFamily::Poseidon2,
+                    alpha: 7,
+                    arity: 7,
+                    height: 2,
+                    kind: CircuitKind::Spend,
+                    layout,
+                },
+                p as u64,
+            );
+        }
+    }
+}
+
+#[test]
+fn split_sbox_gates_have_degree_4_pinned_to_5() {
+    for (family, alpha, arity) in [
+        (HashFamily::Poseidon2, 7, 7),
+        (HashFamily::Poseidon2, 5, 16),
+        (HashFamily::Poseidon, 5, 4),
+    ] {
+        for kind in [CircuitKind::Spend, CircuitKind::Membership] {
+            let params = |layout| CircuitParams {
+                family,
+                alpha,
+                arity,
                 height: 2,
-                kind: CircuitKind::Spend,
-                layout: ChipLayout::new(p),
-            },
-            p as u64,
-        );
+                kind,
+                layout,
+            };
+            let own = ChipLayout {
+                degree: 0,
+                ..ChipLayout::new(6)
+            };
+            let split = circuit_stats(&params(own)).unwrap();
+            let pinned = circuit_stats(&params(ChipLayout::new(6))).unwrap();
+            let unsplit = circuit_stats(&params(ChipLayout::unsplit(6))).unwrap();
+            assert_eq!(split.max_degree, 4, "{family:?} {alpha} {arity} {kind:?}");
+            assert_eq!(pinned.max_degree, 5);
+            assert_eq!(unsplit.max_degree, alpha as usize + 1);
+            assert_eq!(split.rows, unsplit.rows, "same rows, more columns");
+            assert_eq!(pinned.rows, unsplit.rows);
+        }
     }
 }
 
