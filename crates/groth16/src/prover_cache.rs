@@ -31,7 +31,7 @@
 //! per base-field element), so reading needs no field conversion. A table's
 //! points are exactly the bytes the table holds in memory
 //! ([`crate::table_store`]), so they are read from the file straight into
-//! the table (one copy, into huge pages on Linux) and never decoded one by
+//! the table (one copy) and never decoded one by
 //! one. Every matrix coefficient is checked to be below the modulus, and
 //! every length, index and window against the proving key before anything is
 //! allocated, so a damaged or truncated file gives [`Groth16Error::Decode`],
@@ -335,8 +335,8 @@ impl<R: std::io::Read> Reader<R> {
         if (total as u64).saturating_mul(P::BYTES as u64) > self.left {
             return Err(bad(format!("truncated table at byte {}", self.pos)));
         }
-        // straight from the file into the table's memory (huge pages where
-        // the OS has them): one copy, no per-point decoding
+        // straight from the file into the table's memory: one copy, no
+        // per-point decoding
         let mut points = PointBytes::zeroed(total * P::BYTES);
         self.fill(&mut points)?;
         Ok(FixedBaseTable {

@@ -12,10 +12,12 @@
 //! ([`RawCurve::get`]: eight or sixteen little-endian loads, which is what
 //! copying an `Affine` costs anyway).
 //!
-//! On Linux the memory is an anonymous mapping advised to use transparent
-//! huge pages (`madvise(MADV_HUGEPAGE)` through `memmap2`), so that filling
-//! 47 MB costs two dozen page faults instead of twelve thousand; elsewhere,
-//! and for small tables, a plain `Vec<u8>`.
+//! The memory is a plain zero-initialised `Vec<u8>`. An anonymous mapping
+//! advised to use transparent huge pages (`MADV_HUGEPAGE`) was tried and
+//! dropped: in a process that had already allocated and freed a lot (the
+//! benchmark harness after a setup), filling it took 40–95 ms instead of
+//! 31–33 ms for the 47 MB cache of the gnark-Poseidon2 membership key (the
+//! kernel looking for free 2 MiB pages), and proving from it was no faster.
 //!
 //! Layout per point: `x` then `y`, each coordinate as its base-field
 //! elements (`Fq`: `c0`; `Fq2`: `c0`, `c1`), each element as 4 × u64 LE
@@ -109,55 +111,26 @@ impl RawCurve for ark_bn254::g2::Config {
     }
 }
 
-/// Below this size a table lives in a `Vec` (a mapping costs a system call
-/// and rounds up to a page).
-#[cfg(target_os = "linux")]
-const MAP_MIN_BYTES: usize = 4 << 20;
-
 /// Zero-initialised bytes for table points (see the module docs).
-pub struct PointBytes(Inner);
-
-enum Inner {
-    Heap(Vec<u8>),
-    #[cfg(target_os = "linux")]
-    Map(memmap2::MmapMut),
-}
+pub struct PointBytes(Vec<u8>);
 
 impl PointBytes {
-    /// `len` zero bytes: on Linux, from `MAP_MIN_BYTES` up, an anonymous
-    /// mapping advised to use transparent huge pages (a refused advice or
-    /// mapping falls back to the next option, never to an error).
+    /// `len` zero bytes.
     pub fn zeroed(len: usize) -> Self {
-        #[cfg(target_os = "linux")]
-        if len >= MAP_MIN_BYTES {
-            if let Ok(m) = memmap2::MmapMut::map_anon(len) {
-                // advisory: without huge pages the table is only slower to fill
-                let _ = m.advise(memmap2::Advice::HugePage);
-                return Self(Inner::Map(m));
-            }
-        }
-        Self(Inner::Heap(vec![0; len]))
+        Self(vec![0; len])
     }
 }
 
 impl std::ops::Deref for PointBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        match &self.0 {
-            Inner::Heap(v) => v,
-            #[cfg(target_os = "linux")]
-            Inner::Map(m) => m,
-        }
+        &self.0
     }
 }
 
 impl std::ops::DerefMut for PointBytes {
     fn deref_mut(&mut self) -> &mut [u8] {
-        match &mut self.0 {
-            Inner::Heap(v) => v,
-            #[cfg(target_os = "linux")]
-            Inner::Map(m) => m,
-        }
+        &mut self.0
     }
 }
 

@@ -203,9 +203,13 @@ pub fn estimate_bytes(case: &Case) -> Option<u64> {
             // of the generators, polynomial and folded vectors
             "ipa-pasta" => 64.0 * n * 3.0 + 32.0 * n * 4.0 + 1e8,
             // evaluations, LDE (blowup 2), Merkle digests and nodes,
-            // quotient in the extension field and FRI layers
-            "fri-babybear" => n * (4.0 + 8.0 * 2.0 + 128.0 + 64.0) + 1e8,
-            "fri-goldilocks" => n * (8.0 + 16.0 * 2.0 + 128.0 + 64.0) + 1e8,
+            // quotient in the extension field and FRI layers: the opening's
+            // peak, measured (`zkbench run pcs --profile full`, 2026-11-24:
+            // peak RSS of the open phase 12.51 GiB for BabyBear and 13.51
+            // GiB for Goldilocks at 2^25, i.e. 400 and 432 bytes per
+            // coefficient; 2^26 was killed by the OS at 23.4 GiB) plus 10%
+            "fri-babybear" => n * 440.0 + 1e8,
+            "fri-goldilocks" => n * 475.0 + 1e8,
             _ => return None,
         },
         _ => return None,
