@@ -289,10 +289,40 @@ pub fn read_proving_key(path: &Path) -> Result<ProvingKey<Bn254>, Groth16Error> 
     Ok(proving_key_from_bytes(&data)?.0)
 }
 
+/// Writes `data` to `path` atomically: into a new file of a name no other
+/// writer uses (process id and a per-process counter, created with
+/// `create_new`, so never an existing inode), then renamed over `path`. A
+/// reader that has the old file open or memory-mapped ([`crate::mapped`])
+/// keeps the old bytes; nothing is ever written in place.
 pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> Result<(), Groth16Error> {
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, data).map_err(|e| Groth16Error::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| Groth16Error::io(path, e))
+    use std::io::Write;
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
+    let open = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+    };
+    let file = match open() {
+        // left by a crashed process that had the same id (containers reuse
+        // them): never renamed, so nobody has it mapped
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let _ = std::fs::remove_file(&tmp);
+            open()
+        }
+        other => other,
+    };
+    let written = file.and_then(|mut f| f.write_all(data));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Groth16Error::io(&tmp, e));
+    }
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Groth16Error::io(path, e)
+    })
 }
 
 /// Compressed proof bytes (128: A ∈ G1, B ∈ G2, C ∈ G1, arkworks encoding).

@@ -34,6 +34,8 @@ pub mod error;
 pub mod gadgets;
 pub mod keys;
 pub mod lc;
+#[cfg(unix)]
+pub mod mapped;
 pub mod pool;
 pub mod prover;
 pub mod prover_cache;

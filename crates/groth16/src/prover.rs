@@ -145,10 +145,12 @@ impl<P: RawCurve> FixedBaseTable<P> {
         let row_bytes = (windows * P::BYTES).max(1);
         #[cfg(feature = "parallel")]
         rows.par_iter()
-            .zip(points.par_chunks_mut(row_bytes))
+            .zip(points.make_mut().par_chunks_mut(row_bytes))
             .for_each(put);
         #[cfg(not(feature = "parallel"))]
-        rows.iter().zip(points.chunks_mut(row_bytes)).for_each(put);
+        rows.iter()
+            .zip(points.make_mut().chunks_mut(row_bytes))
+            .for_each(put);
         Self {
             window,
             windows,

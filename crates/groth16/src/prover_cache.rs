@@ -23,16 +23,26 @@
 //!    window, windows, number of bases, base indices (u32 LE), then the
 //!    points.
 //!
-//! The sections are read and checked at the same time (version 1 had one
+//! The sections are checked and decoded at the same time (version 1 had one
 //! checksum over both, so one thread read the whole file); the proving key
 //! is read beside them ([`read_unbound`], then [`Unbound::bind`]).
+//!
+//! # Reading: memory-mapped
+//!
+//! On Unix [`read_unbound`] maps the file read-only ([`crate::mapped`]) and
+//! the tables keep their points where they are in the map (a shared range,
+//! [`PointBytes::shared`]): a cold load copies nothing, and the pages come
+//! from the page cache as the checksum pass reads them. Elsewhere the file
+//! is read whole into one buffer that the tables share the same way. Keys
+//! loaded from a cache file keep it mapped while they live: **do not write
+//! a prover cache in place** while a program uses it (zkbench only ever
+//! replaces it atomically, [`crate::keys`]' `write_atomic`).
 //!
 //! Field elements are written as their **Montgomery-form limbs** (4 × u64 LE
 //! per base-field element), so reading needs no field conversion. A table's
 //! points are exactly the bytes the table holds in memory
-//! ([`crate::table_store`]), so they are read from the file straight into
-//! the table (one copy) and never decoded one by
-//! one. Every matrix coefficient is checked to be below the modulus, and
+//! ([`crate::table_store`]), so they are used where they lie in the file
+//! and never decoded one by one. Every matrix coefficient is checked to be below the modulus, and
 //! every length, index and window against the proving key before anything is
 //! allocated, so a damaged or truncated file gives [`Groth16Error::Decode`],
 //! never a panic. Table points are not checked (neither reduced nor on the
@@ -43,6 +53,7 @@
 //! prover's additions never panic on any limbs).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ark_bn254::Fr;
 use ark_ff::{BigInt, PrimeField};
@@ -51,7 +62,7 @@ use ark_relations::r1cs::{ConstraintMatrices, Matrix};
 use ark_serialize::CanonicalSerialize;
 
 use crate::prover::{num_windows, FixedBaseTable, ProverTables};
-use crate::table_store::{PointBytes, RawCurve};
+use crate::table_store::{Backing, PointBytes, RawCurve};
 use crate::Groth16Error;
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
@@ -217,75 +228,47 @@ pub fn to_bytes(
     out
 }
 
-/// Reads the body from any byte source in pieces (a file is streamed through
-/// one reused buffer, never held whole), checksumming as it goes.
-struct Reader<R> {
-    src: R,
-    buf: Vec<u8>,
-    /// Body bytes not read yet.
-    left: u64,
-    /// Body bytes read so far (for error messages).
-    pos: u64,
-    sum: Checksum,
+/// Reads one section from its bytes (a mapped file, a file read whole or a
+/// caller's byte string), checking every count against what is left.
+struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
 }
-
-/// Read buffer for the small fields (vk, matrices, indices).
-const CHUNK_BYTES: usize = 1 << 20;
-
-/// Table points are read and checksummed this many bytes at a time (half of
-/// a typical L2 cache: the checksum reads what the read just wrote).
-const FILL_PIECE: usize = 256 << 10;
 
 fn bad(reason: impl ToString) -> Groth16Error {
     Groth16Error::decode(WHAT, reason)
 }
 
-impl<R: std::io::Read> Reader<R> {
-    fn take(&mut self, n: usize) -> Result<&[u8], Groth16Error> {
-        if n as u64 > self.left {
-            return Err(bad(format!("truncated at byte {}", self.pos)));
-        }
-        self.buf.resize(n, 0);
-        self.src
-            .read_exact(&mut self.buf)
-            .map_err(|e| bad(format!("reading at byte {}: {e}", self.pos)))?;
-        self.sum.update(&self.buf);
-        self.left -= n as u64;
-        self.pos += n as u64;
-        Ok(&self.buf)
+impl<'a> Cursor<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        Cursor { data, pos: 0 }
     }
-    /// Fills `out` with the next `out.len()` bytes, read directly into it a
-    /// piece at a time, each piece checksummed while it is still in cache.
-    fn fill(&mut self, out: &mut [u8]) -> Result<(), Groth16Error> {
-        if out.len() as u64 > self.left {
+    fn left(&self) -> usize {
+        self.data.len() - self.pos
+    }
+    fn take(&mut self, n: usize) -> Result<&'a [u8], Groth16Error> {
+        if n > self.left() {
             return Err(bad(format!("truncated at byte {}", self.pos)));
         }
-        for piece in out.chunks_mut(FILL_PIECE) {
-            self.src
-                .read_exact(piece)
-                .map_err(|e| bad(format!("reading at byte {}: {e}", self.pos)))?;
-            self.sum.update(piece);
-            self.left -= piece.len() as u64;
-            self.pos += piece.len() as u64;
-        }
-        Ok(())
+        let out = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(out)
     }
     fn u64(&mut self) -> Result<u64, Groth16Error> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8")))
     }
-    /// A count of items of `item_bytes` each that must still fit in the file.
+    /// A count of items of `item_bytes` each that must still fit.
     fn count(&mut self, item_bytes: usize) -> Result<usize, Groth16Error> {
         let n = self.u64()?;
-        if n.saturating_mul(item_bytes.max(1) as u64) > self.left {
+        if n.saturating_mul(item_bytes.max(1) as u64) > self.left() as u64 {
             return Err(bad(format!(
                 "count {n} exceeds the {} bytes left",
-                self.left
+                self.left()
             )));
         }
         Ok(n as usize)
     }
-    /// A matrix of `rows` rows over `vars` variables: each row is read
-    /// whole (one read and checksum update per row, not per field).
+    /// A matrix of `rows` rows over `vars` variables.
     fn matrix(&mut self, rows: usize, vars: usize) -> Result<Matrix<Fr>, Groth16Error> {
         if self.count(8)? != rows {
             return Err(bad("matrix row count differs from the constraint count"));
@@ -293,8 +276,8 @@ impl<R: std::io::Read> Reader<R> {
         let mut m = Vec::with_capacity(rows);
         for _ in 0..rows {
             let n = self.count(36)?;
-            let raw = self.take(n * 36)?;
-            let row = raw
+            let row = self
+                .take(n * 36)?
                 .chunks_exact(36)
                 .map(|e| {
                     let b = limbs(&e[..32]);
@@ -312,9 +295,13 @@ impl<R: std::io::Read> Reader<R> {
         }
         Ok(m)
     }
-    /// A table; its base indices are checked against the proving key by
-    /// [`Unbound::bind`].
-    fn table<P: RawCurve>(&mut self) -> Result<FixedBaseTable<P>, Groth16Error> {
+    /// A table; its points are `points(range)` of the section's bytes (a
+    /// shared range or a copy; `None`: outside the file), its base indices are checked against the
+    /// proving key by [`Unbound::bind`].
+    fn table<P: RawCurve>(
+        &mut self,
+        points: &impl Fn(std::ops::Range<usize>) -> Option<PointBytes>,
+    ) -> Result<FixedBaseTable<P>, Groth16Error> {
         let window = self.u64()? as usize;
         let windows = self.u64()? as usize;
         if !(2..=16).contains(&window) || windows != num_windows(window) {
@@ -329,21 +316,18 @@ impl<R: std::io::Read> Reader<R> {
         if indices.windows(2).any(|w| w[0] >= w[1]) {
             return Err(bad("base indices not increasing"));
         }
-        let total = n
+        let bytes = n
             .checked_mul(windows)
-            .ok_or_else(|| bad("table too large"))?;
-        if (total as u64).saturating_mul(P::BYTES as u64) > self.left {
-            return Err(bad(format!("truncated table at byte {}", self.pos)));
-        }
-        // straight from the file into the table's memory: one copy, no
-        // per-point decoding
-        let mut points = PointBytes::zeroed(total * P::BYTES);
-        self.fill(&mut points)?;
+            .and_then(|t| t.checked_mul(P::BYTES))
+            .filter(|&b| b <= self.left())
+            .ok_or_else(|| bad(format!("truncated table at byte {}", self.pos)))?;
+        let start = self.pos;
+        self.pos += bytes;
         Ok(FixedBaseTable {
             window,
             windows,
             indices,
-            points,
+            points: points(start..start + bytes).ok_or_else(|| bad("table outside the file"))?,
             _curve: std::marker::PhantomData,
         })
     }
@@ -390,12 +374,45 @@ impl Unbound {
     }
 }
 
-/// Decodes a cache file for `pk`: its matrices and tables, or an error if the
-/// file is damaged, of another version or made for another key.
+/// Decodes a cache file for `pk`: its matrices and tables (their points
+/// copied out of `data`), or an error if the file is damaged, of another
+/// version or made for another key.
 pub fn from_bytes(
     pk: &ProvingKey<ark_bn254::Bn254>,
     data: &[u8],
 ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
+    let (first, second) = sections(data)?;
+    join(
+        || decode_first(first.0, first.1),
+        || {
+            decode_second(second.0, second.1, &|r| {
+                Some(PointBytes::owned(second.0.get(r)?.to_vec()))
+            })
+        },
+    )
+    .and_then(|u| u.bind(pk))
+}
+
+/// Decodes a cache file held by a shared `backing` (a mapped file, or a file
+/// read whole): the tables' points stay in it, nothing is copied.
+pub fn from_shared(backing: Arc<dyn Backing>) -> Result<Unbound, Groth16Error> {
+    let data = (*backing).as_ref();
+    let (first, second) = sections(data)?;
+    let offset = data.len() - second.0.len();
+    join(
+        || decode_first(first.0, first.1),
+        || {
+            decode_second(second.0, second.1, &|r: std::ops::Range<usize>| {
+                PointBytes::shared(backing.clone(), offset + r.start..offset + r.end)
+            })
+        },
+    )
+}
+
+/// The header's checked split of `data` into its two sections, each with
+/// its expected checksum.
+#[allow(clippy::type_complexity)]
+fn sections(data: &[u8]) -> Result<((&[u8], u64), (&[u8], u64)), Groth16Error> {
     let h = Header::parse(data.get(..HEADER).unwrap_or(data))?;
     let body = &data[HEADER..];
     let split = usize::try_from(h.first_len)
@@ -403,12 +420,7 @@ pub fn from_bytes(
         .filter(|&n| n <= body.len())
         .ok_or_else(|| bad("first section longer than the file"))?;
     let (first, second) = body.split_at(split);
-    let (first_len, second_len) = (first.len() as u64, second.len() as u64);
-    join(
-        || decode_first(first, first_len, h.first_sum),
-        || decode_second(second, second_len, h.second_sum),
-    )
-    .and_then(|u| u.bind(pk))
+    Ok(((first, h.first_sum), (second, h.second_sum)))
 }
 
 /// The fixed-size header of a cache file.
@@ -453,36 +465,29 @@ fn join(
     })
 }
 
-fn reader<R: std::io::Read>(src: R, len: u64) -> Reader<R> {
-    Reader {
-        src,
-        buf: Vec::new(),
-        left: len,
-        pos: 0,
-        sum: Checksum::new(),
-    }
-}
-
-/// Checks that a section was read whole and matches its checksum (known
-/// only at its end: nothing decoded is returned before it matches).
-fn finish<R>(r: Reader<R>, expected_sum: u64) -> Result<(), Groth16Error> {
-    if r.left != 0 {
-        return Err(bad(format!("{} trailing bytes", r.left)));
-    }
-    if r.sum.finish() != expected_sum {
+/// Checks a section against its checksum before anything in it is decoded.
+fn check(section: &[u8], expected_sum: u64) -> Result<(), Groth16Error> {
+    if checksum(section) != expected_sum {
         return Err(bad("checksum mismatch (damaged file)"));
     }
     Ok(())
 }
 
-/// The first section (`len` bytes from `src`): the verifying key's bytes
-/// and the matrices.
-fn decode_first<R: std::io::Read>(
-    src: R,
-    len: u64,
+/// Checks that a section was decoded whole.
+fn finish(c: &Cursor<'_>) -> Result<(), Groth16Error> {
+    match c.left() {
+        0 => Ok(()),
+        n => Err(bad(format!("{n} trailing bytes"))),
+    }
+}
+
+/// The first section: the verifying key's bytes and the matrices.
+fn decode_first(
+    section: &[u8],
     sum: u64,
 ) -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> {
-    let mut r = reader(src, len);
+    check(section, sum)?;
+    let mut r = Cursor::new(section);
     let n = r.count(1)?;
     let vk = r.take(n)?.to_vec();
     let num_instance_variables = r.u64()? as usize;
@@ -492,7 +497,7 @@ fn decode_first<R: std::io::Read>(
     let a = r.matrix(num_constraints, vars)?;
     let b = r.matrix(num_constraints, vars)?;
     let c = r.matrix(num_constraints, vars)?;
-    finish(r, sum)?;
+    finish(&r)?;
     let nnz = |m: &Matrix<Fr>| m.iter().map(Vec::len).sum();
     let matrices = ConstraintMatrices {
         num_instance_variables,
@@ -508,21 +513,23 @@ fn decode_first<R: std::io::Read>(
     Ok((vk, matrices))
 }
 
-/// The second section (`len` bytes from `src`): the five tables.
-fn decode_second<R: std::io::Read>(
-    src: R,
-    len: u64,
+/// The second section: the five tables, their points `points(range)` of
+/// the section.
+fn decode_second(
+    section: &[u8],
     sum: u64,
+    points: &impl Fn(std::ops::Range<usize>) -> Option<PointBytes>,
 ) -> Result<ProverTables, Groth16Error> {
-    let mut r = reader(src, len);
+    check(section, sum)?;
+    let mut r = Cursor::new(section);
     let tables = ProverTables {
-        a: r.table()?,
-        b_g1: r.table()?,
-        b_g2: r.table()?,
-        h: r.table()?,
-        l: r.table()?,
+        a: r.table(points)?,
+        b_g1: r.table(points)?,
+        b_g2: r.table(points)?,
+        h: r.table(points)?,
+        l: r.table(points)?,
     };
-    finish(r, sum)?;
+    finish(&r)?;
     Ok(tables)
 }
 
@@ -545,41 +552,38 @@ pub fn read(
 }
 
 /// Reads the cache next to `pk_path` without its proving key (check it
-/// with [`Unbound::bind`]): `Ok(None)` when there is none. The two sections
-/// are read at the same time, each through its own handle on the file.
+/// with [`Unbound::bind`]): `Ok(None)` when there is none. On Unix the file
+/// is memory-mapped and the tables' points stay in the map (see the module
+/// docs); elsewhere, or if mapping fails, it is read whole.
 pub fn read_unbound(pk_path: &Path) -> Result<Option<Unbound>, Groth16Error> {
-    use std::io::{Read, Seek};
     let path = cache_path(pk_path);
     let io = |e| Groth16Error::io(&path, e);
-    let mut file = match std::fs::File::open(&path) {
+    let file = match std::fs::File::open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(e)),
     };
     let len = file.metadata().map_err(io)?.len();
-    let mut header = [0u8; HEADER];
-    if file.read_exact(&mut header).is_err() {
+    if len < HEADER as u64 {
         return Err(bad("shorter than its header"));
     }
-    let h = Header::parse(&header)?;
-    let body = len - HEADER as u64;
-    if h.first_len > body {
-        return Err(bad("first section longer than the file"));
-    }
-    let mut second = std::fs::File::open(&path).map_err(io)?;
-    second
-        .seek(std::io::SeekFrom::Start(HEADER as u64 + h.first_len))
-        .map_err(io)?;
-    // small fields are read through a buffer; table points (larger than the
-    // buffer) go straight from the file into the tables
-    let first = std::io::BufReader::with_capacity(CHUNK_BYTES, file);
-    // (a buffer smaller than a piece, so that the pieces bypass it)
-    let second = std::io::BufReader::with_capacity(FILL_PIECE / 4, second);
-    join(
-        || decode_first(first, h.first_len, h.first_sum),
-        || decode_second(second, body - h.first_len, h.second_sum),
-    )
-    .map(Some)
+    #[cfg(unix)]
+    let backing: Option<Arc<dyn Backing>> = crate::mapped::MappedFile::map(&file)
+        .ok()
+        .map(|m| Arc::new(m) as Arc<dyn Backing>);
+    #[cfg(not(unix))]
+    let backing: Option<Arc<dyn Backing>> = None;
+    let backing = match backing {
+        Some(b) => b,
+        None => {
+            use std::io::Read;
+            let mut data = Vec::with_capacity(len as usize);
+            let mut file = file;
+            file.read_to_end(&mut data).map_err(io)?;
+            Arc::new(data)
+        }
+    };
+    from_shared(backing).map(Some)
 }
 
 #[cfg(test)]
@@ -691,6 +695,8 @@ mod tests {
         ];
         for (name, b) in cases {
             assert!(from_bytes(&keys.pk, &b).is_err(), "{name} accepted");
+            let shared = from_shared(Arc::new(b)).and_then(|u| u.bind(&keys.pk));
+            assert!(shared.is_err(), "{name} accepted from a shared backing");
         }
         let other = c.setup(8).unwrap(); // TEST SETUP, another key
         assert!(
@@ -710,6 +716,29 @@ mod tests {
         assert!(path.exists(), "setup writes the prover cache");
         let (k, cached) = c.load_or_setup(&dir, 9).unwrap();
         assert!(cached && k.built_tables().is_some());
+        #[cfg(unix)]
+        assert!(
+            k.built_tables().unwrap().a.points.is_shared(),
+            "a loaded cache's tables are the mapped file's bytes"
+        );
+        // keys loaded from the cache live on while it is atomically replaced
+        // (as a repair or another process's setup does): they keep the old
+        // mapped bytes and still prove
+        let mut rng = ChaCha20Rng::seed_from_u64(2);
+        let w = c.random_witness(&mut rng);
+        let a = c.witness(&w).unwrap();
+        crate::keys::write_atomic(&path, b"not a cache").unwrap();
+        let proof = c.prove_assignment(&k, &a, &mut rng).unwrap();
+        assert!(crate::verify(&k.pvk, &a.public_inputs(), &proof).unwrap());
+        let (k2, _) = c.load_or_setup(&dir, 9).unwrap();
+        assert!(
+            read(&c.key_path(&dir, 9).unwrap(), &k2.pk)
+                .unwrap()
+                .is_some(),
+            "repaired"
+        );
+        // (mapped keys must be gone before a file is damaged in place below)
+        drop((k, k2));
         // a damaged cache is rebuilt, and the proof still verifies
         let mut b = std::fs::read(&path).unwrap();
         let i = b.len() - 1;

@@ -12,12 +12,20 @@
 //! ([`RawCurve::get`]: eight or sixteen little-endian loads, which is what
 //! copying an `Affine` costs anyway).
 //!
-//! The memory is a plain zero-initialised `Vec<u8>`. An anonymous mapping
-//! advised to use transparent huge pages (`MADV_HUGEPAGE`) was tried and
-//! dropped: in a process that had already allocated and freed a lot (the
-//! benchmark harness after a setup), filling it took 40–95 ms instead of
-//! 31–33 ms for the 47 MB cache of the gnark-Poseidon2 membership key (the
-//! kernel looking for free 2 MiB pages), and proving from it was no faster.
+//! The bytes are either the table's own (`Vec<u8>`: tables built by a setup
+//! or decoded from a borrowed byte string) or a range of a shared, read-only
+//! backing ([`Backing`]): the whole prover cache file, memory-mapped on Unix
+//! ([`crate::mapped`]) or read into one buffer elsewhere. Mapped, a cold
+//! load costs no copy at all: the table points are the page cache's pages,
+//! mapped in as the checksum reads them (3 ms for the 47 MB cache of the
+//! gnark-Poseidon2 membership key, against 19 ms to read it into fresh
+//! memory, where every 4 KiB page is a fault).
+//!
+//! An anonymous mapping advised to use transparent huge pages
+//! (`MADV_HUGEPAGE`) was tried for owned tables and dropped: in a process
+//! that had already allocated and freed a lot (the benchmark harness after a
+//! setup), filling it took 40–95 ms instead of 31–33 ms, and proving from it
+//! was no faster.
 //!
 //! Layout per point: `x` then `y`, each coordinate as its base-field
 //! elements (`Fq`: `c0`; `Fq2`: `c0`, `c1`), each element as 4 × u64 LE
@@ -111,26 +119,68 @@ impl RawCurve for ark_bn254::g2::Config {
     }
 }
 
-/// Zero-initialised bytes for table points (see the module docs).
-pub struct PointBytes(Vec<u8>);
+/// Read-only bytes that several tables share (a mapped file, or a file read
+/// whole): tables hold an `Arc` of it and a range.
+pub trait Backing: AsRef<[u8]> + Send + Sync {}
+
+impl<T: AsRef<[u8]> + Send + Sync> Backing for T {}
+
+/// The bytes of a table's points (see the module docs): owned, or a range of
+/// a shared read-only [`Backing`].
+pub struct PointBytes(Store);
+
+enum Store {
+    Owned(Vec<u8>),
+    Shared(std::sync::Arc<dyn Backing>, std::ops::Range<usize>),
+}
 
 impl PointBytes {
-    /// `len` zero bytes.
+    /// `len` zero bytes of its own.
     pub fn zeroed(len: usize) -> Self {
-        Self(vec![0; len])
+        Self(Store::Owned(vec![0; len]))
+    }
+
+    /// `bytes`, owned.
+    pub fn owned(bytes: Vec<u8>) -> Self {
+        Self(Store::Owned(bytes))
+    }
+
+    /// The bytes `range` of `backing`, shared (no copy), or `None` if the
+    /// range is not within it.
+    pub fn shared(
+        backing: std::sync::Arc<dyn Backing>,
+        range: std::ops::Range<usize>,
+    ) -> Option<Self> {
+        let len = (*backing).as_ref().len();
+        (range.start <= range.end && range.end <= len)
+            .then_some(Self(Store::Shared(backing, range)))
+    }
+
+    /// Whether the bytes are a range of a shared backing.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.0, Store::Shared(..))
+    }
+
+    /// The bytes, writable: shared bytes are first copied into bytes of the
+    /// table's own (the backing is read-only), so this never fails.
+    pub fn make_mut(&mut self) -> &mut [u8] {
+        if let Store::Shared(..) = self.0 {
+            self.0 = Store::Owned(self.to_vec());
+        }
+        match &mut self.0 {
+            Store::Owned(v) => v,
+            Store::Shared(..) => unreachable!("made owned above"),
+        }
     }
 }
 
 impl std::ops::Deref for PointBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for PointBytes {
-    fn deref_mut(&mut self) -> &mut [u8] {
-        &mut self.0
+        match &self.0 {
+            Store::Owned(v) => v,
+            Store::Shared(b, r) => &(**b).as_ref()[r.clone()],
+        }
     }
 }
 
@@ -178,9 +228,25 @@ mod tests {
             assert_eq!(s.len(), len);
             assert!(s.iter().all(|&x| x == 0));
             if len > 0 {
-                s[len - 1] = 7;
+                s.make_mut()[len - 1] = 7;
                 assert_eq!(s[len - 1], 7);
             }
+        }
+    }
+
+    #[test]
+    fn shared_ranges_read_their_backing_and_copy_on_write() {
+        let backing: std::sync::Arc<dyn Backing> =
+            std::sync::Arc::new((0..=255u8).collect::<Vec<u8>>());
+        let mut s = PointBytes::shared(backing.clone(), 10..20).unwrap();
+        assert!(s.is_shared());
+        assert_eq!(&s[..], &(10..20).collect::<Vec<u8>>()[..]);
+        s.make_mut()[0] = 0;
+        assert!(!s.is_shared());
+        assert_eq!(s[0], 0);
+        assert_eq!((*backing).as_ref()[10], 10, "the backing is never written");
+        for bad in [250..257, 300..301] {
+            assert!(PointBytes::shared(backing.clone(), bad).is_none());
         }
     }
 }
