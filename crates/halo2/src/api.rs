@@ -618,6 +618,23 @@ impl Halo2Circuit {
     }
 }
 
+/// Runs `f` on a worker of rayon's global pool (with the `parallel`
+/// feature): `create_proof` opens hundreds of small parallel regions at
+/// k = 8, and from a thread outside the pool every one of them is a job
+/// injected into the pool and a sleep until it is done (a futex wait and a
+/// wake-up), where from a worker it is a fork-join in the pool. One
+/// injection per proof instead.
+fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::scope(|_| f())
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        f()
+    }
+}
+
 /// `create_proof` with SHPLONK and a Blake2b transcript.
 pub fn prove_raw<R: RngCore>(
     keys: &Keys,
@@ -649,16 +666,23 @@ pub fn prove_raw_with<R: RngCore>(
         T: TranscriptWriterBuffer<Vec<u8>, G1Affine, E>,
         R: RngCore,
     {
-        let mut t = T::init(vec![]);
-        create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, E, _, T, _>(
-            &keys.params,
-            &keys.pk,
-            &[circuit],
-            &[&[instance]],
-            rng,
-            &mut t,
-        )?;
-        Ok(t.finalize())
+        // the proof's randomness, drawn from `rng`, in an RNG that can move
+        // to the thread pool (`rng` need not be `Send`)
+        let mut seed = <ChaCha20Rng as SeedableRng>::Seed::default();
+        rng.fill_bytes(&mut seed);
+        let mut rng = ChaCha20Rng::from_seed(seed);
+        in_pool(move || {
+            let mut t = T::init(vec![]);
+            create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, E, _, T, _>(
+                &keys.params,
+                &keys.pk,
+                &[circuit],
+                &[&[instance]],
+                &mut rng,
+                &mut t,
+            )?;
+            Ok(t.finalize())
+        })
     }
     match transcript {
         Transcript::Blake2b => {
