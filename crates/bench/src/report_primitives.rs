@@ -79,6 +79,19 @@ fn fmt_si(v: f64) -> String {
     format!("{s}{unit}")
 }
 
+/// Whether a log-axis tick at `v` is labelled: 1, 2 and 5 times a power of ten only, so that
+/// the labels of a decade's upper ticks (6, 7, 8, 9 × 10^k, a few pixels apart) do not run into
+/// each other.
+fn log_tick_labelled(v: f64) -> bool {
+    if !(v > 0.0 && v.is_finite()) {
+        return false;
+    }
+    let m = v / 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .any(|k| (m - k).abs() < 1e-6 * k)
+}
+
 /// `[xmin, xmax, ymin, ymax]` of the points with a positive, finite y (those a log axis can
 /// show); `None` when there are none.
 pub(crate) fn log_bounds<'a>(lines: impl Iterator<Item = &'a [(f64, f64)]>) -> Option<[f64; 4]> {
@@ -126,7 +139,16 @@ fn loglog(
                     String::new()
                 }
             })
-            .y_label_formatter(&|y| if seconds { fmt_seconds(*y) } else { fmt_si(*y) })
+            .y_label_formatter(&|y| {
+                // over more than a decade, label 1-2-5 ticks only (see `log_tick_labelled`)
+                if ymax / ymin > 10.0 && !log_tick_labelled(*y) {
+                    String::new()
+                } else if seconds {
+                    fmt_seconds(*y)
+                } else {
+                    fmt_si(*y)
+                }
+            })
             .x_labels(16)
             .y_labels(10)
             .label_style(("sans-serif", 13))
@@ -664,7 +686,28 @@ pub(crate) fn markdown_tables_to_html(md: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::fmt_si;
+    use super::{fmt_si, log_tick_labelled};
+
+    #[test]
+    fn log_ticks_label_one_two_five() {
+        for (v, want) in [
+            (1.0, true),
+            (2.0, true),
+            (5.0, true),
+            (3.0, false),
+            (9.0, false),
+            (10.0, true),
+            (200_000.0, true),
+            (300_000.0, false),
+            (0.005, true),
+            (0.007, false),
+            (1e6, true),
+            (0.0, false),
+            (f64::NAN, false),
+        ] {
+            assert_eq!(log_tick_labelled(v), want, "{v}");
+        }
+    }
 
     #[test]
     fn axis_labels_are_compact() {
