@@ -772,32 +772,7 @@ pub fn create_proof(
 
 /// [`create_proof`] with the wall time of its parts ([`ProveTimings`]): a
 /// few `Instant` reads, one per MSM chunk, no shared state.
-///
-/// With the `parallel` feature the whole proof runs on a worker of rayon's
-/// global pool: its FFTs and MSMs open about a hundred parallel regions,
-/// and from a thread outside the pool each of them is a job injected into
-/// the pool and a sleep until it is done (a futex wait and a wake-up),
-/// where from a worker it is a fork-join in the pool.
 pub fn create_proof_timed(
-    pk: &ProvingKey<Bn254>,
-    tables: &ProverTables,
-    matrices: &ConstraintMatrices<Fr>,
-    full_assignment: &[Fr],
-    r: Fr,
-    s: Fr,
-) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
-    #[cfg(feature = "parallel")]
-    {
-        rayon::scope(|_| create_proof_here(pk, tables, matrices, full_assignment, r, s))
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        create_proof_here(pk, tables, matrices, full_assignment, r, s)
-    }
-}
-
-/// [`create_proof_timed`] on the calling thread.
-fn create_proof_here(
     pk: &ProvingKey<Bn254>,
     tables: &ProverTables,
     matrices: &ConstraintMatrices<Fr>,

@@ -82,7 +82,7 @@ const FNV_PRIME: u64 = 0x100000001b3;
 /// Four interleaved word-wise FNV-1a-64 lanes (32 bytes at a time, so the
 /// multiplications pipeline), folded into one at the end, then the trailing
 /// bytes one by one. A damage check, not a MAC, that runs at memory speed on
-/// tens of MiB; incremental, so that the file can be checked while streamed.
+/// tens of MiB.
 struct Checksum {
     lanes: [u64; 4],
     pending: [u8; 32],
@@ -568,22 +568,14 @@ pub fn read_unbound(pk_path: &Path) -> Result<Option<Unbound>, Groth16Error> {
         return Err(bad("shorter than its header"));
     }
     #[cfg(unix)]
-    let backing: Option<Arc<dyn Backing>> = crate::mapped::MappedFile::map(&file)
-        .ok()
-        .map(|m| Arc::new(m) as Arc<dyn Backing>);
-    #[cfg(not(unix))]
-    let backing: Option<Arc<dyn Backing>> = None;
-    let backing = match backing {
-        Some(b) => b,
-        None => {
-            use std::io::Read;
-            let mut data = Vec::with_capacity(len as usize);
-            let mut file = file;
-            file.read_to_end(&mut data).map_err(io)?;
-            Arc::new(data)
-        }
-    };
-    from_shared(backing).map(Some)
+    if let Ok(map) = crate::mapped::MappedFile::map(&file) {
+        return from_shared(Arc::new(map)).map(Some);
+    }
+    use std::io::Read;
+    let mut data = Vec::with_capacity(len as usize);
+    let mut file = file;
+    file.read_to_end(&mut data).map_err(io)?;
+    from_shared(Arc::new(data)).map(Some)
 }
 
 #[cfg(test)]
