@@ -28,6 +28,8 @@
 pub mod api;
 pub mod artifacts;
 pub mod audit;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 pub mod backend;
 pub mod circuits;
 pub mod error;

@@ -218,9 +218,24 @@ impl<P: RawCurve> FixedBaseTable<P> {
     where
         P::BaseField: MsmField,
     {
+        self.msm_range_with(scalars, range, P::BaseField::has_x8())
+    }
+
+    /// [`Self::msm_range`], with the eight-lane kernel for the batches
+    /// (`vector`, where this CPU has it) or without.
+    fn msm_range_with(
+        &self,
+        scalars: &[<Fr as PrimeField>::BigInt],
+        range: std::ops::Range<usize>,
+        vector: bool,
+    ) -> Projective<P>
+    where
+        P::BaseField: MsmField,
+    {
         let c = self.window;
         let w = self.windows;
         let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points);
+        buckets.vector = vector;
         let mut digits = vec![0i32; w];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
@@ -318,6 +333,11 @@ struct AffineBuckets<'a, P: RawCurve> {
     scratch: Vec<P::BaseField>,
     /// Scratch: prefix products for the inversion.
     prefix: Vec<P::BaseField>,
+    /// Scratch of the eight-lane kernel ([`MsmField::batch_add_x8`]): the
+    /// batch's points and buckets, the sums written over `qx`, `qy`.
+    soa: [Vec<u64>; 4],
+    /// Whether batches go to the eight-lane kernel (where this CPU has it).
+    vector: bool,
 }
 
 /// One addition `buckets[bucket] += ±points[point]`: the table point is
@@ -406,6 +426,8 @@ where
             side: Vec::new(),
             scratch: Vec::with_capacity(cap),
             prefix: Vec::with_capacity(cap),
+            soa: Default::default(),
+            vector: P::BaseField::has_x8(),
         }
     }
 
@@ -464,6 +486,94 @@ where
         if self.batch.is_empty() {
             return;
         }
+        // the eight-lane kernel where there is one (its inversion has a
+        // fixed cost of sixteen lanes: not worth it for tiny batches)
+        if P::BaseField::SOA_GROUP == 0 || self.batch.len() < 32 || !self.vector || !self.flush_x8()
+        {
+            self.flush_scalar();
+        }
+        self.batch.clear();
+        std::mem::swap(&mut self.deferred, &mut self.retry);
+        let mut retry = std::mem::take(&mut self.retry);
+        for &e in &retry {
+            self.insert(e);
+        }
+        retry.clear();
+        self.retry = retry;
+    }
+
+    /// The special case of an addition with `p.x = q.x` (doubling or
+    /// cancellation: rare), done at once; the entry is then marked done
+    /// (bucket index out of range).
+    fn add_special(&mut self, e: &mut Entry, p: Affine<P>) {
+        let q = &mut self.buckets[e.bucket as usize];
+        let sum = q.into_group() + p;
+        self.state[e.bucket as usize] = if sum.is_zero() { EMPTY } else { FULL };
+        *q = sum.into_affine();
+        e.bucket = u32::MAX;
+    }
+
+    /// The batch's additions with the eight-lane kernel: the points and
+    /// buckets are copied into its layout, added there, and copied back;
+    /// `false` (nothing done) without the kernel.
+    fn flush_x8(&mut self) -> bool {
+        let points = self.points;
+        let group = P::BaseField::SOA_GROUP;
+        let words = self.batch.len().div_ceil(8) * group;
+        for v in self.soa.iter_mut() {
+            v.resize(words, 0);
+        }
+        let mut batch = std::mem::take(&mut self.batch);
+        let mut n = 0;
+        for e in batch.iter_mut() {
+            let p = Self::point(points, *e);
+            let q = self.buckets[e.bucket as usize];
+            if p.x == q.x {
+                self.add_special(e, p);
+                continue;
+            }
+            let [px, py, qx, qy] = &mut self.soa;
+            p.x.soa_put(px, n);
+            p.y.soa_put(py, n);
+            q.x.soa_put(qx, n);
+            q.y.soa_put(qy, n);
+            n += 1;
+        }
+        let groups = n.div_ceil(8);
+        let [px, py, qx, qy] = &mut self.soa;
+        // padding lanes: (1, 0) + (0, 0), a non-zero denominator
+        for k in n..groups * 8 {
+            P::BaseField::one().soa_put(px, k);
+            P::BaseField::zero().soa_put(py, k);
+            P::BaseField::zero().soa_put(qx, k);
+            P::BaseField::zero().soa_put(qy, k);
+        }
+        if !P::BaseField::batch_add_x8(px, py, qx, qy, groups) {
+            // no kernel: undo nothing (the specials are done), the scalar
+            // pass does the rest
+            self.batch = batch;
+            self.batch.retain(|e| e.bucket != u32::MAX);
+            return false;
+        }
+        let mut k = 0;
+        for e in &batch {
+            if e.bucket == u32::MAX {
+                continue;
+            }
+            let x = P::BaseField::soa_get(qx, k);
+            let y = P::BaseField::soa_get(qy, k);
+            self.buckets[e.bucket as usize] = Affine::new_unchecked(x, y);
+            self.state[e.bucket as usize] = FULL;
+            k += 1;
+        }
+        batch.clear();
+        self.batch = batch;
+        true
+    }
+
+    /// The batch's additions with ark-ff's (or, on wasm32, this crate's)
+    /// field arithmetic and one inversion.
+    fn flush_scalar(&mut self) {
         let points = self.points;
         self.scratch.clear();
         for e in self.batch.iter_mut() {
@@ -495,14 +605,6 @@ where
             *q = Affine::new_unchecked(x, y);
             self.state[e.bucket as usize] = FULL;
         }
-        self.batch.clear();
-        std::mem::swap(&mut self.deferred, &mut self.retry);
-        let mut retry = std::mem::take(&mut self.retry);
-        for &e in &retry {
-            self.insert(e);
-        }
-        retry.clear();
-        self.retry = retry;
     }
 
     /// `Σ (i + 1) · buckets[i]`, after the last additions.
@@ -938,6 +1040,63 @@ mod tests {
             let table = FixedBaseTable::new(&bases, 2);
             assert_eq!(table.msm(&big, 2), expected);
             assert_eq!(table.points(), table.len() * table.windows);
+        }
+    }
+
+    /// Both batch paths (the eight-lane AVX-512 IFMA kernel, where this CPU
+    /// has it, and ark-ff's arithmetic) against arkworks' MSM, on a window
+    /// large enough for full batches, with bases drawn from a few points and
+    /// their negations so that batches meet doublings (`p = q`) and
+    /// cancellations (`p = −q`), which the kernel leaves to the scalar path.
+    #[test]
+    fn fixed_base_msm_batch_paths_agree() {
+        let mut rng = ChaCha20Rng::seed_from_u64(13);
+        let n = 4000;
+        let few: Vec<G1Affine> = (0..3).map(|_| G1Affine::rand(&mut rng)).collect();
+        let few2: Vec<G2Affine> = (0..3).map(|_| G2Affine::rand(&mut rng)).collect();
+        let pick = |i: usize| (i * 7 + i / 3) % 6;
+        let bases: Vec<G1Affine> = (0..n)
+            .map(|i| match pick(i) {
+                k @ 0..=2 => few[k],
+                k => -few[k - 3],
+            })
+            .collect();
+        let bases2: Vec<G2Affine> = (0..n)
+            .map(|i| match pick(i) {
+                k @ 0..=2 => few2[k],
+                k => -few2[k - 3],
+            })
+            .collect();
+        // random scalars, then a run of small ones (equal digits, equal points)
+        let scalars: Vec<Fr> = (0..n)
+            .map(|i| {
+                if i < n / 2 {
+                    Fr::rand(&mut rng)
+                } else {
+                    Fr::from((i % 5) as u64)
+                }
+            })
+            .collect();
+        let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+        let want = G1Projective::msm(&bases, &scalars).unwrap();
+        let want2 = G2Projective::msm(&bases2, &scalars).unwrap();
+        let table = FixedBaseTable::new(&bases, 1);
+        let table2 = FixedBaseTable::new(&bases2, 1);
+        assert!(
+            table.window >= 8,
+            "window {} gives tiny batches",
+            table.window
+        );
+        for vector in [true, false] {
+            assert_eq!(table.msm_range_with(&big, 0..table.len(), vector), want);
+            assert_eq!(table2.msm_range_with(&big, 0..table2.len(), vector), want2);
+        }
+        // random bases: the common case
+        let bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+        let table = FixedBaseTable::new(&bases, 1);
+        let want = G1Projective::msm(&bases, &scalars).unwrap();
+        for vector in [true, false] {
+            assert_eq!(table.msm_range_with(&big, 0..table.len(), vector), want);
         }
     }
 

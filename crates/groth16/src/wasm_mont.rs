@@ -266,13 +266,72 @@ pub trait MsmField: Field {
     fn mul_msm(&self, rhs: &Self) -> Self;
     /// `self²`.
     fn square_msm(&self) -> Self;
+    /// Words per group of eight elements in the layout of
+    /// [`MsmField::batch_add_x8`] (0 where there is no such kernel).
+    const SOA_GROUP: usize = 0;
+    /// Writes `self` as element `k` of an eight-lane array.
+    fn soa_put(&self, _soa: &mut [u64], _k: usize) {
+        unreachable!("no eight-lane layout for this field")
+    }
+    /// Element `k` of an eight-lane array.
+    fn soa_get(_soa: &[u64], _k: usize) -> Self {
+        unreachable!("no eight-lane layout for this field")
+    }
+    /// Whether [`MsmField::batch_add_x8`] runs on this CPU.
+    fn has_x8() -> bool {
+        false
+    }
+    /// The batched affine additions `(qx, qy) += (px, py)` of `groups`
+    /// groups of eight (no `px = qx`), eight lanes at a time with AVX-512
+    /// IFMA ([`crate::avx512`]); `false` (nothing done) where this CPU or
+    /// target has no such kernel.
+    fn batch_add_x8(
+        _px: &[u64],
+        _py: &[u64],
+        _qx: &mut [u64],
+        _qy: &mut [u64],
+        _groups: usize,
+    ) -> bool {
+        false
+    }
 }
 
 /// `MsmField` for a field with this module's `mul` and `square` functions
 /// (used on `wasm32`; ark-ff's operations elsewhere).
 macro_rules! msm_field {
-    ($field:ty, $mul:ident, $square:ident) => {
+    ($field:ty, $mul:ident, $square:ident, $put:ident, $get:ident, $group:ident, $batch:ident) => {
         impl MsmField for $field {
+            #[cfg(target_arch = "x86_64")]
+            const SOA_GROUP: usize = crate::avx512::Soa::$group;
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            fn soa_put(&self, soa: &mut [u64], k: usize) {
+                crate::avx512::Soa::$put(soa, k, self)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[inline(always)]
+            fn soa_get(soa: &[u64], k: usize) -> Self {
+                crate::avx512::Soa::$get(soa, k)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            fn has_x8() -> bool {
+                crate::avx512::available()
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            fn batch_add_x8(
+                px: &[u64],
+                py: &[u64],
+                qx: &mut [u64],
+                qy: &mut [u64],
+                groups: usize,
+            ) -> bool {
+                crate::avx512::$batch(px, py, qx, qy, groups)
+            }
+
             #[inline(always)]
             fn mul_msm(&self, rhs: &Self) -> Self {
                 #[cfg(target_arch = "wasm32")]
@@ -300,8 +359,24 @@ macro_rules! msm_field {
     };
 }
 
-msm_field!(Fq, fq_mul, fq_square);
-msm_field!(Fq2, fq2_mul, fq2_square);
+msm_field!(
+    Fq,
+    fq_mul,
+    fq_square,
+    put_fq,
+    get_fq,
+    FQ_GROUP,
+    batch_add_g1
+);
+msm_field!(
+    Fq2,
+    fq2_mul,
+    fq2_square,
+    put_fq2,
+    get_fq2,
+    FQ2_GROUP,
+    batch_add_g2
+);
 
 /// `acc += q` (mixed Jacobian + affine addition) with [`MsmField`]
 /// multiplications: ark-ec's own addition natively, on `wasm32` the same
