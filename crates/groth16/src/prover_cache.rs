@@ -8,10 +8,10 @@
 //! a warm one. This file stores both next to the proving key
 //! (`<key>.prover`), so that a cold proof is a warm proof plus a file read.
 //!
-//! # Format (version 2)
+//! # Format (version 3)
 //!
-//! `ZKBG16PC` magic, version (u8), three reserved bytes, the word-wise
-//! FNV-1a-64 checksums of the two sections and the length of the first (u64
+//! `ZKBG16PC` magic, version (u8), three reserved bytes, the XXH3-64
+//! checksums of the two sections and the length of the first (u64
 //! LE each), then the sections, all integers u64 LE unless noted:
 //!
 //! 1. first section: the verifying key, compressed, length-prefixed (the
@@ -66,7 +66,7 @@ use crate::table_store::{Backing, PointBytes, RawCurve};
 use crate::Groth16Error;
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
-const VERSION: u8 = 2;
+const VERSION: u8 = 3;
 /// Magic, version and reserved bytes, the two sections' checksums, the
 /// first section's length.
 const HEADER: usize = 8 + 4 + 8 + 8 + 8;
@@ -77,73 +77,11 @@ pub fn cache_path(pk_path: &Path) -> PathBuf {
     pk_path.with_extension("prover")
 }
 
-const FNV_PRIME: u64 = 0x100000001b3;
-
-/// Four interleaved word-wise FNV-1a-64 lanes (32 bytes at a time, so the
-/// multiplications pipeline), folded into one at the end, then the trailing
-/// bytes one by one. A damage check, not a MAC, that runs at memory speed on
-/// tens of MiB.
-struct Checksum {
-    lanes: [u64; 4],
-    pending: [u8; 32],
-    pending_len: usize,
-}
-
-impl Checksum {
-    fn new() -> Self {
-        Checksum {
-            lanes: [0xcbf29ce484222325; 4],
-            pending: [0; 32],
-            pending_len: 0,
-        }
-    }
-
-    fn block(&mut self, b: &[u8]) {
-        for (k, h) in self.lanes.iter_mut().enumerate() {
-            *h ^= u64::from_le_bytes(b[8 * k..8 * k + 8].try_into().expect("8 bytes"));
-            *h = h.wrapping_mul(FNV_PRIME);
-        }
-    }
-
-    fn update(&mut self, mut data: &[u8]) {
-        if self.pending_len > 0 {
-            let k = (32 - self.pending_len).min(data.len());
-            self.pending[self.pending_len..self.pending_len + k].copy_from_slice(&data[..k]);
-            self.pending_len += k;
-            data = &data[k..];
-            if self.pending_len < 32 {
-                return;
-            }
-            let p = self.pending;
-            self.block(&p);
-            self.pending_len = 0;
-        }
-        let mut blocks = data.chunks_exact(32);
-        for b in &mut blocks {
-            self.block(b);
-        }
-        let rest = blocks.remainder();
-        self.pending[..rest.len()].copy_from_slice(rest);
-        self.pending_len = rest.len();
-    }
-
-    fn finish(&self) -> u64 {
-        let mut h = self.lanes[0];
-        for l in &self.lanes[1..] {
-            h = (h ^ l).wrapping_mul(FNV_PRIME);
-        }
-        for b in &self.pending[..self.pending_len] {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(FNV_PRIME);
-        }
-        h
-    }
-}
-
+/// The section checksum: XXH3-64 (seed 0), a damage check, not a MAC, that
+/// runs at memory speed (version 2's four-lane word-wise FNV-1a took 4.4 ms
+/// on a 47 MB cache, XXH3 1.4 ms).
 fn checksum(data: &[u8]) -> u64 {
-    let mut c = Checksum::new();
-    c.update(data);
-    c.finish()
+    xxhash_rust::xxh3::xxh3_64(data)
 }
 
 fn vk_bytes(vk: &VerifyingKey<ark_bn254::Bn254>) -> Vec<u8> {
@@ -276,21 +214,20 @@ impl<'a> Cursor<'a> {
         let mut m = Vec::with_capacity(rows);
         for _ in 0..rows {
             let n = self.count(36)?;
-            let row = self
-                .take(n * 36)?
-                .chunks_exact(36)
-                .map(|e| {
-                    let b = limbs(&e[..32]);
-                    if b >= Fr::MODULUS {
-                        return Err(bad("coefficient not below the scalar field modulus"));
-                    }
-                    let i = u32::from_le_bytes(e[32..36].try_into().expect("4 bytes")) as usize;
-                    if i >= vars {
-                        return Err(bad(format!("variable {i} out of range ({vars})")));
-                    }
-                    Ok((Fr::new_unchecked(b), i))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            // an exact allocation per row (collecting into a `Result` would
+            // grow the vector by doubling)
+            let mut row = Vec::with_capacity(n);
+            for e in self.take(n * 36)?.chunks_exact(36) {
+                let b = limbs(&e[..32]);
+                if b >= Fr::MODULUS {
+                    return Err(bad("coefficient not below the scalar field modulus"));
+                }
+                let i = u32::from_le_bytes(e[32..36].try_into().expect("4 bytes")) as usize;
+                if i >= vars {
+                    return Err(bad(format!("variable {i} out of range ({vars})")));
+                }
+                row.push((Fr::new_unchecked(b), i));
+            }
             m.push(row);
         }
         Ok(m)
@@ -597,21 +534,12 @@ mod tests {
         .unwrap()
     }
 
+    /// The checksum is the standard XXH3-64 (`xxhsum -H3` checks a section):
+    /// the reference implementation's value for the empty input.
     #[test]
-    fn incremental_checksum_equals_one_shot() {
-        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 3) as u8).collect();
-        let whole = checksum(&data);
-        for split in [vec![1, 31, 32, 33], vec![500], vec![3; 333], vec![64, 0, 7]] {
-            let mut c = Checksum::new();
-            let mut rest = &data[..];
-            for n in split {
-                let n = n.min(rest.len());
-                c.update(&rest[..n]);
-                rest = &rest[n..];
-            }
-            c.update(rest);
-            assert_eq!(c.finish(), whole);
-        }
+    fn checksum_is_xxh3_64() {
+        assert_eq!(checksum(b""), 0x2D06_8005_38D3_94C2);
+        assert_ne!(checksum(b"a"), checksum(b"b"));
     }
 
     #[test]

@@ -209,6 +209,16 @@ fn prove_verify_keys_and_artifacts() {
         *keys.vk()
     );
 
+    // a query coordinate out of range, under a valid checksum: a clean error
+    // (the queries are raw Montgomery limbs, range-checked on reading)
+    let mut b = pk_bytes.clone();
+    let n = b.len();
+    b[n - 32..].fill(0xff); // the last point's y (last coordinate of l_query)
+    let sum = xxhash_rust::xxh3::xxh3_64(&b[20..]);
+    b[12..20].copy_from_slice(&sum.to_le_bytes());
+    let err = keys::proving_key_from_bytes(&b).unwrap_err().to_string();
+    assert!(err.contains("not below the modulus"), "{err}");
+
     // random byte flips and truncations: clean errors, never panics
     let proof_bytes = keys::proof_to_bytes(&proof);
     for _ in 0..300 {
