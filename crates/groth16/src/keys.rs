@@ -25,7 +25,7 @@
 
 use std::path::Path;
 
-use ark_bn254::{Bn254, G1Affine, G2Affine};
+use ark_bn254::{Bn254, G1Affine};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 
