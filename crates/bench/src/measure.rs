@@ -67,6 +67,23 @@ pub fn once<T, E>(f: impl FnOnce() -> Result<T, E>) -> Result<(T, PhaseSamples),
     ))
 }
 
+/// Runs `f` `n` times (at least once), each run a cold one of its own (`f`
+/// starts from nothing: reads its keys, for instance), and records every
+/// run as a sample; what a run returns is dropped after its timing (freeing
+/// keys is not part of the cold proof).
+pub fn fresh<T, E>(n: usize, mut f: impl FnMut() -> Result<T, E>) -> Result<PhaseSamples, E> {
+    sys::reset_peak_rss();
+    let mut s = PhaseSamples::default();
+    for _ in 0..n.max(1) {
+        let (w, c, r) = time_once(&mut f);
+        drop(r?);
+        s.wall.push(w);
+        s.cpu.push(c);
+    }
+    s.peak_rss = sys::peak_rss_bytes();
+    Ok(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -450,7 +450,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
     out += &crate::report_seed003::markdown(&recs);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
-        out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | first / later proof | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
         for id in &proof_ids {
             let get = |p: &str| {
                 phase_median(&recs, id, p)
@@ -464,8 +464,18 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                 (Some(p), Some(m)) if m > 0.0 => format!("{:.1}×", p / m),
                 _ => "-".into(),
             };
+            // a user's first proof (keys from disk, witness, proof) against
+            // each later one (witness, proof)
+            let first = match (
+                phase_median(&recs, id, "prove_cold"),
+                phase_median(&recs, id, "witness"),
+                phase_median(&recs, id, "prove"),
+            ) {
+                (Some(c), Some(w), Some(p)) if w + p > 0.0 => format!("{:.2}×", c / (w + p)),
+                _ => "-".into(),
+            };
             out += &format!(
-                "| {id}{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {ratio} |\n",
+                "| {id}{} | {} | {} | {} | {} | {} | {first} | {} | {} | {} | {} | {ratio} |\n",
                 if recs.iter().any(|r| &r.case_id == id && r.test_setup) {
                     " (test setup)"
                 } else {
