@@ -6,7 +6,7 @@
 //! | phase | what is timed |
 //! |---|---|
 //! | `setup` | circuit-specific key generation (one sample: it is the most expensive phase) |
-//! | `prove_cold` | a proof in a fresh state: keys read from disk, witness, proof ([`COLD_SAMPLES`] such proofs, each reading the keys again) |
+//! | `prove_cold` | a proof in a fresh state: keys read from disk and witness ([`ProofSystem::read_keys_and_witness`]: at once where the backend overlaps them), then the proof ([`COLD_SAMPLES`] such proofs, each reading the keys again) |
 //! | `witness` | witness generation ([`ProofSystem::witness`]) |
 //! | `prove` | the prover proper from a ready witness, warm keys; Groth16's record carries the median of each part of the prover as `metrics.phase_<name>_s` (`h`, `msm_a`, `msm_b_g1`, `msm_b_g2`, `msm_c`, `msm_h`, `rest`; see `zkbench_groth16::prover::ProveTimings`) |
 //! | `verify` | verification |
@@ -108,8 +108,7 @@ impl<P: ProofSystem> ProofBackend<P> {
             &tri!(cfg.shape(), "tree shape"),
         );
         let cold = measure::fresh(COLD_SAMPLES, || -> Result<_, P::Error> {
-            let k = sys.read_keys(&circuit, &dir, BENCH_SETUP_SEED)?;
-            let w = sys.witness(&circuit, &witness)?;
+            let (k, w) = sys.read_keys_and_witness(&circuit, &dir, BENCH_SETUP_SEED, &witness)?;
             let proof = sys.prove(&circuit, &k, &w, &mut rng)?;
             // the keys go out with the proof, so that freeing them (tens of
             // MiB of tables, a mapping) is not timed: the proof was ready

@@ -107,6 +107,23 @@ pub trait ProofSystem: Send + Sync + 'static {
         seed: u64,
     ) -> Result<Self::Keys, Self::Error>;
 
+    /// The start of a user's first proof in a fresh process: the keys from
+    /// `dir` ([`ProofSystem::read_keys`]) and the prepared witness
+    /// ([`ProofSystem::witness`]). The two are independent, so a backend may
+    /// do them at once (the Groth16 backend reads its key files while the
+    /// witness is generated); this default does one after the other.
+    fn read_keys_and_witness(
+        &self,
+        circuit: &Self::Circuit,
+        dir: &Path,
+        seed: u64,
+        witness: &Witness,
+    ) -> Result<(Self::Keys, Self::Witness), Self::Error> {
+        let keys = self.read_keys(circuit, dir, seed)?;
+        let prepared = self.witness(circuit, witness)?;
+        Ok((keys, prepared))
+    }
+
     /// Witness generation: the backend's prepared witness for a statement
     /// witness (checks that it fits the circuit).
     fn witness(

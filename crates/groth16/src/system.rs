@@ -88,6 +88,25 @@ impl ProofSystem for Groth16 {
         circuit.witness(witness)
     }
 
+    /// Reads the keys (proving key and prover cache, themselves read side
+    /// by side) while the witness is generated, on the rayon pool.
+    fn read_keys_and_witness(
+        &self,
+        circuit: &Circuit,
+        dir: &Path,
+        seed: u64,
+        witness: &Witness,
+    ) -> Result<(Keys, Assignment), Groth16Error> {
+        #[cfg(feature = "parallel")]
+        let (keys, prepared) = rayon::join(
+            || self.read_keys(circuit, dir, seed),
+            || circuit.witness(witness),
+        );
+        #[cfg(not(feature = "parallel"))]
+        let (keys, prepared) = (self.read_keys(circuit, dir, seed), circuit.witness(witness));
+        Ok((keys?, prepared?))
+    }
+
     fn public_inputs(&self, _circuit: &Circuit, witness: &Assignment) -> PublicInputs {
         witness.public_inputs()
     }

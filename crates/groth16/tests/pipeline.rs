@@ -306,5 +306,18 @@ fn key_cache_round_trip() {
     let w = c.random_witness(&mut rng);
     let (proof, public, _) = c.prove(&k2, &w, &mut rng).unwrap();
     assert!(verify(&k1.pvk, &public, &proof).unwrap());
+
+    // the first proof's inputs through the proof-system trait: keys read
+    // while the witness is generated, the same as one after the other
+    use zkbench_core::ProofSystem;
+    let sys = zkbench_groth16::Groth16;
+    let (k3, a3) = sys.read_keys_and_witness(&c, &dir, 3, &w).unwrap();
+    assert_eq!(k3.pk, k1.pk);
+    assert_eq!(a3.full, c.witness(&w).unwrap().full);
+    let proof = sys.prove(&c, &k3, &a3, &mut rng).unwrap();
+    assert!(verify(&k1.pvk, &public, &proof).unwrap());
+    // no keys in the directory: the error, not a fresh setup
+    let empty = dir.join("none");
+    assert!(sys.read_keys_and_witness(&c, &empty, 3, &w).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
