@@ -343,7 +343,8 @@ pub fn read_proving_key(path: &Path) -> Result<ProvingKey<Bn254>, Groth16Error> 
 
 /// Writes `data` to `path` atomically: into a new file of a name no other
 /// writer uses (process id and a per-process counter, created with
-/// `create_new`, so never an existing inode), then renamed over `path`. A
+/// `create_new`, so never an existing inode), flushed (`fsync`), then renamed
+/// over `path`. A
 /// reader that has the old file open or memory-mapped ([`crate::mapped`])
 /// keeps the old bytes; nothing is ever written in place.
 pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> Result<(), Groth16Error> {
@@ -366,7 +367,13 @@ pub(crate) fn write_atomic(path: &Path, data: &[u8]) -> Result<(), Groth16Error>
         }
         other => other,
     };
-    let written = file.and_then(|mut f| f.write_all(data));
+    // flushed to disk before the rename: after a crash the path holds the
+    // old file or the whole new one, never a renamed empty one; and no
+    // writeback of tens of MiB runs later beside the first proof
+    let written = file.and_then(|mut f| {
+        f.write_all(data)?;
+        f.sync_all()
+    });
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         return Err(Groth16Error::io(&tmp, e));
