@@ -20,7 +20,10 @@ use std::sync::Arc;
 use ark_ff::{One, Zero};
 use ark_relations::r1cs::SynthesisError;
 use zkbench_hash::{
-    anemoi::AnemoiBn254, griffin::GriffinBn254, rescue_prime::RescuePrimeBn254, Fr,
+    anemoi::AnemoiBn254,
+    griffin::GriffinBn254,
+    rescue_prime::{FixedExponent, RescuePrimeBn254},
+    Fr,
 };
 
 use super::{mat_vec, NodeHashGadget, PermutationGadget, SpongeNodeGadget};
@@ -44,7 +47,7 @@ pub fn matrix_of(t: usize, f: impl Fn(&mut [Fr])) -> Vec<Vec<Fr>> {
 pub struct RescuePrimeGadget {
     native: &'static Arc<RescuePrimeBn254>,
     mds: Vec<Vec<Fr>>,
-    inv_exp: Vec<u64>,
+    inv_exp: FixedExponent,
 }
 
 impl RescuePrimeGadget {
@@ -52,7 +55,7 @@ impl RescuePrimeGadget {
     pub fn new(width: usize) -> Result<Self, zkbench_hash::HashError> {
         let native = RescuePrimeBn254::get(width)?;
         let mds = native.mds_rows();
-        let inv_exp = native.alpha_inv().to_u64_digits();
+        let inv_exp = FixedExponent::from_biguint(&native.alpha_inv());
         Ok(Self {
             native,
             mds,
@@ -105,6 +108,7 @@ impl PermutationGadget for RescuePrimeGadget {
 pub struct GriffinGadget {
     native: &'static Arc<GriffinBn254>,
     m: Vec<Vec<Fr>>,
+    d_inv: FixedExponent,
 }
 
 impl GriffinGadget {
@@ -112,7 +116,8 @@ impl GriffinGadget {
     pub fn new(width: usize) -> Result<Self, zkbench_hash::HashError> {
         let native = GriffinBn254::get(width)?;
         let m = matrix_of(width, |s| native.linear_layer(s));
-        Ok(Self { native, m })
+        let d_inv = FixedExponent::new(native.d_inv_limbs());
+        Ok(Self { native, m, d_inv })
     }
 }
 
@@ -134,7 +139,7 @@ impl PermutationGadget for GriffinGadget {
         for r in 0..n.rounds() {
             // non-linear layer
             let x = s.clone();
-            let y0 = cs.root(&x[0], d, n.d_inv_limbs())?;
+            let y0 = cs.root(&x[0], d, &self.d_inv)?;
             let y1 = cs.pow(&x[1], d)?;
             let mut acc = y0.add(&y1);
             s[0] = y0.clone();
@@ -171,6 +176,7 @@ impl PermutationGadget for GriffinGadget {
 pub struct AnemoiGadget {
     native: &'static Arc<AnemoiBn254>,
     linear: Vec<Vec<Fr>>,
+    alpha_inv: FixedExponent,
 }
 
 impl AnemoiGadget {
@@ -178,7 +184,12 @@ impl AnemoiGadget {
     pub fn new(columns: usize) -> Result<Self, zkbench_hash::HashError> {
         let native = AnemoiBn254::with_columns(columns)?;
         let linear = matrix_of(2 * columns, |s| native.linear_layer(s));
-        Ok(Self { native, linear })
+        let alpha_inv = FixedExponent::new(native.alpha_inv());
+        Ok(Self {
+            native,
+            linear,
+            alpha_inv,
+        })
     }
 
     /// Jive: `Σ in + Σ P(in)`.
@@ -202,7 +213,6 @@ impl PermutationGadget for AnemoiGadget {
         let l = n.columns();
         assert_eq!(state.len(), 2 * l);
         let (g, delta) = (n.beta(), n.delta());
-        let inv = n.alpha_inv();
         let mut st = state.to_vec();
         for (c, d) in n.round_constants_c().iter().zip(n.round_constants_d()) {
             for i in 0..l {
@@ -216,7 +226,7 @@ impl PermutationGadget for AnemoiGadget {
                 // x' = x1 + g·y'² + δ.
                 let ysq = cs.square(&y)?;
                 let x1 = x.sub(&ysq.scale(g));
-                let w = cs.root(&x1, n.alpha(), inv)?;
+                let w = cs.root(&x1, n.alpha(), &self.alpha_inv)?;
                 let y2 = y.sub(&w);
                 let y2sq = cs.square(&y2)?;
                 st[i] = x1.add(&y2sq.scale(g)).add_const(delta);
