@@ -17,15 +17,15 @@
 //! table points and buckets need no conversion but a regrouping of bits
 //! (4×64 ↔ 5×52). Five 52-bit reduction steps divide by `2^260`, not `2^256`:
 //! the product is multiplied by 16 (a shift of each accumulator, which have
-//! room) before the reduction, so [`mul`] returns `a·b·2^-256`, exactly
+//! room) before the reduction, so `mul` returns `a·b·2^-256`, exactly
 //! ark-ff's result. Every value is kept fully reduced (below `q`, limbs below
 //! `2^52`) between operations, which costs one conditional subtraction per
 //! operation and keeps the invariants simple: IFMA reads only the low 52
 //! bits of its inputs, so an unnormalised limb would be a wrong product.
 //!
-//! [`batch_add_g1`] and [`batch_add_g2`] are the whole batch of the prover's
+//! `batch_add_g1` and `batch_add_g2` are the whole batch of the prover's
 //! affine bucket additions (Montgomery's trick, then `λ`, `x₃`, `y₃`) over
-//! entries laid out as [`Soa`]: eight lanes per group, two interleaved
+//! entries laid out as `Soa`: eight lanes per group, two interleaved
 //! product chains in the inversion (sixteen lanes), the sixteen lane
 //! products inverted with ark-ff.
 //!
@@ -143,7 +143,7 @@ impl Soa {
     }
 }
 
-/// Eight `Fq` elements: limb `i` of every lane in `self.0[i]`, each limb
+/// Eight `Fq` elements: limb `i` of every lane in register `self.0[i]`, each limb
 /// below `2^52`, each value below `q`.
 #[derive(Clone, Copy)]
 struct F([__m512i; 5]);

@@ -14,6 +14,8 @@
 //! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
 //!   (ark-groth16's proofs, with fixed-base MSM tables); [`wasm_mont`]: the
 //!   29-bit-limb field multiplication its MSM uses in WebAssembly;
+//!   `avx512` (x86_64): its batched affine additions eight at a time with
+//!   AVX-512 IFMA, where the CPU has it;
 //! * [`pool`]: the private pool's slot-insert (batch) circuit;
 //! * [`system`]: [`Groth16`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,

@@ -16,7 +16,7 @@
 //! change, or disappear (truncation: `SIGBUS` on access), under the `&[u8]`
 //! that Rust believes immutable, if the file is written in place while it is
 //! mapped. zkbench never does that: a prover cache is only ever written by
-//! [`crate::keys::write_atomic`] (a new file, then `rename`), which replaces
+//! `keys::write_atomic` (a new file, then `rename`), which replaces
 //! the directory entry and leaves the mapped inode as it was. What remains
 //! is another program writing the file in place while keys loaded from it
 //! are alive, which the docs of [`crate::prover_cache`] ask users not to do,

@@ -35,7 +35,7 @@ pub struct PoseidonSpec {
     pub alpha: u64,
     /// Round constants, `R_F + R_P` rows of `t` elements.
     pub round_constants: Vec<Vec<Fr>>,
-    /// The `t × t` MDS matrix (row-major; new_state[i] = Σ_j mds[i][j]·state[j]).
+    /// The `t × t` MDS matrix (row-major; `new_state[i] = Σ_j mds[i][j]·state[j]`).
     pub mds: Vec<Vec<Fr>>,
 }
 
