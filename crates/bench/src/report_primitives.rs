@@ -2,7 +2,7 @@
 //! goes, part by part.
 //!
 //! * MSM: nanoseconds per point against size (log-log), one line per
-//!   implementation and the cost model of the limit, per group and thread
+//!   implementation and the cost model of scalar (ark-ff) arithmetic, per group and thread
 //!   count, and a table of the ratios zkbench / arkworks and zkbench /
 //!   gnark-crypto;
 //! * FFT: time against size (log-log);
@@ -92,6 +92,34 @@ fn log_tick_labelled(v: f64) -> bool {
         .any(|k| (m - k).abs() < 1e-6 * k)
 }
 
+/// The y ticks of a log axis over `[lo, hi]`: every `m·10^k` (m = 1..9) in a
+/// range of up to two decades, so that a short one (300 ns to 3 µs, say)
+/// still has ticks between its powers of ten; only `m` = 1, 2, 5 over a wider
+/// range (nine grid lines a decade would crowd it). [`log_tick_labelled`]
+/// picks the labels.
+fn log_key_points(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return Vec::new();
+    }
+    let digits: &[u32] = if hi / lo > 100.0 {
+        &[1, 2, 5]
+    } else {
+        &[1, 2, 3, 4, 5, 6, 7, 8, 9]
+    };
+    let mut out = Vec::new();
+    let mut decade = 10f64.powf(lo.log10().floor());
+    while decade <= hi {
+        for &m in digits {
+            let v = m as f64 * decade;
+            if v >= lo && v <= hi {
+                out.push(v);
+            }
+        }
+        decade *= 10.0;
+    }
+    out
+}
+
 /// `[xmin, xmax, ymin, ymax]` of the points with a positive, finite y (those a log axis can
 /// show); `None` when there are none.
 pub(crate) fn log_bounds<'a>(lines: impl Iterator<Item = &'a [(f64, f64)]>) -> Option<[f64; 4]> {
@@ -125,7 +153,9 @@ fn loglog(
             .y_label_area_size(80)
             .build_cartesian_2d(
                 (xmin - 0.4)..(xmax + 0.4),
-                (ymin * 0.6..ymax * 1.6).log_scale(),
+                (ymin * 0.6..ymax * 1.6)
+                    .log_scale()
+                    .with_key_points(log_key_points(ymin * 0.6, ymax * 1.6)),
             )
             .ok()?;
         chart
@@ -140,8 +170,8 @@ fn loglog(
                 }
             })
             .y_label_formatter(&|y| {
-                // over more than a decade, label 1-2-5 ticks only (see `log_tick_labelled`)
-                if ymax / ymin > 10.0 && !log_tick_labelled(*y) {
+                // label 1-2-5 ticks only (see `log_tick_labelled`)
+                if !log_tick_labelled(*y) {
                     String::new()
                 } else if seconds {
                     fmt_seconds(*y)
@@ -260,7 +290,7 @@ fn msm_charts(recs: &[&Record]) -> Vec<String> {
             .map(|((_, _, n), &v)| (log2(*n), v))
             .collect();
         if !m.is_empty() {
-            lines.push(("cost model (limit)".into(), 9, m));
+            lines.push(("cost model (scalar ark-ff)".into(), 9, m));
         }
         out.extend(loglog(
             &format!("MSM {group}, {threads} thread(s): time per point"),
@@ -686,7 +716,21 @@ pub(crate) fn markdown_tables_to_html(md: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{fmt_si, log_tick_labelled};
+    use super::{fmt_si, log_key_points, log_tick_labelled};
+
+    #[test]
+    fn log_key_points_every_digit_under_two_decades_one_two_five_over() {
+        assert_eq!(
+            log_key_points(293.0, 3707.0),
+            vec![300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 900.0, 1000.0, 2000.0, 3000.0]
+        );
+        assert_eq!(
+            log_key_points(3.0, 3000.0),
+            vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0]
+        );
+        assert_eq!(log_key_points(1.0, 1.0), Vec::<f64>::new());
+        assert_eq!(log_key_points(0.0, 10.0), Vec::<f64>::new());
+    }
 
     #[test]
     fn log_ticks_label_one_two_five() {

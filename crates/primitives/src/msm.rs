@@ -10,7 +10,9 @@
 //! * `arkworks`: `ark_ec::VariableBaseMSM::msm` (Pippenger, no precomputation);
 //! * `halo2curves`: `halo2curves::msm::msm_best` (Pippenger, no precomputation).
 //!
-//! Every record carries a cost model of the limit ([`model_ns_per_point`]):
+//! Every record carries a cost model ([`model_ns_per_point`]), the limit
+//! for scalar arithmetic (zkbench's AVX-512 IFMA kernel, eight lanes at a
+//! time, goes below it):
 //! the field multiplications of the cheapest of these algorithms
 //! (precomputed windows, 6 multiplications per batched affine addition,
 //! perfect parallel scaling), times one measured multiplication.
