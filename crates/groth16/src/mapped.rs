@@ -1,5 +1,6 @@
-//! A read-only memory map of a prover cache file (Unix): the only `unsafe`
-//! code of the workspace, one call into `memmap2`.
+//! A read-only memory map of a prover cache file (Unix): one call into
+//! `memmap2`, one of the workspace's two modules allowed `unsafe` (the other
+//! is the AVX-512 MSM kernel, `avx512`).
 //!
 //! Why a map: the prover cache of a proving key is mostly fixed-base table
 //! points (41 of the 47 MB for the gnark-Poseidon2 membership key). Read
