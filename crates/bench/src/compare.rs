@@ -52,9 +52,7 @@ impl Comparison {
 
     /// Markdown table.
     pub fn to_markdown(&self) -> String {
-        let mut s = format!(
-            "| case | phase | base (median) | new (median) | new/base | verdict |\n|---|---|---:|---:|---:|---|\n"
-        );
+        let mut s = "| case | phase | base (median) | new (median) | new/base | verdict |\n|---|---|---:|---:|---:|---|\n".to_string();
         for r in &self.rows {
             let f = |v: Option<f64>| {
                 v.map(crate::report::fmt_seconds)

@@ -312,7 +312,7 @@ fn measure_gnark(case: &Case, profile: &Profile, env: &Environment) -> Result<Re
 }
 
 fn hex_decode(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !s.len().is_multiple_of(2) || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err("gnark proof.hex is not hex".into());
     }
     (0..s.len())

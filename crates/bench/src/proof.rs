@@ -38,7 +38,7 @@ pub const COLD_SAMPLES: usize = 3;
 
 /// Seed of the deterministic **test** setup used by benchmarks (toxic waste
 /// known): Groth16 keys and the Halo2 KZG SRS.
-pub const BENCH_SETUP_SEED: u64 = 0x7a6b_6265_6e63_68;
+pub const BENCH_SETUP_SEED: u64 = 0x007a_6b62_656e_6368;
 
 /// A [`ProofSystem`] as a benchmark [`Backend`] for the proof cases whose
 /// `system` is its name.

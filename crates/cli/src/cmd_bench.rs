@@ -1,6 +1,10 @@
 //! `zkbench run | hashes | list | report | compare`.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
 
 use anyhow::Context;
 use clap::Args;
@@ -98,7 +102,7 @@ pub struct CompareArgs {
 fn run_and_write(
     suite: &Suite,
     opts: &RunOptions,
-    out: &PathBuf,
+    out: &Path,
     html: Option<&PathBuf>,
     csv: Option<&PathBuf>,
     json: bool,

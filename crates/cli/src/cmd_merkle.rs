@@ -90,9 +90,11 @@ struct Built {
     tree: Tree,
 }
 
+/// The tree a command works on (the incremental tree is boxed: it holds its
+/// root history inline, a kilobyte).
 enum Tree {
     Sparse(SparseMerkleTree),
-    Incremental(IncrementalMerkleTree),
+    Incremental(Box<IncrementalMerkleTree>),
 }
 
 fn build(a: &TreeArgs) -> anyhow::Result<Built> {
@@ -131,7 +133,7 @@ fn build(a: &TreeArgs) -> anyhow::Result<Built> {
         "incremental" => {
             let mut t = IncrementalMerkleTree::new(hasher.clone(), height, empty)?;
             t.insert_many(&values)?;
-            Tree::Incremental(t)
+            Tree::Incremental(Box::new(t))
         }
         other => bail!("unknown tree kind {other:?}; accepted: sparse, incremental"),
     };

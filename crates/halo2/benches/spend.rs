@@ -2,6 +2,9 @@
 //! SHPLONK) across hash, α and arity. Keys come from the UNSAFE test SRS and
 //! are generated once per configuration (outside the measurement).
 
+// `criterion_group!` defines an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;

@@ -773,7 +773,7 @@ pub fn verify_with(
         // EvmTranscript reads points as (x, y) with x, y < q on the curve and
         // scalars below r (non-canonical encodings are read errors), so every
         // element has one encoding; the length check is all that is left
-        Transcript::Keccak => proof.len() % 32 == 0,
+        Transcript::Keccak => proof.len().is_multiple_of(32),
     };
     if !canonical {
         return Ok(false);
@@ -830,7 +830,7 @@ impl Read for Tracked<'_> {
 /// `zkbench audit --fuzz`). Bit 255 is therefore only accepted in the
 /// canonical identity encoding.
 fn canonical_transcript(proof: &[u8]) -> bool {
-    proof.len() % 32 == 0
+    proof.len().is_multiple_of(32)
         && proof
             .chunks_exact(32)
             .all(|c| c[31] & 0x80 == 0 || (c[31] == 0x80 && c[..31].iter().all(|&b| b == 0)))

@@ -74,7 +74,7 @@ impl Poseidon2Params {
         round_constants: Vec<Vec<Fr>>,
         mat_internal_diag_m_1: Vec<Fr>,
     ) -> Result<Self, Halo2Error> {
-        if rounds_full % 2 != 0 || rounds_full < 2 {
+        if !rounds_full.is_multiple_of(2) || rounds_full < 2 {
             return Err(Halo2Error::Config(format!(
                 "rounds_full must be even and ≥ 2, got {rounds_full}"
             )));

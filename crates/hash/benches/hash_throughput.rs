@@ -4,6 +4,9 @@
 //! Criterion reports time per permutation and, via `Throughput::Elements(1)`,
 //! permutations per second.
 
+// `criterion_group!` defines an undocumented public function.
+#![allow(missing_docs)]
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use zkbench_hash::{Fr, HashFamily};
 

@@ -454,11 +454,11 @@ impl AnemoiBn254 {
         let w = 2 * self.columns;
         let rate = w - 1;
         let mut padded = inputs.to_vec();
-        let sigma = if !padded.is_empty() && padded.len() % rate == 0 {
+        let sigma = if !padded.is_empty() && padded.len().is_multiple_of(rate) {
             Fr::from(1u64)
         } else {
             padded.push(Fr::from(1u64));
-            while padded.len() % rate != 0 {
+            while !padded.len().is_multiple_of(rate) {
                 padded.push(Fr::from(0u64));
             }
             Fr::from(0u64)

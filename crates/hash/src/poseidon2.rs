@@ -223,10 +223,10 @@ impl Poseidon2Bn254 {
         diagonal_rejections: usize,
     ) -> Self {
         assert!(
-            width == 2 || width == 3 || (width >= 4 && width % 4 == 0),
+            width == 2 || width == 3 || (width >= 4 && width.is_multiple_of(4)),
             "bad width {width}"
         );
-        assert!(rounds_full % 2 == 0, "rounds_full must be even");
+        assert!(rounds_full.is_multiple_of(2), "rounds_full must be even");
         let mut grain = Grain::bn254(width, rounds_full, rounds_partial);
         let half = rounds_full / 2;
         let mut external: Vec<Vec<Fr>> = (0..half)
@@ -292,7 +292,7 @@ impl Poseidon2Bn254 {
             width == 2 || width == 3,
             "gnark's Keccak-chain instances have t = 2 or 3"
         );
-        assert!(rounds_full % 2 == 0, "rounds_full must be even");
+        assert!(rounds_full.is_multiple_of(2), "rounds_full must be even");
         let seed = format!("Poseidon2-BN254[t={width},rF={rounds_full},rP={rounds_partial},d=5]");
         let mut h: [u8; 32] = Keccak256::digest(seed.as_bytes()).into();
         let mut next = || {
