@@ -10,8 +10,10 @@
 //! the low / high 52 bits of the 104-bit products of eight limb pairs to
 //! eight 64-bit accumulators, so a 5×5-limb schoolbook product is 50 of them
 //! and a word-by-word Montgomery reduction 5·11 more, for all eight lanes —
-//! the approach of Drucker and Gueron, *Fast modular squaring with AVX512IFMA*
-//! (ITNG 2019), and of the AVX-512 entries of the ZPrize 2023 MSM track.
+//! the approach of Gueron and Krasnov, *Accelerating big integer arithmetic
+//! using Intel IFMA extensions* (ARITH 2016), and of Drucker and Gueron,
+//! *Fast modular squaring with AVX512IFMA* (ITNG 2019), here with eight
+//! independent products side by side instead of one long one.
 //!
 //! Elements stay in arkworks' Montgomery form (`a·2^256 mod q`), so that the
 //! table points and buckets need no conversion but a regrouping of bits
