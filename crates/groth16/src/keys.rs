@@ -104,10 +104,9 @@ impl Reader<'_> {
         Ok(x)
     }
 
-    fn get_vec<T: CanonicalDeserialize>(
-        &mut self,
-        elem_size: usize,
-    ) -> Result<Vec<T>, Groth16Error> {
+    /// A vector's length prefix, checked against the bytes left for
+    /// elements of `elem_size` bytes (before anything is allocated).
+    fn len_prefix(&mut self, elem_size: usize) -> Result<usize, Groth16Error> {
         if self.data.len() - self.pos < 8 {
             return Err(self.err("truncated length prefix"));
         }
@@ -119,6 +118,14 @@ impl Reader<'_> {
                 "vector of {len} elements does not fit in {left} bytes"
             )));
         }
+        Ok(len as usize)
+    }
+
+    fn get_vec<T: CanonicalDeserialize>(
+        &mut self,
+        elem_size: usize,
+    ) -> Result<Vec<T>, Groth16Error> {
+        let len = self.len_prefix(elem_size)?;
         (0..len).map(|_| self.get()).collect()
     }
 
@@ -126,19 +133,9 @@ impl Reader<'_> {
     /// checked to be below the modulus (not on the curve: see the module
     /// docs).
     fn get_raw_vec<P: RawCurve>(&mut self) -> Result<Vec<Affine<P>>, Groth16Error> {
-        if self.data.len() - self.pos < 8 {
-            return Err(self.err("truncated length prefix"));
-        }
-        let len = u64::from_le_bytes(self.data[self.pos..self.pos + 8].try_into().unwrap());
-        self.pos += 8;
-        let left = (self.data.len() - self.pos) as u64;
-        if len > left / P::BYTES as u64 {
-            return Err(self.err(format!(
-                "vector of {len} points does not fit in {left} bytes"
-            )));
-        }
-        let bytes = &self.data[self.pos..self.pos + len as usize * P::BYTES];
-        let mut out = Vec::with_capacity(len as usize);
+        let len = self.len_prefix(P::BYTES)?;
+        let bytes = &self.data[self.pos..self.pos + len * P::BYTES];
+        let mut out = Vec::with_capacity(len);
         for (k, b) in bytes.chunks_exact(P::BYTES).enumerate() {
             let p = if b.iter().all(|&x| x == 0) {
                 Affine::<P>::zero()

@@ -238,8 +238,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
     {
         let c = self.window;
         let w = self.windows;
-        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points);
-        buckets.vector = vector;
+        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points, vector);
         let mut digits = vec![0i32; w];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
@@ -418,7 +417,9 @@ impl<'a, P: RawCurve> AffineBuckets<'a, P>
 where
     P::BaseField: MsmField,
 {
-    fn new(n: usize, points: &'a [u8]) -> Self {
+    /// `n` empty buckets over the table `points`; `vector`: batches go to
+    /// the eight-lane kernel where this CPU has it.
+    fn new(n: usize, points: &'a [u8], vector: bool) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
         Self {
             points,
@@ -431,7 +432,7 @@ where
             scratch: Vec::with_capacity(cap),
             prefix: Vec::with_capacity(cap),
             soa: Default::default(),
-            vector: P::BaseField::has_x8(),
+            vector,
         }
     }
 
@@ -580,21 +581,18 @@ where
     fn flush_scalar(&mut self) {
         let points = self.points;
         self.scratch.clear();
-        for e in self.batch.iter_mut() {
+        let mut batch = std::mem::take(&mut self.batch);
+        for e in batch.iter_mut() {
             let p = &FixedBaseTable::<P>::point(points, e.point);
-            let q = &mut self.buckets[e.bucket as usize];
-            let mut d = p.x - q.x;
+            let mut d = p.x - self.buckets[e.bucket as usize].x;
             if d.is_zero() {
-                // doubling or cancellation: rare, done directly; the entry
-                // is then skipped (denominator 1, bucket index out of range)
-                let sum = q.into_group() + Self::point(points, *e);
-                self.state[e.bucket as usize] = if sum.is_zero() { EMPTY } else { FULL };
-                *q = sum.into_affine();
-                e.bucket = u32::MAX;
+                // done at once; the entry is then skipped (denominator 1)
+                self.add_special(e, Self::point(points, *e));
                 d = P::BaseField::one();
             }
             self.scratch.push(d);
         }
+        self.batch = batch;
         batch_invert(&mut self.scratch, &mut self.prefix);
         for (e, inv) in self.batch.iter().zip(&self.scratch) {
             let Some(q) = self.buckets.get_mut(e.bucket as usize) else {
