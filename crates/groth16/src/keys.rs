@@ -31,7 +31,7 @@ use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate
 
 use ark_ec::{short_weierstrass::Affine, AffineRepr};
 
-use crate::table_store::RawCurve;
+use zkbench_msm::RawCurve;
 
 use crate::Groth16Error;
 

@@ -30,8 +30,6 @@
 pub mod api;
 pub mod artifacts;
 pub mod audit;
-#[cfg(target_arch = "x86_64")]
-pub mod avx512;
 pub mod backend;
 pub mod circuits;
 pub mod error;
@@ -46,9 +44,7 @@ pub mod prover_cache;
 pub mod ptau;
 pub mod snarkjs;
 pub mod system;
-pub mod table_store;
 pub mod testing;
-pub mod wasm_mont;
 mod wasm_qap;
 pub mod zkey;
 

@@ -61,8 +61,8 @@ use ark_groth16::{ProvingKey, VerifyingKey};
 use ark_relations::r1cs::{ConstraintMatrices, Matrix};
 use ark_serialize::CanonicalSerialize;
 
-use crate::prover::{num_windows, FixedBaseTable, ProverTables};
-use crate::table_store::{Backing, PointBytes, RawCurve};
+use crate::prover::ProverTables;
+use zkbench_msm::{num_windows, Backing, FixedBaseTable, PointBytes, RawCurve};
 use crate::Groth16Error;
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
@@ -121,14 +121,14 @@ impl Writer {
         }
     }
     fn table<P: RawCurve>(&mut self, t: &FixedBaseTable<P>) {
-        self.u64(t.window);
-        self.u64(t.windows);
-        self.u64(t.indices.len());
-        for i in &t.indices {
+        self.u64(t.window());
+        self.u64(t.windows());
+        self.u64(t.indices().len());
+        for i in t.indices() {
             self.u32(*i as usize);
         }
         // the table's memory is already the file's layout
-        self.0.extend_from_slice(&t.points);
+        self.0.extend_from_slice(t.point_bytes());
     }
 }
 
@@ -260,13 +260,9 @@ impl<'a> Cursor<'a> {
             .ok_or_else(|| bad(format!("truncated table at byte {}", self.pos)))?;
         let start = self.pos;
         self.pos += bytes;
-        Ok(FixedBaseTable {
-            window,
-            windows,
-            indices,
-            points: points(start..start + bytes).ok_or_else(|| bad("table outside the file"))?,
-            _curve: std::marker::PhantomData,
-        })
+        let points = points(start..start + bytes).ok_or_else(|| bad("table outside the file"))?;
+        FixedBaseTable::from_parts(window, indices, points)
+            .ok_or_else(|| bad(format!("table of {bytes} bytes does not match its window")))
     }
 }
 
@@ -299,11 +295,11 @@ impl Unbound {
         let t = &self.tables;
         let within =
             |indices: &[u32], bases: usize| indices.last().is_none_or(|&i| (i as usize) < bases);
-        if !(within(&t.a.indices, pk.a_query.len())
-            && within(&t.b_g1.indices, pk.b_g1_query.len())
-            && within(&t.b_g2.indices, pk.b_g2_query.len())
-            && within(&t.h.indices, pk.h_query.len())
-            && within(&t.l.indices, pk.l_query.len()))
+        if !(within(t.a.indices(), pk.a_query.len())
+            && within(t.b_g1.indices(), pk.b_g1_query.len())
+            && within(t.b_g2.indices(), pk.b_g2_query.len())
+            && within(t.h.indices(), pk.h_query.len())
+            && within(t.l.indices(), pk.l_query.len()))
         {
             return Err(bad("table base index out of the proving key's range"));
         }
@@ -638,7 +634,7 @@ mod tests {
         assert!(cached && k.built_tables().is_some());
         #[cfg(unix)]
         assert!(
-            k.built_tables().unwrap().a.points.is_shared(),
+            k.built_tables().unwrap().a.is_shared(),
             "a loaded cache's tables are the mapped file's bytes"
         );
         // keys loaded from the cache live on while it is atomically replaced

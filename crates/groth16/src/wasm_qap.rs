@@ -17,7 +17,7 @@
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-use crate::wasm_mont::fr_mul;
+use zkbench_msm::field::fr_mul;
 use ark_bn254::Fr;
 use ark_ff::{FftField, Field, One};
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain, Radix2EvaluationDomain};

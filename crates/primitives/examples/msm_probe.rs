@@ -9,7 +9,7 @@
 use std::time::Instant;
 
 use ark_ec::CurveGroup;
-use zkbench_groth16::prover::FixedBaseTable;
+use zkbench_msm::FixedBaseTable;
 use zkbench_primitives::{inputs, msm};
 
 /// CPU nanoseconds of all of this process's threads so far (Linux
@@ -25,9 +25,9 @@ fn cpu_ns() -> f64 {
 }
 
 fn run<
-    P: zkbench_groth16::prover::RawCurve<
+    P: zkbench_msm::RawCurve<
         ScalarField = ark_bn254::Fr,
-        BaseField: zkbench_groth16::wasm_mont::MsmField,
+        BaseField: zkbench_msm::MsmField,
     >,
 >(
     logs: &[usize],
@@ -60,7 +60,7 @@ fn run<
         for _ in 0..reps {
             let t = Instant::now();
             let c0 = cpu_ns();
-            let got = msm::zkbench(&table, &scalars, threads).into_affine();
+            let got = msm::zkbench(&table, &scalars).into_affine();
             cpu.push((cpu_ns() - c0) / n as f64);
             times.push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
             if let Some(e) = expected {

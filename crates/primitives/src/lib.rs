@@ -6,7 +6,7 @@
 //!
 //! | kind | what | implementations (`case.system`) |
 //! |---|---|---|
-//! | `msm` | BN254 G1 / G2 multi-scalar multiplication of `size` points ([`msm`]) | `zkbench` (the Groth16 prover's fixed-base tables, `zkbench_groth16::prover::FixedBaseTable`), `arkworks` (`ark_ec::VariableBaseMSM`, Pippenger), `halo2curves` (`msm_best`, Pippenger) |
+//! | `msm` | BN254 G1 / G2 multi-scalar multiplication of `size` points ([`msm`]) | `zkbench` (the Groth16 prover's fixed-base tables, `zkbench_msm::FixedBaseTable`), `arkworks` (`ark_ec::VariableBaseMSM`, Pippenger), `halo2curves` (`msm_best`, Pippenger) |
 //! | `fft` | radix-2 FFT of `size` BN254 scalars ([`fft`]) | `arkworks` (`ark_poly::Radix2EvaluationDomain`), `halo2curves` (`fft::best_fft`) |
 //! | `pairing` | pairing (`size` 1) or multi-pairing of `size` pairs ([`pairing`]) | `arkworks`, `halo2curves` |
 //! | `field` | multiplication and inversion in BN254's Fr and Fq ([`field`]) | `arkworks`, `halo2curves` |

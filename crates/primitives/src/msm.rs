@@ -2,7 +2,7 @@
 //! three implementations on the same points and scalars:
 //!
 //! * `zkbench`: the Groth16 prover's fixed-base MSM
-//!   ([`zkbench_groth16::prover::FixedBaseTable`]): the points are a proving
+//!   ([`zkbench_msm::FixedBaseTable`]): the points are a proving
 //!   key's, fixed, so `2^(c·j)·P` is precomputed for every window `j` and one
 //!   bucket pass of batched affine additions does the rest. The table is built
 //!   once in [`prepare`] (its time and size are recorded as `table_build_s`
@@ -29,10 +29,7 @@ use halo2_axiom::halo2curves::{bn256, msm::msm_best, CurveAffine};
 use rand::SeedableRng;
 use rayon::prelude::*;
 use zkbench_core::{CaseKind, Metrics};
-use zkbench_groth16::{
-    prover::{FixedBaseTable, RawCurve},
-    wasm_mont::MsmField,
-};
+use zkbench_msm::{FixedBaseTable, MsmField, RawCurve};
 
 use crate::{convert, inputs, Error, Workload};
 
@@ -109,15 +106,14 @@ pub fn halo2curves<C: CurveAffine>(points: &[C], scalars: &[C::ScalarExt]) -> C:
     msm_best(scalars, points)
 }
 
-/// zkbench's fixed-base MSM with a table built for `chunks` bucket sets
+/// zkbench's fixed-base MSM, cut into pieces for the current thread pool
 /// (scalar conversion included, as in the prover).
 pub fn zkbench<P: RawCurve<ScalarField = Fr, BaseField: MsmField>>(
     table: &FixedBaseTable<P>,
     scalars: &[Fr],
-    chunks: usize,
 ) -> Projective<P> {
     let big: Vec<_> = scalars.par_iter().map(|s| s.into_bigint()).collect();
-    table.msm(&big, chunks)
+    table.msm(&big)
 }
 
 /// Field multiplications of the cheapest MSM here for `n` points on
@@ -144,7 +140,6 @@ pub fn model_ns_per_point(n: usize, threads: usize, field_mul_ns: f64) -> f64 {
 enum Impl<G: Group> {
     Zkbench {
         table: FixedBaseTable<G::Ark>,
-        chunks: usize,
         build_s: f64,
     },
     Arkworks,
@@ -170,8 +165,8 @@ impl<G: Group> Workload for Msm<G> {
 
     fn run(&mut self, _: usize) -> Result<(), Error> {
         match &self.imp {
-            Impl::Zkbench { table, chunks, .. } => {
-                let _ = std::hint::black_box(zkbench(table, &self.scalars, *chunks).into_affine());
+            Impl::Zkbench { table, .. } => {
+                let _ = std::hint::black_box(zkbench(table, &self.scalars).into_affine());
             }
             Impl::Arkworks => {
                 let _ = std::hint::black_box(arkworks(&self.points, &self.scalars).into_affine());
@@ -214,7 +209,6 @@ fn make<G: Group>(system: &str, n: usize, threads: usize) -> Result<Box<dyn Work
             let table = FixedBaseTable::new(&points, threads);
             Impl::Zkbench {
                 table,
-                chunks: threads,
                 build_s: t.elapsed().as_secs_f64(),
             }
         }

@@ -9,7 +9,7 @@ use halo2_axiom::halo2curves::{bn256, ff::Field as _, group::Curve};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_core::{Case, CaseKind};
-use zkbench_groth16::prover::FixedBaseTable;
+use zkbench_msm::FixedBaseTable;
 use zkbench_primitives::{
     convert, fft, field::Ops, fri, inputs, msm, pairing, pcs, pcs::Pcs, prepare, supported,
     SUPPORTED,
@@ -25,7 +25,7 @@ fn msm_implementations_agree() {
         let expected = msm::arkworks(&p1, &scalars);
         for chunks in [1, 2, 3] {
             let table = FixedBaseTable::new(&p1, chunks);
-            assert_eq!(msm::zkbench(&table, &scalars, chunks), expected, "G1 n={n}");
+            assert_eq!(msm::zkbench(&table, &scalars), expected, "G1 n={n}");
         }
         let h1: Vec<bn256::G1Affine> = p1.iter().map(convert::g1).collect();
         assert_eq!(
@@ -37,7 +37,7 @@ fn msm_implementations_agree() {
         let p2 = inputs::g2(n, 100 + n as u64);
         let expected = msm::arkworks(&p2, &scalars);
         let table = FixedBaseTable::new(&p2, 2);
-        assert_eq!(msm::zkbench(&table, &scalars, 2), expected, "G2 n={n}");
+        assert_eq!(msm::zkbench(&table, &scalars), expected, "G2 n={n}");
         let h2: Vec<bn256::G2Affine> = p2.iter().map(convert::g2).collect();
         assert_eq!(
             msm::halo2curves(&h2, &h_scalars).to_affine(),

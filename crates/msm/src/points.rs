@@ -1,6 +1,6 @@
 //! How the prover's fixed-base tables hold their points: as the raw
 //! Montgomery-form limbs of the coordinates, the same bytes in memory as in
-//! the prover cache file ([`crate::prover_cache`]).
+//! the prover cache file (`zkbench_groth16::prover_cache`).
 //!
 //! A table of a proving key holds `n·⌈256/c⌉` affine points (tens of MiB for
 //! a few thousand constraints). Held as `Vec<Affine<P>>`, loading one from
@@ -15,7 +15,7 @@
 //! The bytes are either the table's own (`Vec<u8>`: tables built by a setup
 //! or decoded from a borrowed byte string) or a range of a shared, read-only
 //! backing ([`Backing`]): the whole prover cache file, memory-mapped on Unix
-//! ([`crate::mapped`]) or read into one buffer elsewhere. Mapped, a cold
+//! (`zkbench_groth16::mapped`) or read into one buffer elsewhere. Mapped, a cold
 //! load costs no copy at all: the table points are the page cache's pages,
 //! mapped in as the checksum reads them (3 ms for the 47 MB cache of the
 //! gnark-Poseidon2 membership key, against 19 ms to read it into fresh
@@ -42,6 +42,10 @@ pub trait RawCurve: SWCurveConfig {
     const WORDS: usize;
     /// Bytes per point.
     const BYTES: usize = Self::WORDS * 8;
+    /// Cost of one batched affine addition relative to one in G1 (an `Fq2`
+    /// multiplication is about three `Fq` ones): what [`crate::split`]
+    /// weighs pieces by.
+    const ADD_COST: f64;
     /// Writes the point's limbs into exactly [`Self::BYTES`] bytes.
     fn put(p: &Affine<Self>, out: &mut [u8]);
     /// The point from exactly [`Self::BYTES`] bytes, unchecked: limbs are
@@ -77,6 +81,7 @@ fn get_fq_checked(b: &[u8]) -> Option<Fq> {
 
 impl RawCurve for ark_bn254::g1::Config {
     const WORDS: usize = 8;
+    const ADD_COST: f64 = 1.0;
     fn put(p: &G1Affine, out: &mut [u8]) {
         put_fq(&p.x, &mut out[..32]);
         put_fq(&p.y, &mut out[32..64]);
@@ -96,6 +101,7 @@ impl RawCurve for ark_bn254::g1::Config {
 
 impl RawCurve for ark_bn254::g2::Config {
     const WORDS: usize = 16;
+    const ADD_COST: f64 = 3.0;
     fn put(p: &G2Affine, out: &mut [u8]) {
         for (c, o) in [&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1]
             .into_iter()

@@ -35,7 +35,7 @@
 //! multiplication against 206–229 ns.
 //!
 //! **Where it is used.** [`MsmField`] is the base-field arithmetic of the
-//! prover's MSM additions ([`crate::prover`]: the batched affine additions
+//! prover's MSM additions ([`crate::table`]: the batched affine additions
 //! and their batch inversion): on `wasm32` its `Fq` and `Fq2`
 //! multiplications and squarings are `mul` and `square` (`Fq2`:
 //! Karatsuba over `Fq`, `u² = −1`); natively they are ark-ff's own (ADX
@@ -229,7 +229,7 @@ pub(crate) fn fq_mul(a: &Fq, b: &Fq) -> Fq {
 
 /// `a·b` in `Fr` with 29-bit limbs (equal to ark-ff's `a * b`).
 #[inline]
-pub(crate) fn fr_mul(a: &Fr, b: &Fr) -> Fr {
+pub fn fr_mul(a: &Fr, b: &Fr) -> Fr {
     Fr::new_unchecked(BigInt(mul(&a.0 .0, &b.0 .0, &FR)))
 }
 

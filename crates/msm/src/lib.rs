@@ -1,0 +1,40 @@
+//! # zkbench-msm
+//!
+//! BN254 multi-scalar multiplication `Σ sᵢ·Pᵢ` over bases known in advance
+//! (a Groth16 proving key's queries), the kernel of zkbench's provers, on its
+//! own so that the Groth16 prover, the `primitives` benchmarks and the
+//! browser build share one implementation:
+//!
+//! * [`table`]: fixed-base window tables ([`FixedBaseTable`]) and the MSM of
+//!   one range of bases with one bucket set;
+//! * `buckets`: affine buckets filled by batched affine additions, one field
+//!   inversion per batch (Montgomery's trick);
+//! * [`field`]: [`MsmField`], the base-field arithmetic of those additions:
+//!   ark-ff's natively, 29-bit-limb Montgomery products on `wasm32`, and the
+//!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time);
+//! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
+//!   [`PointBytes`]), the same bytes in memory as in a cache file;
+//! * [`split`]: how a batch of MSMs is cut into work for a thread pool.
+//!
+//! References: N. Pippenger, "On the evaluation of powers and monomials",
+//! SIAM J. Comput. 9(2), 1980 (bucket method); E. F. Brickell, D. M. Gordon,
+//! K. S. McCurley, D. B. Wilson, "Fast exponentiation with precomputation",
+//! EUROCRYPT 1992 (fixed-base windows); P. L. Montgomery, "Speeding the
+//! Pollard and elliptic curve methods of factorization", Math. Comp. 48, 1987
+//! (simultaneous inversion); G. Botrel, Y. El Housni, "Faster Montgomery
+//! multiplication and multi-scalar-multiplication for SNARKs", TCHES 2023(3)
+//! (batch-affine buckets, gnark-crypto).
+#![deny(missing_docs)]
+
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
+mod buckets;
+pub mod field;
+pub mod points;
+pub mod split;
+pub mod table;
+
+pub use field::{add_affine, add_projective, MsmField};
+pub use points::{Backing, PointBytes, RawCurve};
+pub use split::{split, threads, Piece, Shape};
+pub use table::{num_windows, FixedBaseTable, Scalar};

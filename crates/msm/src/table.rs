@@ -1,0 +1,451 @@
+//! Fixed-base tables: the multiples `2^(c·j)·P` of every base `P` of an MSM
+//! whose bases are known in advance (a proving key's queries), so that an
+//! MSM is one bucket pass over all (base, window) pairs with signed `c`-bit
+//! digits: about `n·⌈255/c⌉` additions plus one bucket reduction of
+//! `2^(c-1)` buckets, instead of one reduction and `c` doublings per window
+//! in Pippenger's algorithm (N. Pippenger, "On the evaluation of powers and
+//! monomials", SIAM J. Comput. 1980; the fixed-base windowing of E. F.
+//! Brickell, D. M. Gordon, K. S. McCurley, D. B. Wilson, "Fast
+//! exponentiation with precomputation", EUROCRYPT 1992). The window `c` is
+//! picked per table to minimise that cost (bounded by a memory cap); bases at
+//! infinity are dropped.
+
+use ark_bn254::Fr;
+use ark_ec::{
+    short_weierstrass::{Affine, Projective},
+    AdditiveGroup, AffineRepr, CurveGroup,
+};
+use ark_ff::{BigInteger, PrimeField};
+#[cfg(feature = "parallel")]
+use rayon::prelude::*;
+
+use crate::buckets::{AffineBuckets, Entry};
+use crate::field::MsmField;
+use crate::points::{PointBytes, RawCurve};
+use crate::split::{split, threads, Piece, Shape};
+
+/// A BN254 scalar as the MSM reads it: its canonical limbs (not Montgomery).
+pub type Scalar = <Fr as PrimeField>::BigInt;
+
+/// Number of bits of a BN254 scalar.
+const SCALAR_BITS: usize = 254;
+/// Upper bound on the number of table points per query (memory cap: 2^22 G1
+/// points are 256 MiB).
+const MAX_TABLE_POINTS: usize = 1 << 22;
+/// Cost of the reduction `Σ (i+1)·bucket[i]` per bucket, in batched affine
+/// additions: a mixed and a projective addition (about 11 and 14 field
+/// multiplications) against about 6 for a batched affine one.
+const REDUCTION_COST: f64 = 4.0;
+
+/// Precomputed multiples `2^(c·j)·P` of the bases of one MSM.
+pub struct FixedBaseTable<P: RawCurve> {
+    /// Window size in bits.
+    window: usize,
+    /// Number of windows (signed digits) per scalar.
+    windows: usize,
+    /// Index into the scalar vector of every kept (non-zero) base.
+    indices: Vec<u32>,
+    /// Point `k·windows + j` is `2^(window·j) · base[indices[k]]`, as raw
+    /// limbs ([`crate::points`]).
+    points: PointBytes,
+    _curve: std::marker::PhantomData<P>,
+}
+
+/// Cost model for a fixed-base MSM over `n` bases with window `c` split into
+/// `chunks` independent bucket sets: mixed additions plus bucket reductions
+/// (a projective addition counted as 1.5 mixed ones).
+fn cost(n: usize, c: usize, chunks: usize) -> usize {
+    n * SCALAR_BITS.div_ceil(c) + chunks * 3 * (1 << (c - 1))
+}
+
+/// Number of signed `c`-bit digits of a BN254 scalar (room for the final carry).
+pub fn num_windows(c: usize) -> usize {
+    // signed digits in [-2^(c-1), 2^(c-1)): c·windows >= 256 leaves room
+    // for the final carry
+    (SCALAR_BITS + 2).div_ceil(c)
+}
+
+impl<P: RawCurve> FixedBaseTable<P> {
+    /// Tables for `bases`, with a window chosen for `chunks` parallel bucket
+    /// sets.
+    pub fn new(bases: &[Affine<P>], chunks: usize) -> Self {
+        let indices: Vec<u32> = bases
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.is_zero())
+            .map(|(i, _)| i as u32)
+            .collect();
+        let n = indices.len();
+        let window = (2..=16)
+            .filter(|&c| n * num_windows(c) <= MAX_TABLE_POINTS || c == 16)
+            .min_by_key(|&c| cost(n, c, chunks.max(1)))
+            .unwrap_or(16);
+        let windows = num_windows(window);
+        let build = |&i: &u32| {
+            let mut p: Projective<P> = bases[i as usize].into_group();
+            let mut row = Vec::with_capacity(windows);
+            for _ in 0..windows {
+                row.push(p);
+                for _ in 0..window {
+                    p.double_in_place();
+                }
+            }
+            Projective::normalize_batch(&row)
+        };
+        #[cfg(feature = "parallel")]
+        let rows: Vec<Vec<Affine<P>>> = indices.par_iter().map(build).collect();
+        #[cfg(not(feature = "parallel"))]
+        let rows: Vec<Vec<Affine<P>>> = indices.iter().map(build).collect();
+        let mut points = PointBytes::zeroed(n * windows * P::BYTES);
+        let put = |(row, out): (&Vec<Affine<P>>, &mut [u8])| {
+            for (p, o) in row.iter().zip(out.chunks_exact_mut(P::BYTES)) {
+                P::put(p, o);
+            }
+        };
+        let row_bytes = (windows * P::BYTES).max(1);
+        #[cfg(feature = "parallel")]
+        rows.par_iter()
+            .zip(points.make_mut().par_chunks_mut(row_bytes))
+            .for_each(put);
+        #[cfg(not(feature = "parallel"))]
+        rows.iter()
+            .zip(points.make_mut().chunks_mut(row_bytes))
+            .for_each(put);
+        Self {
+            window,
+            windows,
+            indices,
+            points,
+            _curve: std::marker::PhantomData,
+        }
+    }
+
+    /// Number of bases kept (non-zero).
+    pub fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Whether every base was zero.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    /// Window size in bits.
+    pub fn window(&self) -> usize {
+        self.window
+    }
+
+    /// Number of precomputed points (`len() · windows`), the table's memory
+    /// in affine points.
+    pub fn points(&self) -> usize {
+        self.points.len() / P::BYTES
+    }
+
+    /// Number of windows (table points per kept base).
+    pub fn windows(&self) -> usize {
+        self.windows
+    }
+
+    /// Index into the scalar vector of every kept base.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// The table points as raw limbs ([`crate::points`]): point `k·windows + j`
+    /// is `2^(window·j)` times base `indices()[k]`.
+    pub fn point_bytes(&self) -> &[u8] {
+        &self.points
+    }
+
+    /// Whether the points are a range of a shared backing (a mapped cache
+    /// file) rather than the table's own memory.
+    pub fn is_shared(&self) -> bool {
+        self.points.is_shared()
+    }
+
+    /// A table from its parts, as a cache file stores them; `None` unless
+    /// the window is in `2..=16` and there are exactly `indices.len() ·
+    /// num_windows(window)` points.
+    pub fn from_parts(window: usize, indices: Vec<u32>, points: PointBytes) -> Option<Self> {
+        if !(2..=16).contains(&window) {
+            return None;
+        }
+        let windows = num_windows(window);
+        (points.len() == indices.len() * windows * P::BYTES).then_some(Self {
+            window,
+            windows,
+            indices,
+            points,
+            _curve: std::marker::PhantomData,
+        })
+    }
+
+    /// What [`crate::split`] needs to cut this table's MSM into pieces.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            bases: self.len(),
+            base_cost: self.windows as f64 * P::ADD_COST,
+            piece_cost: REDUCTION_COST * (1u64 << (self.window - 1)) as f64 * P::ADD_COST,
+        }
+    }
+
+    /// `Σ scalars[i] · base[i]` over all bases, cut into pieces for the
+    /// current thread pool ([`crate::split`]). This is the MSM of zkbench's
+    /// prover on its own, for the `primitives` suite (the Groth16 prover
+    /// splits its five MSMs together instead).
+    pub fn msm(&self, scalars: &[Scalar]) -> Projective<P>
+    where
+        P::BaseField: MsmField,
+    {
+        let pieces = split(&[self.shape()], threads());
+        let run = |p: &Piece| self.msm_range(scalars, p.range.clone());
+        #[cfg(feature = "parallel")]
+        return pieces.par_iter().with_max_len(1).map(run).sum();
+        #[cfg(not(feature = "parallel"))]
+        return pieces.iter().map(run).sum();
+    }
+
+    /// `Σ scalars[indices[k]] · base[indices[k]]` over the kept bases with
+    /// `k` in `range`, with one set of affine buckets.
+    ///
+    /// The signed digits of a scalar are computed once, before its row of
+    /// the table is added.
+    pub fn msm_range(
+        &self,
+        scalars: &[Scalar],
+        range: std::ops::Range<usize>,
+    ) -> Projective<P>
+    where
+        P::BaseField: MsmField,
+    {
+        self.msm_range_with(scalars, range, P::BaseField::has_x8())
+    }
+
+    /// [`Self::msm_range`], with the eight-lane kernel for the batches
+    /// (`vector`, where this CPU has it) or without.
+    fn msm_range_with(
+        &self,
+        scalars: &[Scalar],
+        range: std::ops::Range<usize>,
+        vector: bool,
+    ) -> Projective<P>
+    where
+        P::BaseField: MsmField,
+    {
+        let c = self.window;
+        let w = self.windows;
+        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points, vector);
+        let mut digits = vec![0i32; w];
+        for k in range {
+            let s = &scalars[self.indices[k] as usize];
+            if s.is_zero() {
+                continue;
+            }
+            signed_digits(s, c, &mut digits);
+            for (j, &d) in digits.iter().enumerate() {
+                if d != 0 {
+                    buckets.add(Entry {
+                        bucket: d.unsigned_abs() - 1,
+                        neg: d < 0,
+                        point: k * w + j,
+                    });
+                }
+            }
+        }
+        buckets.sum_weighted()
+    }
+}
+
+/// The signed `c`-bit digits `d_j ∈ [-2^(c-1), 2^(c-1))` of `s = Σ d_j·2^(c·j)`
+/// (`out.len()` windows, enough for the final carry).
+fn signed_digits(s: &Scalar, c: usize, out: &mut [i32]) {
+    let limbs = s.as_ref();
+    let half = 1i64 << (c - 1);
+    let mask = (1u64 << c) - 1;
+    let mut carry = 0i64;
+    for (j, out) in out.iter_mut().enumerate() {
+        let bit = j * c;
+        let digit = if bit >= 256 {
+            0
+        } else {
+            let limb = bit / 64;
+            let off = bit % 64;
+            let mut v = limbs[limb] >> off;
+            if off + c > 64 && limb + 1 < 4 {
+                v |= limbs[limb + 1] << (64 - off);
+            }
+            (v & mask) as i64
+        };
+        let mut d = digit + carry;
+        if d >= half {
+            d -= 1 << c;
+            carry = 1;
+        } else {
+            carry = 0;
+        }
+        *out = d as i32;
+    }
+    debug_assert_eq!(carry, 0);
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::{G1Affine, G1Projective, G2Affine, G2Projective};
+    use ark_ff::Zero;
+    use ark_ec::VariableBaseMSM;
+    use ark_ff::UniformRand;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    /// `parts` ranges of about equal length covering `0..n`.
+    fn even_ranges(n: usize, parts: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+        (0..parts).map(move |p| p * n / parts..(p + 1) * n / parts)
+    }
+
+    #[test]
+    fn fixed_base_msm_matches_arkworks() {
+        let mut rng = ChaCha20Rng::seed_from_u64(7);
+        for n in [1usize, 2, 5, 33, 300] {
+            let mut bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+            if n > 2 {
+                bases[1] = G1Affine::zero();
+            }
+            let mut scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+            scalars[0] = -Fr::from(1u64);
+            if n > 4 {
+                scalars[2] = Fr::zero();
+                scalars[3] = Fr::from(1u64);
+                scalars[4] = Fr::from(u64::MAX);
+            }
+            let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+            let expected = G1Projective::msm(&bases, &scalars).unwrap();
+            for chunks in [1, 3] {
+                let table = FixedBaseTable::new(&bases, chunks);
+                let got: G1Projective = even_ranges(table.len(), chunks)
+                    .map(|r| table.msm_range(&big, r))
+                    .sum();
+                assert_eq!(got, expected, "n = {n}, chunks = {chunks}");
+            }
+            let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
+            let table2 = FixedBaseTable::new(&bases2, 2);
+            let got2: G2Projective = even_ranges(table2.len(), 2)
+                .map(|r| table2.msm_range(&big, r))
+                .sum();
+            assert_eq!(got2, G2Projective::msm(&bases2, &scalars).unwrap());
+            assert_eq!(table2.msm(&big), got2);
+            let table = FixedBaseTable::new(&bases, 2);
+            assert_eq!(table.msm(&big), expected);
+            assert_eq!(table.points(), table.len() * table.windows);
+        }
+    }
+
+    /// The MSM cut for pools of 1 to 16 threads, odd counts and more threads
+    /// than bases included, equals arkworks' (G1 and G2).
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn msm_matches_arkworks_at_every_thread_count() {
+        let mut rng = ChaCha20Rng::seed_from_u64(17);
+        for n in [1usize, 3, 40, 2500] {
+            let bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+            let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
+            let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+            let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+            let want = G1Projective::msm(&bases, &scalars).unwrap();
+            let want2 = G2Projective::msm(&bases2, &scalars).unwrap();
+            for threads in [1usize, 2, 3, 5, 7, 16] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let table = FixedBaseTable::new(&bases, threads);
+                let table2 = FixedBaseTable::new(&bases2, 1);
+                let (got, got2) = pool.install(|| (table.msm(&big), table2.msm(&big)));
+                assert_eq!(got, want, "G1 n = {n}, threads = {threads}");
+                assert_eq!(got2, want2, "G2 n = {n}, threads = {threads}");
+            }
+        }
+    }
+
+    /// Both batch paths (the eight-lane AVX-512 IFMA kernel, where this CPU
+    /// has it, and ark-ff's arithmetic) against arkworks' MSM, on a window
+    /// large enough for full batches, with bases drawn from a few points and
+    /// their negations so that batches meet doublings (`p = q`) and
+    /// cancellations (`p = −q`), which the kernel leaves to the scalar path.
+    #[test]
+    fn fixed_base_msm_batch_paths_agree() {
+        let mut rng = ChaCha20Rng::seed_from_u64(13);
+        let n = 4000;
+        let few: Vec<G1Affine> = (0..3).map(|_| G1Affine::rand(&mut rng)).collect();
+        let few2: Vec<G2Affine> = (0..3).map(|_| G2Affine::rand(&mut rng)).collect();
+        let pick = |i: usize| (i * 7 + i / 3) % 6;
+        let bases: Vec<G1Affine> = (0..n)
+            .map(|i| match pick(i) {
+                k @ 0..=2 => few[k],
+                k => -few[k - 3],
+            })
+            .collect();
+        let bases2: Vec<G2Affine> = (0..n)
+            .map(|i| match pick(i) {
+                k @ 0..=2 => few2[k],
+                k => -few2[k - 3],
+            })
+            .collect();
+        // random scalars, then a run of small ones (equal digits, equal points)
+        let scalars: Vec<Fr> = (0..n)
+            .map(|i| {
+                if i < n / 2 {
+                    Fr::rand(&mut rng)
+                } else {
+                    Fr::from((i % 5) as u64)
+                }
+            })
+            .collect();
+        let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+        let want = G1Projective::msm(&bases, &scalars).unwrap();
+        let want2 = G2Projective::msm(&bases2, &scalars).unwrap();
+        let table = FixedBaseTable::new(&bases, 1);
+        let table2 = FixedBaseTable::new(&bases2, 1);
+        assert!(
+            table.window >= 8,
+            "window {} gives tiny batches",
+            table.window
+        );
+        for vector in [true, false] {
+            assert_eq!(table.msm_range_with(&big, 0..table.len(), vector), want);
+            assert_eq!(table2.msm_range_with(&big, 0..table2.len(), vector), want2);
+        }
+        // random bases: the common case
+        let bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+        let table = FixedBaseTable::new(&bases, 1);
+        let want = G1Projective::msm(&bases, &scalars).unwrap();
+        for vector in [true, false] {
+            assert_eq!(table.msm_range_with(&big, 0..table.len(), vector), want);
+        }
+    }
+
+    /// Skewed scalars (mostly 1 and a few small values, as in witnesses):
+    /// the same buckets over and over exercise the deferred queue and the
+    /// projective overflow.
+    #[test]
+    fn fixed_base_msm_skewed_scalars() {
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        let n = 3000;
+        let bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+        let scalars: Vec<Fr> = (0..n)
+            .map(|i| match i % 10 {
+                0 => Fr::rand(&mut rng),
+                1 => Fr::from(3u64),
+                2 => -Fr::from(1u64),
+                _ => Fr::from(1u64),
+            })
+            .collect();
+        let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+        let table = FixedBaseTable::new(&bases, 1);
+        assert_eq!(
+            table.msm(&big),
+            G1Projective::msm(&bases, &scalars).unwrap()
+        );
+    }
+}
