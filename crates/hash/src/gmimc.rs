@@ -47,6 +47,7 @@
 //! Known-answer vectors: `testdata/gmimc.json` (see `crates/hash/tests/kat_gmimc.rs`).
 
 use crate::error::check_node_arity;
+use crate::traits::family_and_width;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::Field as _;
@@ -172,13 +173,7 @@ fn sbox5(x: Fr) -> Fr {
 }
 
 impl Permutation for GmimcErfBn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
+    family_and_width!();
 
     fn params(&self) -> Params {
         params! {

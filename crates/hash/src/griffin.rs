@@ -45,6 +45,7 @@
 
 use crate::cache::cached_by_width;
 use crate::error::NODE_ARITIES;
+use crate::traits::family_and_width;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup, BigInt, Field, LegendreSymbol, PrimeField, Zero};
@@ -311,13 +312,7 @@ impl GriffinBn254 {
 }
 
 impl Permutation for GriffinBn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
+    family_and_width!();
 
     fn params(&self) -> Params {
         params! {

@@ -45,6 +45,7 @@
 //!   calls, children absorbed left to right ([`Mimc7NodeHasher`]).
 
 use crate::error::{check_node_arity, check_width};
+use crate::traits::keyed_node_hasher;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -242,52 +243,12 @@ impl FieldHasher for Mimc7Hasher {
     }
 }
 
-/// Merkle node hash `multi_hash(children, 0)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mimc7NodeHasher {
-    arity: usize,
-}
-
-impl Mimc7NodeHasher {
-    /// Node hasher for `arity` children.
-    ///
-    /// # Panics
-    /// Panics if `arity < 2` (use [`node_hasher`] for checked construction).
-    pub fn new(arity: usize) -> Self {
-        assert!(arity >= 2, "Merkle arity must be at least 2");
-        Self { arity }
-    }
-}
-
-impl NodeHasher for Mimc7NodeHasher {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn arity(&self) -> usize {
-        self.arity
-    }
-
-    fn params(&self) -> Params {
-        let mut p = base_params();
-        p.extend(params! {
-            "arity" => self.arity,
-            "key" => "0",
-            "mode" => "node = circomlibjs multiHash(children, key 0), children left to right",
-            "permutations_per_node" => self.arity,
-        });
-        p
-    }
-
-    fn hash_node(&self, children: &[Fr]) -> Fr {
-        assert_eq!(
-            children.len(),
-            self.arity,
-            "node hasher called with wrong child count"
-        );
-        multi_hash(children, Fr::zero())
-    }
-}
+keyed_node_hasher!(
+    /// Merkle node hash `multi_hash(children, 0)`.
+    Mimc7NodeHasher,
+    "node = circomlibjs multiHash(children, key 0), children left to right",
+    |children| multi_hash(children, Fr::zero())
+);
 
 /// Widths of the permutations: only 1 (the keyed cipher on one element).
 pub fn supported_widths() -> Vec<usize> {

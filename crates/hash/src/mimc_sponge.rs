@@ -50,6 +50,7 @@
 //!   `A = 2` this is exactly Tornado's `hashLeftRight` ([`MimcSpongeNodeHasher`]).
 
 use crate::error::{check_node_arity, check_width};
+use crate::traits::keyed_node_hasher;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -296,52 +297,12 @@ impl FieldHasher for MimcSpongeHasher {
     }
 }
 
-/// Merkle node hash `multi_hash(children, 0, 1)` (Tornado's `hashLeftRight` for arity 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MimcSpongeNodeHasher {
-    arity: usize,
-}
-
-impl MimcSpongeNodeHasher {
-    /// Node hasher for `arity` children.
-    ///
-    /// # Panics
-    /// Panics if `arity < 2` (use [`node_hasher`] for checked construction).
-    pub fn new(arity: usize) -> Self {
-        assert!(arity >= 2, "Merkle arity must be at least 2");
-        Self { arity }
-    }
-}
-
-impl NodeHasher for MimcSpongeNodeHasher {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn arity(&self) -> usize {
-        self.arity
-    }
-
-    fn params(&self) -> Params {
-        let mut p = base_params();
-        p.extend(params! {
-            "arity" => self.arity,
-            "key" => "0",
-            "mode" => "node = circomlibjs multiHash(children, key 0, 1 output), children left to right (arity 2: Tornado hashLeftRight)",
-            "permutations_per_node" => self.arity,
-        });
-        p
-    }
-
-    fn hash_node(&self, children: &[Fr]) -> Fr {
-        assert_eq!(
-            children.len(),
-            self.arity,
-            "node hasher called with wrong child count"
-        );
-        multi_hash_one(children, Fr::zero())
-    }
-}
+keyed_node_hasher!(
+    /// Merkle node hash `multi_hash(children, 0, 1)` (Tornado's `hashLeftRight` for arity 2).
+    MimcSpongeNodeHasher,
+    "node = circomlibjs multiHash(children, key 0, 1 output), children left to right (arity 2: Tornado hashLeftRight)",
+    |children| multi_hash_one(children, Fr::zero())
+);
 
 /// Widths of the permutations: only 2 (`[xL, xR]`).
 pub fn supported_widths() -> Vec<usize> {

@@ -57,6 +57,7 @@
 //! Known-answer vectors: `testdata/neptune.json` (see `crates/hash/tests/kat_neptune.rs`).
 
 use crate::error::check_node_arity;
+use crate::traits::family_and_width;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup as _, Field as _, One as _, Zero as _};
@@ -297,13 +298,7 @@ impl NeptuneBn254 {
 }
 
 impl Permutation for NeptuneBn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
+    family_and_width!();
 
     fn params(&self) -> Params {
         params! {

@@ -70,6 +70,7 @@
 //! `circuits/poseidon.circom`.
 
 use crate::error::check_node_arity;
+use crate::traits::family_and_width;
 use std::sync::{Arc, OnceLock};
 
 use crate::grain::Grain;
@@ -547,13 +548,7 @@ fn cauchy_mds(grain: &mut Grain, t: usize) -> Vec<Vec<Fr>> {
 }
 
 impl Permutation for PoseidonBn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
+    family_and_width!();
 
     fn params(&self) -> Params {
         params! {

@@ -50,6 +50,7 @@
 
 use crate::cache::cached_by_width;
 use crate::error::{check_width, NODE_ARITIES};
+use crate::traits::family_and_width;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
@@ -289,13 +290,7 @@ impl RescuePrimeBn254 {
 }
 
 impl Permutation for RescuePrimeBn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.width
-    }
+    family_and_width!();
 
     fn params(&self) -> Params {
         params! {

@@ -81,3 +81,75 @@ macro_rules! params {
         m
     }};
 }
+
+/// Defines a public Merkle node hasher type `$name` (arity at least 2) whose
+/// parent is `$hash(children)`; its parameters are the calling module's
+/// `base_params()` with the arity, key 0, `$mode` and one permutation per
+/// child, its family the module's `FAMILY`.
+macro_rules! keyed_node_hasher {
+    ($(#[$doc:meta])* $name:ident, $mode:expr, $hash:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            arity: usize,
+        }
+
+        impl $name {
+            /// Node hasher for `arity` children.
+            ///
+            /// # Panics
+            /// Panics if `arity < 2` (use [`node_hasher`] for checked construction).
+            pub fn new(arity: usize) -> Self {
+                assert!(arity >= 2, "Merkle arity must be at least 2");
+                Self { arity }
+            }
+        }
+
+        impl NodeHasher for $name {
+            fn family(&self) -> &'static str {
+                FAMILY
+            }
+
+            fn arity(&self) -> usize {
+                self.arity
+            }
+
+            fn params(&self) -> Params {
+                let mut p = base_params();
+                p.extend($crate::params! {
+                    "arity" => self.arity,
+                    "key" => "0",
+                    "mode" => $mode,
+                    "permutations_per_node" => self.arity,
+                });
+                p
+            }
+
+            fn hash_node(&self, children: &[Fr]) -> Fr {
+                assert_eq!(
+                    children.len(),
+                    self.arity,
+                    "node hasher called with wrong child count"
+                );
+                let hash: fn(&[Fr]) -> Fr = $hash;
+                hash(children)
+            }
+        }
+    };
+}
+pub(crate) use keyed_node_hasher;
+
+/// The `family` and `width` of a [`Permutation`] impl whose module has a
+/// `FAMILY` and whose type has a `width` field.
+macro_rules! family_and_width {
+    () => {
+        fn family(&self) -> &'static str {
+            FAMILY
+        }
+
+        fn width(&self) -> usize {
+            self.width
+        }
+    };
+}
+pub(crate) use family_and_width;

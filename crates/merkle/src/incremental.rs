@@ -236,28 +236,12 @@ impl IncrementalMerkleTree {
                 capacity: self.next_index as u128,
             });
         }
-        let a = self.arity as u64;
-        let mut siblings = Vec::with_capacity(self.levels as usize);
-        let mut positions = Vec::with_capacity(self.levels as usize);
-        let mut idx = index;
-        for level in 0..self.levels {
-            let pos = idx % a;
-            let base = idx - pos;
-            siblings.push(
-                (0..a)
-                    .filter(|&p| p != pos)
-                    .map(|p| self.node(level, base + p))
-                    .collect(),
-            );
-            positions.push(pos as u8);
-            idx /= a;
-        }
-        Ok(MerklePath {
-            leaf_index: index,
-            arity: self.arity,
-            siblings,
-            positions,
-        })
+        Ok(MerklePath::collect(
+            index,
+            self.arity,
+            self.levels,
+            |level, i| self.node(level, i),
+        ))
     }
 }
 

@@ -36,6 +36,38 @@ pub struct MerklePath {
 }
 
 impl MerklePath {
+    /// The path of leaf `index` in an `arity`-ary tree of `height` levels
+    /// whose node at `(level, index)` is `node(level, index)`.
+    pub(crate) fn collect(
+        index: u64,
+        arity: usize,
+        height: u32,
+        node: impl Fn(u32, u64) -> Fr,
+    ) -> Self {
+        let a = arity as u64;
+        let mut siblings = Vec::with_capacity(height as usize);
+        let mut positions = Vec::with_capacity(height as usize);
+        let mut idx = index;
+        for level in 0..height {
+            let pos = idx % a;
+            let base = idx - pos;
+            siblings.push(
+                (0..a)
+                    .filter(|&p| p != pos)
+                    .map(|p| node(level, base + p))
+                    .collect(),
+            );
+            positions.push(pos as u8);
+            idx /= a;
+        }
+        Self {
+            leaf_index: index,
+            arity,
+            siblings,
+            positions,
+        }
+    }
+
     /// Number of levels (the tree's height).
     pub fn height(&self) -> usize {
         self.positions.len()

@@ -269,28 +269,12 @@ impl SparseMerkleTree {
     /// The membership path of leaf `index`.
     pub fn path(&self, index: u64) -> Result<MerklePath, MerkleError> {
         self.check_index(index)?;
-        let a = self.arity as u64;
-        let mut siblings = Vec::with_capacity(self.height as usize);
-        let mut positions = Vec::with_capacity(self.height as usize);
-        let mut idx = index;
-        for level in 0..self.height {
-            let pos = idx % a;
-            let base = idx - pos;
-            siblings.push(
-                (0..a)
-                    .filter(|&p| p != pos)
-                    .map(|p| self.node(level, base + p))
-                    .collect(),
-            );
-            positions.push(pos as u8);
-            idx /= a;
-        }
-        Ok(MerklePath {
-            leaf_index: index,
-            arity: self.arity,
-            siblings,
-            positions,
-        })
+        Ok(MerklePath::collect(
+            index,
+            self.arity,
+            self.height,
+            |level, i| self.node(level, i),
+        ))
     }
 
     /// Whether `leaf` at `path` is in the tree with the current root.
