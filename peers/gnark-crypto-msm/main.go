@@ -156,7 +156,13 @@ func scalars(n int) []fr.Element {
 }
 
 func main() {
-	threadsFlag := flag.String("threads", "1,2", "comma-separated thread counts")
+	// zkbench runs an external runner once per thread count with ZKBENCH_THREADS set (and the
+	// process pinned to that many cores): that count is then the default
+	defaultThreads := "1,2"
+	if t := os.Getenv("ZKBENCH_THREADS"); t != "" {
+		defaultThreads = t
+	}
+	threadsFlag := flag.String("threads", defaultThreads, "comma-separated thread counts (default: $ZKBENCH_THREADS, else 1,2)")
 	sizesFlag := flag.String("sizes", "2^10,2^12,2^14,2^16", "comma-separated sizes (2^K or decimal)")
 	groupsFlag := flag.String("groups", "bn254-g1,bn254-g2", "bn254-g1 and/or bn254-g2")
 	flag.Parse()

@@ -39,6 +39,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/consensys/gnark-crypto/ecc"
@@ -311,6 +312,7 @@ type record struct {
 	Status  string             `json:"status"`
 	Error   string             `json:"error,omitempty"`
 	Samples []float64          `json:"samples_s"`
+	CPU     []float64          `json:"cpu_s,omitempty"`
 	Threads int                `json:"threads"`
 	Metrics map[string]float64 `json:"metrics"`
 	Test    bool               `json:"test_setup"`
@@ -324,10 +326,15 @@ type recorder struct {
 }
 
 func (r recorder) emit(phase string, samples []float64, metrics map[string]float64) {
+	r.emitCPU(phase, samples, nil, metrics)
+}
+
+// emitCPU is emit with the CPU seconds (all threads) of every sample.
+func (r recorder) emitCPU(phase string, samples, cpu []float64, metrics map[string]float64) {
 	if r.silent {
 		return
 	}
-	b, _ := json.Marshal(record{Case: r.kase, Phase: phase, Status: "ok", Samples: samples, Threads: r.threads, Metrics: metrics, Test: true})
+	b, _ := json.Marshal(record{Case: r.kase, Phase: phase, Status: "ok", Samples: samples, CPU: cpu, Threads: r.threads, Metrics: metrics, Test: true})
 	fmt.Println(string(b))
 }
 
@@ -429,7 +436,7 @@ type backend struct {
 
 // witness measures the witness phase (gnark's assignment to a full and public witness).
 func (b *backend) witness(metrics map[string]float64) {
-	samples := sample(b.prof, func() error {
+	samples, cpu := sample(b.prof, func() error {
 		w, err := frontend.NewWitness(b.st.assignment, ecc.BN254.ScalarField())
 		if err != nil {
 			return err
@@ -438,7 +445,7 @@ func (b *backend) witness(metrics map[string]float64) {
 		b.wit, b.pub = w, p
 		return err
 	}, func(err error) { b.rec.fail("witness", err) })
-	b.rec.emit("witness", samples, metrics)
+	b.rec.emitCPU("witness", samples, cpu, metrics)
 }
 
 // measure records prove_cold, prove (with proof_bytes), verify and verify-tampered; prove
@@ -450,15 +457,15 @@ func (b *backend) measure(metrics map[string]float64, prove func() error, size f
 		b.rec.fail("prove_cold", err)
 	}
 	b.rec.emit("prove_cold", []float64{time.Since(t).Seconds()}, metrics)
-	proveSamples := sample(b.prof, prove, func(err error) { b.rec.fail("prove", err) })
+	proveSamples, proveCPU := sample(b.prof, prove, func(err error) { b.rec.fail("prove", err) })
 	n, err := size()
 	if err != nil {
 		b.rec.fail("prove", err)
 	}
 	pm := map[string]float64{"constraints": metrics["constraints"], "proof_bytes": float64(n)}
-	b.rec.emit("prove", proveSamples, pm)
-	verifySamples := sample(b.prof, func() error { return verify(b.pub) }, func(err error) { b.rec.fail("verify", err) })
-	b.rec.emit("verify", verifySamples, pm)
+	b.rec.emitCPU("prove", proveSamples, proveCPU, pm)
+	verifySamples, verifyCPU := sample(b.prof, func() error { return verify(b.pub) }, func(err error) { b.rec.fail("verify", err) })
+	b.rec.emitCPU("verify", verifySamples, verifyCPU, pm)
 
 	// A changed public input (root + 1) must be rejected: recorded.
 	bw, err := frontend.NewWitness(b.st.tampered, ecc.BN254.ScalarField(), frontend.PublicOnly())
@@ -570,23 +577,35 @@ func exportEVM(dir string, ccs constraint.ConstraintSystem, pk groth16.ProvingKe
 	return os.WriteFile(filepath.Join(dir, "public.json"), public, 0o644)
 }
 
-// sample runs f warmup times, then measures it until the profile is satisfied.
-func sample(p profile, f func() error, fail func(error)) []float64 {
+// cpuSeconds is the user + system CPU time of this process (all threads).
+func cpuSeconds() float64 {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)*1e-6 }
+	return tv(u.Utime) + tv(u.Stime)
+}
+
+// sample runs f warmup times, then measures it until the profile is satisfied: wall and CPU
+// seconds of every sample.
+func sample(p profile, f func() error, fail func(error)) ([]float64, []float64) {
 	for i := 0; i < p.Warmup; i++ {
 		if err := f(); err != nil {
 			fail(err)
 		}
 	}
-	var out []float64
+	var out, cpu []float64
 	spent := 0.0
 	for len(out) < p.MinSamples || (len(out) < p.MaxSamples && spent < p.TargetSeconds) {
-		t := time.Now()
+		t, c := time.Now(), cpuSeconds()
 		if err := f(); err != nil {
 			fail(err)
 		}
 		d := time.Since(t).Seconds()
+		cpu = append(cpu, cpuSeconds()-c)
 		spent += d
 		out = append(out, d)
 	}
-	return out
+	return out, cpu
 }

@@ -38,6 +38,7 @@ pub mod report_primitives;
 pub mod report_seed003;
 pub mod report_wasm_engines;
 pub mod runner;
+pub mod scaling;
 pub mod suite;
 pub mod sys;
 

@@ -135,7 +135,9 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
     }
     for ext in &suite.externals {
         bar.set_message(format!("external {}", ext.name));
-        results.records.extend(run_external(ext, &profile, &env));
+        for &t in &external_threads(ext, opts) {
+            results.records.extend(run_external_at(ext, t, &profile, &env));
+        }
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -157,9 +159,13 @@ pub fn run_case_child(
     if case.threads > 0 {
         cmd.env("RAYON_NUM_THREADS", case.threads.to_string());
     }
-    run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
-        vec![Record::failed(case, "all", status, reason, env)]
+    // threads mean cores: the child runs on the first `threads` CPUs
+    crate::sys::with_cpus(case.threads, || {
+        run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
+            vec![Record::failed(case, "all", status, reason, env)]
+        })
     })
+    .0
 }
 
 fn run_record_command(
@@ -297,8 +303,14 @@ pub fn parse_record_line(line: &str, env: &Environment) -> Result<Record, String
     Ok(r)
 }
 
-/// Runs an external peer: its command prints one record per line (see `docs/external-runners.md`).
-pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec<Record> {
+/// Runs an external peer with the environment variables `vars`: its command
+/// prints one record per line (see `docs/external-runners.md`).
+pub fn run_external(
+    ext: &External,
+    vars: &[(&str, &str)],
+    profile: &Profile,
+    env: &Environment,
+) -> Vec<Record> {
     let fake_case = Case {
         kind: crate::case::CaseKind::Proof,
         system: ext.name.clone(),
@@ -322,6 +334,7 @@ pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec
         )];
     };
     let mut cmd = Command::new(prog);
+    cmd.envs(vars.iter().copied());
     cmd.args(args).env(
         "ZKBENCH_PROFILE",
         serde_json::to_string(profile).expect("profile serialises"),
@@ -336,6 +349,42 @@ pub fn run_external(ext: &External, profile: &Profile, env: &Environment) -> Vec
     run_record_command(cmd, profile.case_timeout_seconds, env, |reason, status| {
         vec![Record::failed(&fake_case, "all", status, reason, env)]
     })
+}
+
+/// The thread counts an external runner runs at: `--threads`, else its own
+/// list up to this machine's CPUs, else once with the machine's default (0).
+fn external_threads(ext: &External, opts: &RunOptions) -> Vec<usize> {
+    crate::suite::thread_counts(&ext.threads, opts.threads.as_deref())
+}
+
+/// [`run_external`] at `threads` (0: the machine's default): pinned to that
+/// many cores, told the count through `GOMAXPROCS`, `RAYON_NUM_THREADS` and
+/// `ZKBENCH_THREADS`; records that name no thread count get it.
+pub fn run_external_at(
+    ext: &External,
+    threads: usize,
+    profile: &Profile,
+    env: &Environment,
+) -> Vec<Record> {
+    if threads == 0 {
+        return run_external(ext, &[], profile, env);
+    }
+    let n = threads.to_string();
+    let vars = ["GOMAXPROCS", "RAYON_NUM_THREADS", "ZKBENCH_THREADS"].map(|v| (v, n.as_str()));
+    let (mut records, pinned) =
+        crate::sys::with_cpus(threads, || run_external(ext, &vars, profile, env));
+    let cpus = pinned.unwrap_or_else(|| crate::sys::allowed_cpus().len());
+    for r in &mut records {
+        if r.case.threads == 0 {
+            r.case.threads = threads;
+            r.case_id = r.case.id();
+        }
+        if r.threads == 0 {
+            r.threads = threads;
+        }
+        add_cpu_metrics(r, cpus);
+    }
+    records
 }
 
 /// The child side: measures `case` in this process and prints its records, one JSON line each.
@@ -353,13 +402,26 @@ pub fn run_case_here(case_json: &str, profile_json: &str) -> Result<(), String> 
     let backend =
         backends::for_case(&case).ok_or_else(|| format!("no backend for {}", case.id()))?;
     let mut records = backend.run(&case, &profile, &env);
+    let cpus = crate::sys::allowed_cpus().len();
     for r in &mut records {
         if r.threads == 0 {
             r.threads = rayon::current_num_threads();
         }
+        add_cpu_metrics(r, cpus);
         println!("{}", serde_json::to_string(r).expect("record serialises"));
     }
     Ok(())
+}
+
+/// `metrics.cpu_s_per_op` (median CPU time of one sample, all threads: a
+/// sample is one operation of the phase) and `metrics.cpus` (the CPUs the
+/// process could run on), so that work overhead across thread counts can be
+/// read from any record.
+pub fn add_cpu_metrics(r: &mut Record, cpus: usize) {
+    if let Some(s) = zkbench_core::stats::Summary::of(&r.cpu_s) {
+        r.metrics.entry("cpu_s_per_op".into()).or_insert(s.median);
+    }
+    r.metrics.entry("cpus".into()).or_insert(cpus as f64);
 }
 
 #[cfg(test)]
@@ -395,8 +457,9 @@ mod tests {
         let ext = |cmd: &[&str]| External {
             name: "peer".into(),
             command: cmd.iter().map(|s| s.to_string()).collect(),
+            threads: vec![],
         };
-        let r = run_external(&ext(&["sh", "-c", "echo boom >&2; exit 3"]), &profile, &env);
+        let r = run_external(&ext(&["sh", "-c", "echo boom >&2; exit 3"]), &[], &profile, &env);
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].status, Status::Error);
         assert!(
@@ -404,11 +467,43 @@ mod tests {
             "{:?}",
             r[0].error
         );
-        let r = run_external(&ext(&["sleep", "5"]), &profile, &env);
+        let r = run_external(&ext(&["sleep", "5"]), &[], &profile, &env);
         assert_eq!(r[0].status, Status::Timeout);
-        let r = run_external(&ext(&["/nonexistent/program"]), &profile, &env);
+        let r = run_external(&ext(&["/nonexistent/program"]), &[], &profile, &env);
         assert_eq!(r[0].status, Status::Error);
-        let r = run_external(&ext(&[]), &profile, &env);
+        let r = run_external(&ext(&[]), &[], &profile, &env);
         assert!(r[0].error.as_deref().unwrap().contains("empty command"));
+    }
+
+    /// An external runner at a thread count gets the count in its environment, runs pinned
+    /// to that many CPUs (where the machine has more), and its records name the count.
+    #[test]
+    fn external_runners_run_at_a_thread_count() {
+        let env = Environment::default();
+        let script = r#"echo "{\"case\":{\"kind\":\"proof\",\"system\":\"peer\",\"hash\":\"poseidon2-gnark\",\"threads\":0},\"phase\":\"prove\",\"status\":\"ok\",\"samples_s\":[0.1],\"cpu_s\":[0.2],\"threads\":0,\"metrics\":{\"gomaxprocs\":$GOMAXPROCS,\"zkbench_threads\":$ZKBENCH_THREADS,\"nproc\":$(nproc)}}""#;
+        let ext = External {
+            name: "peer".into(),
+            command: vec!["sh".into(), "-c".into(), script.into()],
+            threads: vec![1],
+        };
+        let r = run_external_at(&ext, 1, &Profile::quick(), &env);
+        assert_eq!(r.len(), 1, "{r:?}");
+        let r = &r[0];
+        assert_eq!(r.status, Status::Ok, "{:?}", r.error);
+        assert_eq!((r.case.threads, r.threads), (1, 1));
+        assert!(r.case_id.ends_with("threads1"), "{}", r.case_id);
+        assert_eq!(r.metrics["gomaxprocs"], 1.0);
+        assert_eq!(r.metrics["zkbench_threads"], 1.0);
+        assert_eq!(r.metrics["cpu_s_per_op"], 0.2);
+        if crate::sys::allowed_cpus().len() > 1 {
+            assert_eq!(r.metrics["nproc"], 1.0, "pinned to one CPU");
+            assert_eq!(r.metrics["cpus"], 1.0);
+        }
+        // the suite's counts above this machine's CPUs are left out; --threads is obeyed
+        let many = crate::sys::allowed_cpus().len() + 1;
+        assert_eq!(crate::suite::thread_counts(&[1, many], None), vec![1]);
+        assert_eq!(crate::suite::thread_counts(&[many], None), vec![many]);
+        assert_eq!(crate::suite::thread_counts(&[1], Some(&[many])), vec![many]);
+        assert_eq!(crate::suite::thread_counts(&[], None), vec![0]);
     }
 }

@@ -178,6 +178,11 @@ pub struct External {
     pub name: String,
     /// Program and arguments; it prints one result record (JSON) per line.
     pub command: Vec<String>,
+    /// Thread counts to run it at (`zkbench run --threads` overrides; empty:
+    /// once, with the machine's default). At `N` it runs pinned to `N` cores
+    /// with `GOMAXPROCS`, `RAYON_NUM_THREADS` and `ZKBENCH_THREADS` set to `N`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<usize>,
 }
 
 /// A benchmark suite.
@@ -259,6 +264,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("smoke", include_str!("../../../suites/smoke.toml")),
     ("peers", include_str!("../../../suites/peers.toml")),
     ("perf", include_str!("../../../suites/perf.toml")),
+    ("scaling", include_str!("../../../suites/scaling.toml")),
     ("evm", include_str!("../../../suites/evm.toml")),
     ("seed003", include_str!("../../../suites/seed003.toml")),
     (
@@ -387,6 +393,8 @@ impl Suite {
     }
 
     /// Expands every sweep into cases, with `threads` overriding the sweeps' thread lists.
+    /// A sweep's own counts above this machine's CPUs are left out (`--threads` runs what it
+    /// asks for, oversubscribed if need be).
     pub fn cases(&self, threads_override: Option<&[usize]>) -> Vec<Case> {
         let mut out = Vec::new();
         for s in &self.sweeps {
@@ -400,11 +408,7 @@ impl Suite {
                 } else {
                     s.hashes.iter().filter_map(|h| h.parse().ok()).collect()
                 };
-            let threads: Vec<usize> = match threads_override {
-                Some(t) => t.to_vec(),
-                None if s.threads.is_empty() => vec![0],
-                None => s.threads.clone(),
-            };
+            let threads = thread_counts(&s.threads, threads_override);
             for fam in families {
                 let alphas: Vec<Option<u64>> = if s.alphas.is_empty() {
                     vec![None]
@@ -527,11 +531,7 @@ fn validate_primitive_sweep(s: &Sweep, kind: CaseKind) -> Result<(), String> {
 /// the combinations an implementation exists for.
 fn expand_primitive_sweep(s: &Sweep, threads_override: Option<&[usize]>, out: &mut Vec<Case>) {
     let kind = s.kind.expect("primitive sweep");
-    let threads: Vec<usize> = match threads_override {
-        Some(t) => t.to_vec(),
-        None if s.threads.is_empty() => vec![0],
-        None => s.threads.clone(),
-    };
+    let threads = thread_counts(&s.threads, threads_override);
     for g in &s.groups {
         for z in s.sizes.iter().filter_map(|z| parse_size(z).ok()) {
             for &t in &threads {
@@ -703,6 +703,24 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
             }
         }
     }
+}
+
+/// The thread counts a sweep (or an external runner) runs at: `--threads`
+/// as given, else its own list without the counts above this machine's CPUs
+/// (the smallest kept if all are), else the machine's default (0).
+pub fn thread_counts(own: &[usize], threads_override: Option<&[usize]>) -> Vec<usize> {
+    if let Some(t) = threads_override {
+        return t.to_vec();
+    }
+    let cpus = crate::sys::allowed_cpus().len();
+    let mut t: Vec<usize> = own.iter().copied().filter(|&n| n <= cpus).collect();
+    if t.is_empty() {
+        t.extend(own.iter().copied().min());
+    }
+    if t.is_empty() {
+        t.push(0);
+    }
+    t
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! Process measurements (peak resident memory, CPU time) and the machine's
-//! environment, read from Linux `/proc` without `unsafe`.
+//! environment, read from Linux `/proc` and `getrusage` without `unsafe`;
+//! CPU affinity for runs at a given thread count ([`with_cpus`]).
 //!
 //! Peak RSS is `VmHWM` from `/proc/self/status`; it is reset between phases by
 //! writing `5` to `/proc/self/clear_refs` (Linux ≥ 4.0), so that a phase's peak
 //! is not polluted by an earlier phase. Each benchmark case also runs in its own
 //! child process. On systems without `/proc` the values are `None`.
 
-use std::{fs, process::Command};
+use std::fs;
 
 pub use zkbench_core::Environment;
 
@@ -37,25 +38,65 @@ pub fn reset_peak_rss() -> bool {
     fs::write("/proc/self/clear_refs", "5").is_ok()
 }
 
-/// User + system CPU time of this process (all threads) in seconds.
+/// User + system CPU time of this process (all threads) in seconds, to the
+/// microsecond (`getrusage(RUSAGE_SELF)`; `/proc/self/stat`'s 10 ms ticks
+/// elsewhere would round a 40 ms proof to one or two ticks).
 pub fn cpu_time_s() -> Option<f64> {
-    let s = fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = &s[s.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / clock_ticks_per_second())
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::resource::{getrusage, UsageWho};
+        let u = getrusage(UsageWho::RUSAGE_SELF).ok()?;
+        let s = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 * 1e-6;
+        Some(s(u.user_time()) + s(u.system_time()))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
 }
 
-fn clock_ticks_per_second() -> f64 {
-    // USER_HZ is 100 on every mainstream Linux architecture; `getconf` confirms it where present.
-    Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100.0)
+/// The CPUs this process may run on (its affinity mask), in order.
+pub fn allowed_cpus() -> Vec<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::{sched::sched_getaffinity, unistd::Pid};
+        if let Ok(set) = sched_getaffinity(Pid::from_raw(0)) {
+            return (0..nix::sched::CpuSet::count())
+                .filter(|&c| set.is_set(c).unwrap_or(false))
+                .collect();
+        }
+    }
+    (0..std::thread::available_parallelism().map_or(1, |n| n.get())).collect()
+}
+
+/// Runs `f` (which starts a child process) with the calling thread pinned to
+/// the first `n` CPUs it may use, so that the child inherits that affinity
+/// (`sched_setaffinity`; a forked child keeps its parent thread's mask), and
+/// restores the mask afterwards. With `n` 0 or not below the CPUs allowed,
+/// or where affinity cannot be set, `f` runs unpinned. Returns `f`'s value
+/// and the number of CPUs the child was pinned to, if it was.
+pub fn with_cpus<T>(n: usize, f: impl FnOnce() -> T) -> (T, Option<usize>) {
+    let cpus = allowed_cpus();
+    if n == 0 || n >= cpus.len() {
+        return (f(), None);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use nix::{
+            sched::{sched_getaffinity, sched_setaffinity, CpuSet},
+            unistd::Pid,
+        };
+        let me = Pid::from_raw(0);
+        if let Ok(old) = sched_getaffinity(me) {
+            let mut set = CpuSet::new();
+            if cpus[..n].iter().all(|&c| set.set(c).is_ok()) && sched_setaffinity(me, &set).is_ok() {
+                let out = f();
+                let _ = sched_setaffinity(me, &old);
+                return (out, Some(n));
+            }
+        }
+    }
+    (f(), None)
 }
 
 /// Reads the current environment (machine, OS, build facts).

@@ -45,7 +45,7 @@ pub mod ptau;
 pub mod snarkjs;
 pub mod system;
 pub mod testing;
-mod wasm_qap;
+mod qap;
 pub mod zkey;
 
 /// The statements, from `zkbench-statement` (one definition for every backend).

@@ -22,7 +22,7 @@
 //! proving key, so that a proof right after loading a key
 //! ([`crate::Circuit::load_or_setup`]) is as fast as a warm one.
 
-use crate::wasm_qap::QapArith;
+use crate::qap::{min_len, QapArith};
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::CurveGroup;
 use ark_ff::{FftField, Field, One, PrimeField, Zero};
@@ -36,7 +36,7 @@ use rayon::prelude::*;
 use web_time::Instant;
 
 pub use zkbench_msm::{FixedBaseTable, RawCurve};
-use zkbench_msm::{split, Piece, Shape};
+use zkbench_msm::{run_pieces, split, Piece, Shape};
 
 /// Pieces per MSM the tables' windows are chosen for: about one per four
 /// threads (the five MSMs of a proof share the threads).
@@ -161,8 +161,8 @@ fn evaluate_row<Q: QapArith>(row: &[(Fr, usize)], z: &[Fr]) -> Fr {
 }
 
 /// ark-poly's radix-2 / mixed-radix FFTs and ark-ff's multiplication: the
-/// QAP arithmetic natively (on `wasm32` only in tests).
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+/// QAP arithmetic for domains that are not a power of two (never for BN254's
+/// circuits here; `crate::qap::Fft` is used whenever it can be).
 pub(crate) struct ArkQap {
     domain: GeneralEvaluationDomain<Fr>,
     coset: GeneralEvaluationDomain<Fr>,
@@ -199,21 +199,25 @@ impl QapArith for ArkQap {
 /// domain, coset and operations, so the same `h` and the same proof), with
 /// the three chains `M·z → iFFT → coset FFT` for A, B and C run side by side
 /// rather than one after another: each FFT of a few thousand points is too
-/// small to keep two threads busy on its own. The arithmetic is ark's
-/// natively ([`ArkQap`]) and `crate::wasm_qap`'s 29-bit-limb one on `wasm32`
-/// (ark-ff's `Fr` multiplication costs 32 `__multi3` calls there).
+/// small to keep two threads busy on its own. The FFTs are
+/// `crate::qap::Fft`'s (cut once for the thread pool), with ark-ff's `Fr`
+/// multiplication natively and the 29-bit-limb one on `wasm32` (ark-ff's
+/// costs 32 `__multi3` calls there); ark-poly's ([`ArkQap`]) only for a
+/// domain that is not a power of two.
 fn witness_map(
     matrices: &ConstraintMatrices<Fr>,
     num_inputs: usize,
     z: &[Fr],
 ) -> Result<Vec<Fr>, SynthesisError> {
     #[cfg(not(target_arch = "wasm32"))]
-    {
-        witness_map_with::<ArkQap>(matrices, num_inputs, z)
-    }
+    type Mul = crate::qap::ArkMul;
     #[cfg(target_arch = "wasm32")]
-    {
-        witness_map_with::<crate::wasm_qap::Fft>(matrices, num_inputs, z)
+    type Mul = crate::qap::WasmMul;
+    match witness_map_with::<crate::qap::Fft<Mul>>(matrices, num_inputs, z) {
+        Err(SynthesisError::PolynomialDegreeTooLarge) => {
+            witness_map_with::<ArkQap>(matrices, num_inputs, z)
+        }
+        h => h,
     }
 }
 
@@ -234,6 +238,7 @@ pub(crate) fn witness_map_with<Q: QapArith>(
         v[..num_constraints]
             .par_iter_mut()
             .zip(m.par_iter())
+            .with_min_len(min_len(num_constraints))
             .for_each(|(x, row)| *x = evaluate_row::<Q>(row, z));
         #[cfg(not(feature = "parallel"))]
         v[..num_constraints]
@@ -264,7 +269,13 @@ pub(crate) fn witness_map_with<Q: QapArith>(
         .ok_or(SynthesisError::UnexpectedIdentity)?;
     let quotient = |((a, b), c): ((&Fr, &Fr), &Fr)| Q::mul(&(Q::mul(a, b) - c), &z_inv);
     #[cfg(feature = "parallel")]
-    let mut h: Vec<Fr> = a.par_iter().zip(&b).zip(&c).map(quotient).collect();
+    let mut h: Vec<Fr> = a
+        .par_iter()
+        .zip(&b)
+        .zip(&c)
+        .with_min_len(min_len(n))
+        .map(quotient)
+        .collect();
     #[cfg(not(feature = "parallel"))]
     let mut h: Vec<Fr> = a.iter().zip(&b).zip(&c).map(quotient).collect();
     qap.coset_ifft(&mut h);
@@ -286,8 +297,21 @@ pub fn create_proof(
 }
 
 /// [`create_proof`] with the wall time of its parts ([`ProveTimings`]): a
-/// few `Instant` reads, one per MSM chunk, no shared state.
+/// few `Instant` reads, one per MSM piece, no shared state. The proof runs
+/// on a pool no larger than the machine ([`zkbench_msm::on_cores`]).
 pub fn create_proof_timed(
+    pk: &ProvingKey<Bn254>,
+    tables: &ProverTables,
+    matrices: &ConstraintMatrices<Fr>,
+    full_assignment: &[Fr],
+    r: Fr,
+    s: Fr,
+) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
+    zkbench_msm::on_cores(|| prove_on_pool(pk, tables, matrices, full_assignment, r, s))
+}
+
+/// [`create_proof_timed`] on the current pool.
+fn prove_on_pool(
     pk: &ProvingKey<Bn254>,
     tables: &ProverTables,
     matrices: &ConstraintMatrices<Fr>,
@@ -300,7 +324,12 @@ pub fn create_proof_timed(
     let h = witness_map(matrices, num_inputs, full_assignment)?;
     let h_done = Instant::now();
     #[cfg(feature = "parallel")]
-    let to_bigints = |v: &[Fr]| v.par_iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
+    let to_bigints = |v: &[Fr]| {
+        v.par_iter()
+            .with_min_len(min_len(v.len()))
+            .map(|x| x.into_bigint())
+            .collect::<Vec<_>>()
+    };
     #[cfg(not(feature = "parallel"))]
     let to_bigints = |v: &[Fr]| v.iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
     let z = to_bigints(full_assignment);
@@ -322,10 +351,7 @@ pub fn create_proof_timed(
         (p.msm, sum, t.elapsed().as_secs_f64())
     };
     let msm_start = Instant::now();
-    #[cfg(feature = "parallel")]
-    let parts: Vec<_> = pieces.par_iter().with_max_len(1).map(run).collect();
-    #[cfg(not(feature = "parallel"))]
-    let parts: Vec<_> = pieces.iter().map(run).collect();
+    let parts = run_pieces(&pieces, run);
     let msm_wall = msm_start.elapsed().as_secs_f64();
     // A, B (G1), H, L: sums; busy: thread time per MSM (index 4: B in G2)
     let mut acc = [G1Projective::zero(); 4];

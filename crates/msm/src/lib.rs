@@ -36,5 +36,5 @@ pub mod table;
 
 pub use field::{add_affine, add_projective, MsmField};
 pub use points::{Backing, PointBytes, RawCurve};
-pub use split::{split, threads, Piece, Shape};
+pub use split::{on_cores, run_pieces, split, threads, Piece, Shape};
 pub use table::{num_windows, FixedBaseTable, Scalar};

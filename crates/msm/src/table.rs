@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::buckets::{AffineBuckets, Entry};
 use crate::field::MsmField;
 use crate::points::{PointBytes, RawCurve};
-use crate::split::{split, threads, Piece, Shape};
+use crate::split::{on_cores, run_pieces, split, threads, Piece, Shape};
 
 /// A BN254 scalar as the MSM reads it: its canonical limbs (not Montgomery).
 pub type Scalar = <Fr as PrimeField>::BigInt;
@@ -197,12 +197,12 @@ impl<P: RawCurve> FixedBaseTable<P> {
     where
         P::BaseField: MsmField,
     {
-        let pieces = split(&[self.shape()], threads());
-        let run = |p: &Piece| self.msm_range(scalars, p.range.clone());
-        #[cfg(feature = "parallel")]
-        return pieces.par_iter().with_max_len(1).map(run).sum();
-        #[cfg(not(feature = "parallel"))]
-        return pieces.iter().map(run).sum();
+        on_cores(|| {
+            let pieces = split(&[self.shape()], threads());
+            run_pieces(&pieces, |p: &Piece| self.msm_range(scalars, p.range.clone()))
+                .into_iter()
+                .sum()
+        })
     }
 
     /// `Σ scalars[indices[k]] · base[indices[k]]` over the kept bases with

@@ -1,0 +1,428 @@
+//! How provers and MSMs scale with threads: a table of the ratio to the peer
+//! and the work overhead at every thread count, and a speedup chart per case
+//! (every system on it, the ideal line drawn). Read from the records of cases
+//! run at explicit thread counts (`zkbench run scaling`, or any suite with
+//! `--threads`): phase `prove` of proof cases, `msm` of MSM cases, and the H
+//! polynomial of Groth16 proofs (`metrics.phase_h_s`).
+//!
+//! *Work overhead* is the CPU time of one operation (all threads,
+//! `metrics.cpu_s_per_op`) at N threads over the same at one thread: 1.00
+//! means the parallel decomposition added no work; what it adds shows even
+//! on a machine with fewer cores than threads.
+
+use std::collections::BTreeMap;
+
+use plotters::prelude::*;
+use zkbench_core::{stats::Summary, CaseKind, Record, ResultsFile, Status};
+
+/// One measured point of a series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// Thread count of the case.
+    pub threads: usize,
+    /// Median wall time of one operation (seconds).
+    pub wall_s: f64,
+    /// Median CPU time of one operation, all threads (seconds).
+    pub cpu_s: Option<f64>,
+}
+
+/// One system's points on one case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// What is measured, without system and threads (e.g. "membership proof,
+    /// poseidon2-gnark, arity 2, 2^32 leaves").
+    pub case: String,
+    /// The system (`groth16`, `gnark-groth16`, `zkbench`, ...).
+    pub system: String,
+    /// Points by thread count.
+    pub points: BTreeMap<usize, Point>,
+}
+
+impl Series {
+    /// Speedup at `t` threads over the series' smallest thread count, scaled
+    /// to that count (so that a series starting at one thread reads as
+    /// "times faster than one thread").
+    pub fn speedup(&self, t: usize) -> Option<f64> {
+        let (&t0, p0) = self.points.iter().next()?;
+        let p = self.points.get(&t)?;
+        Some(p0.wall_s / p.wall_s * t0 as f64)
+    }
+
+    /// CPU time at `t` threads over CPU time at the smallest count.
+    pub fn work_overhead(&self, t: usize) -> Option<f64> {
+        let c0 = self.points.values().next()?.cpu_s?;
+        let c = self.points.get(&t)?.cpu_s?;
+        (c0 > 0.0).then(|| c / c0)
+    }
+}
+
+fn median(v: &[f64]) -> Option<f64> {
+    Summary::of(v).map(|s| s.median)
+}
+
+/// The case a record measures, without system and threads.
+fn case_label(r: &Record) -> Option<String> {
+    let c = &r.case;
+    match c.kind {
+        CaseKind::Proof => {
+            let circuit = c.circuit.map(|x| x.to_string()).unwrap_or_default();
+            let alpha = c.alpha.map(|a| format!(" α={a}")).unwrap_or_default();
+            let arity = c.arity.map(|a| format!(", arity {a}")).unwrap_or_default();
+            let leaves = c
+                .leaves
+                .map(|l| format!(", 2^{} leaves", l.trailing_zeros()))
+                .unwrap_or_default();
+            Some(format!("{circuit} proof, {}{alpha}{arity}{leaves}", c.hash))
+        }
+        CaseKind::Msm => {
+            let size = c.size?;
+            Some(format!("MSM {}, 2^{} points", c.hash, size.trailing_zeros()))
+        }
+        _ => None,
+    }
+}
+
+/// Every series with at least two thread counts in `files`.
+pub fn series(files: &[ResultsFile]) -> Vec<Series> {
+    let mut by: BTreeMap<(String, String), BTreeMap<usize, Point>> = BTreeMap::new();
+    let mut put = |case: String, system: String, p: Point| {
+        by.entry((case, system)).or_default().insert(p.threads, p);
+    };
+    for r in files.iter().flat_map(|f| &f.records) {
+        let t = r.case.threads;
+        let wanted = matches!(
+            (r.case.kind, r.phase.as_str()),
+            (CaseKind::Proof, "prove") | (CaseKind::Msm, "msm")
+        );
+        if t == 0 || r.status != Status::Ok || !wanted {
+            continue;
+        }
+        let (Some(case), Some(wall_s)) = (case_label(r), median(&r.samples_s)) else {
+            continue;
+        };
+        let cpu_s = r
+            .metrics
+            .get("cpu_s_per_op")
+            .copied()
+            .or_else(|| median(&r.cpu_s));
+        put(case.clone(), r.case.system.clone(), Point { threads: t, wall_s, cpu_s });
+        if let Some(&h) = r.metrics.get("phase_h_s") {
+            let case = format!("H polynomial of the {case}");
+            put(case, r.case.system.clone(), Point { threads: t, wall_s: h, cpu_s: None });
+        }
+    }
+    by.into_iter()
+        .filter(|(_, p)| p.len() >= 2)
+        .map(|((case, system), points)| Series { case, system, points })
+        .collect()
+}
+
+/// The peer a series is compared with, and how the comparison is named:
+/// gnark's Groth16 on the same statement (for Halo2, gnark's Groth16 of the
+/// membership statement in the same run, as the perf suite pairs them), and
+/// gnark-crypto's MSM of the same group and size.
+pub fn peer<'a>(s: &Series, all: &'a [Series]) -> Option<(&'a Series, String)> {
+    if s.system.starts_with("gnark") || s.case.starts_with("H polynomial") {
+        return None;
+    }
+    let named = |sys: &str, same_case: bool| {
+        all.iter()
+            .find(|p| p.system == sys && (!same_case || p.case == s.case))
+    };
+    if s.case.starts_with("MSM") {
+        return named("gnark-crypto", true).map(|p| (p, "gnark-crypto".to_string()));
+    }
+    if let Some(p) = named("gnark-groth16", true) {
+        return Some((p, "gnark-groth16".into()));
+    }
+    named("gnark-groth16", false).map(|p| (p, format!("gnark-groth16 ({})", p.case)))
+}
+
+/// The thread counts of all series, in order.
+fn all_threads(all: &[Series]) -> Vec<usize> {
+    let mut t: Vec<usize> = all.iter().flat_map(|s| s.points.keys().copied()).collect();
+    t.sort_unstable();
+    t.dedup();
+    t
+}
+
+fn fmt_time(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.0} µs", s * 1e6)
+    }
+}
+
+/// The rows of the table: case, system, what, and one cell per thread count.
+fn rows(all: &[Series], threads: &[usize]) -> Vec<[String; 3]> {
+    let _ = threads;
+    let mut out = Vec::new();
+    for s in all {
+        out.push([s.case.clone(), s.system.clone(), "time".into()]);
+        if let Some((_, name)) = peer(s, all) {
+            out.push([String::new(), String::new(), format!("/ {name}")]);
+        }
+        if s.points.values().any(|p| p.cpu_s.is_some()) {
+            out.push([String::new(), String::new(), "work overhead".into()]);
+        }
+    }
+    out
+}
+
+/// The cells of `s` for one row kind at every thread count.
+fn cells(s: &Series, all: &[Series], what: &str, threads: &[usize]) -> Vec<String> {
+    threads
+        .iter()
+        .map(|&t| {
+            let v = match what {
+                "time" => s.points.get(&t).map(|p| fmt_time(p.wall_s)),
+                "work overhead" => s.work_overhead(t).map(|w| format!("{w:.2}")),
+                _ => peer(s, all).and_then(|(p, _)| {
+                    let a = s.points.get(&t)?.wall_s;
+                    let b = p.points.get(&t)?.wall_s;
+                    Some(format!("{:.2}x", a / b))
+                }),
+            };
+            v.unwrap_or_else(|| "–".into())
+        })
+        .collect()
+}
+
+/// The scaling table as Markdown (`None` without series): for every case
+/// and system its time, its ratio to the peer and its work overhead at
+/// every thread count.
+pub fn markdown(files: &[ResultsFile]) -> Option<String> {
+    let all = series(files);
+    if all.is_empty() {
+        return None;
+    }
+    let threads = all_threads(&all);
+    let mut out = String::from(
+        "### Scaling with threads\n\nTime of one operation (median, wall), its ratio to the peer at the same thread count (below 1x: zkbench is faster), and work overhead (CPU time at N threads / CPU time at the smallest count; 1.00: no added work).\n\n| case | system | | ",
+    );
+    out += &threads.iter().map(|t| format!("{t} thr")).collect::<Vec<_>>().join(" | ");
+    out += " |\n|---|---|---|";
+    out += &"---:|".repeat(threads.len());
+    out.push('\n');
+    let mut current: Option<&Series> = None;
+    for row in rows(&all, &threads) {
+        if !row[1].is_empty() {
+            current = all.iter().find(|s| s.case == row[0] && s.system == row[1]);
+        }
+        let Some(s) = current else { continue };
+        let cells = cells(s, &all, &row[2], &threads);
+        out += &format!("| {} | {} | {} | {} |\n", row[0], row[1], row[2], cells.join(" | "));
+    }
+    Some(out)
+}
+
+/// The same table as HTML (user strings escaped).
+pub fn html(files: &[ResultsFile]) -> Option<String> {
+    let all = series(files);
+    if all.is_empty() {
+        return None;
+    }
+    let threads = all_threads(&all);
+    let mut out = String::from("<h2>Scaling with threads</h2>\n<p>Time of one operation (median, wall), its ratio to the peer at the same thread count (below 1x: zkbench is faster), and work overhead (CPU time at N threads / CPU time at the smallest count).</p>\n<table>\n<tr><th>case</th><th>system</th><th></th>");
+    for t in &threads {
+        out += &format!("<th>{t} threads</th>");
+    }
+    out += "</tr>\n";
+    let mut current: Option<&Series> = None;
+    for row in rows(&all, &threads) {
+        if !row[1].is_empty() {
+            current = all.iter().find(|s| s.case == row[0] && s.system == row[1]);
+        }
+        let Some(s) = current else { continue };
+        out += "<tr>";
+        for c in &row {
+            out += &format!("<td>{}</td>", esc(c));
+        }
+        for c in cells(s, &all, &row[2], &threads) {
+            out += &format!("<td class=\"num\">{}</td>", esc(&c));
+        }
+        out += "</tr>\n";
+    }
+    out += "</table>\n";
+    for svg in charts(files) {
+        out += &svg;
+        out.push('\n');
+    }
+    Some(out)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// One speedup chart per case: every system's speedup over one thread
+/// against the thread count (log scale), the ideal line drawn, the legend
+/// beside the plot; the title leads with zkbench's ratio to the peer at the
+/// largest common thread count.
+pub fn charts(files: &[ResultsFile]) -> Vec<String> {
+    let all = series(files);
+    let mut cases: Vec<&str> = all.iter().map(|s| s.case.as_str()).collect();
+    cases.dedup();
+    cases
+        .into_iter()
+        .filter_map(|case| {
+            let on: Vec<&Series> = all.iter().filter(|s| s.case == case).collect();
+            chart(&title(case, &on, &all), &on)
+        })
+        .collect()
+}
+
+/// "case: zkbench <system> 0.42x <peer> at 16 threads" where there is a peer.
+fn title(case: &str, on: &[&Series], all: &[Series]) -> String {
+    for s in on {
+        if let Some((p, name)) = peer(s, all) {
+            let common = s.points.keys().filter(|t| p.points.contains_key(t)).max();
+            if let Some(&t) = common {
+                let r = s.points[&t].wall_s / p.points[&t].wall_s;
+                return format!("{case}: {} {r:.2}x {name} at {t} threads", s.system);
+            }
+        }
+    }
+    case.to_string()
+}
+
+fn chart(title: &str, on: &[&Series]) -> Option<String> {
+    let max_t = on.iter().flat_map(|s| s.points.keys()).copied().max()? as f64;
+    let top = on
+        .iter()
+        .flat_map(|s| s.points.keys().filter_map(|&t| s.speedup(t)))
+        .fold(max_t, f64::max);
+    let mut svg = String::new();
+    {
+        let whole = SVGBackend::with_string(&mut svg, (980, 440)).into_drawing_area();
+        whole.fill(&WHITE).ok()?;
+        let (root, legend) = whole.split_horizontally(680);
+        let mut c = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 16))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(64)
+            .build_cartesian_2d((1.0..max_t * 1.15).log_scale(), (0.8..top * 1.25).log_scale())
+            .ok()?;
+        c.configure_mesh()
+            .x_desc("threads (cores)")
+            .y_desc("speedup over 1 thread (×)")
+            .x_label_formatter(&|x| format!("{}", x.round()))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(225, 225, 225))
+            .label_style(("sans-serif", 14))
+            .draw()
+            .ok()?;
+        let ideal = RGBColor(150, 150, 150);
+        c.draw_series(DashedLineSeries::new(
+            vec![(1.0, 1.0), (max_t, max_t)],
+            6,
+            4,
+            ideal.stroke_width(2),
+        ))
+        .ok()?;
+        legend_entry(&legend, 0, "ideal (speedup = threads)", ideal.to_rgba())?;
+        for (i, s) in on.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let pts: Vec<(f64, f64)> = s
+                .points
+                .keys()
+                .filter_map(|&t| Some((t as f64, s.speedup(t)?)))
+                .collect();
+            c.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .ok()?;
+            c.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .ok()?;
+            legend_entry(&legend, i + 1, &s.system, color)?;
+        }
+        whole.present().ok()?;
+    }
+    Some(svg)
+}
+
+fn legend_entry(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    i: usize,
+    name: &str,
+    color: RGBAColor,
+) -> Option<()> {
+    let y = 50 + 20 * i as i32;
+    area.draw(&PathElement::new(vec![(4, y), (26, y)], color.stroke_width(3)))
+        .ok()?;
+    area.draw(&Text::new(name.to_string(), (32, y - 7), ("sans-serif", 13)))
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zkbench_core::{Case, Environment};
+
+    fn record(system: &str, kind: CaseKind, threads: usize, wall: f64, cpu: f64) -> Record {
+        let mut case = match kind {
+            CaseKind::Msm => Case::primitive(kind, system, "bn254-g1", 1 << 16, threads),
+            _ => Case {
+                kind,
+                system: system.into(),
+                hash: "poseidon2-gnark".into(),
+                alpha: None,
+                width: None,
+                arity: Some(2),
+                leaves: Some(1 << 32),
+                depth: None,
+                circuit: Some(zkbench_core::Circuit::Membership),
+                threads,
+                size: None,
+            },
+        };
+        case.threads = threads;
+        let phase = if kind == CaseKind::Msm { "msm" } else { "prove" };
+        let mut r = Record::new(&case, phase, threads, &Environment::default());
+        r.set_samples(vec![wall; 3], vec![cpu; 3]);
+        r
+    }
+
+    fn file(records: Vec<Record>) -> ResultsFile {
+        let mut f = ResultsFile::new("scaling", "quick", Environment::default());
+        f.records = records;
+        f
+    }
+
+    #[test]
+    fn ratios_and_work_overhead() {
+        let f = file(vec![
+            record("groth16", CaseKind::Proof, 1, 0.100, 0.100),
+            record("groth16", CaseKind::Proof, 16, 0.010, 0.120),
+            record("gnark-groth16", CaseKind::Proof, 1, 0.300, 0.300),
+            record("gnark-groth16", CaseKind::Proof, 16, 0.040, 0.600),
+            record("zkbench", CaseKind::Msm, 1, 0.2, 0.2),
+            // one thread count only: no series
+            record("arkworks", CaseKind::Msm, 1, 0.4, 0.4),
+        ]);
+        let all = series(&[f.clone()]);
+        assert_eq!(all.len(), 2, "{all:?}");
+        let g = &all.iter().find(|s| s.system == "groth16").unwrap();
+        assert_eq!(g.speedup(16), Some(10.0));
+        assert!((g.work_overhead(16).unwrap() - 1.2).abs() < 1e-9);
+        let md = markdown(&[f.clone()]).unwrap();
+        assert!(md.contains("| 0.33x | 0.25x |"), "{md}");
+        assert!(md.contains("| work overhead | 1.00 | 1.20 |"), "{md}");
+        let charts = charts(&[f]);
+        assert_eq!(charts.len(), 1);
+        assert!(charts[0].contains("0.25x gnark-groth16 at 16 threads"));
+        assert!(charts[0].contains("ideal"));
+    }
+
+    #[test]
+    fn no_scaling_records_no_table() {
+        let f = file(vec![record("groth16", CaseKind::Proof, 2, 0.1, 0.2)]);
+        assert!(markdown(&[f]).is_none());
+    }
+}
