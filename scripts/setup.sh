@@ -16,7 +16,7 @@ fi
 # (crates/pool/tests/rpc.rs, crates/cli/tests/pool.rs; scripts/hardhat/hardhat.config.js).
 # Each is (re)installed when a package its package.json pins is missing.
 # peers/snarkjs (npm: snarkjs, circom2 — circom's WebAssembly build — and circomlib) is the snarkjs
-# peer of the `peers` and `seed003` suites (docs/external-runners.md).
+# peer of the `peers` and `hash-grid` suites (docs/external-runners.md).
 for pkg in scripts/snarkjs:snarkjs scripts/snarkjs:ejs scripts/solc:solc scripts/circomlibjs:circomlibjs scripts/hardhat:hardhat peers/snarkjs:circom2 peers/snarkjs:circomlib peers/snarkjs:snarkjs; do
   dir="${pkg%%:*}" name="${pkg##*:}"
   [ -f "$dir/package.json" ] || continue
@@ -26,6 +26,14 @@ for pkg in scripts/snarkjs:snarkjs scripts/snarkjs:ejs scripts/solc:solc scripts
     echo "setup: npm not found; the tests that need $dir/node_modules/$name will be skipped" >&2
   fi
 done
+
+# mdBook builds docs/ as a book (`mdbook build docs`, run by scripts/test.sh so that a broken
+# link or a missing chapter fails). Pinned: 0.5.4 builds with the workspace's stable Rust.
+MDBOOK_VERSION=0.5.4
+if ! command -v mdbook >/dev/null 2>&1 || [ "$(mdbook --version 2>/dev/null)" != "mdbook v$MDBOOK_VERSION" ]; then
+  cargo install mdbook --locked --version "$MDBOOK_VERSION" \
+    || echo "setup: could not install mdbook $MDBOOK_VERSION; scripts/test.sh's book build will fail" >&2
+fi
 
 # PostgreSQL (Debian package): the results server's tests and load generator start a throwaway
 # cluster with its initdb + pg_ctl (crates/server/src/pgtemp.rs).

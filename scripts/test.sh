@@ -11,6 +11,9 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 echo "== setup"
 bash scripts/setup.sh
 
+echo "== the documentation book (mdbook build docs: a missing chapter fails)"
+mdbook build docs
+
 if [ "${ZKBENCH_TEST_WEB:-0}" = 1 ]; then
   # the browser page (wasm threaded + single-threaded, keys, snarkjs artifacts, Vite): the
   # interop and end-to-end browser tests below then run instead of skipping (docs/browser.md)
