@@ -1,4 +1,4 @@
-//! Seed 001's two workloads, for WebAssembly engines outside the browser
+//! The Ewasm post's two workloads, for WebAssembly engines outside the browser
 //! (the `wasm-engines` suite): a MiMC hash (Tornado Cash's
 //! `hashLeftRight`, circomlib MiMCSponge, 220 rounds, `x^5`) and a Groth16
 //! verification (zkbench's verifier, `zkbench_groth16::verify`).
@@ -19,6 +19,7 @@ use ark_groth16::{PreparedVerifyingKey, Proof};
 use zkbench_groth16::Bn254;
 use zkbench_hash::{mimc_sponge, Fr};
 use zkbench_statement::PublicInputs;
+use zkbench_systems::SystemId;
 
 use crate::WasmError;
 
@@ -42,7 +43,7 @@ impl VerifyInput {
             })
         };
         let err = |e: zkbench_groth16::Groth16Error| WasmError::Backend {
-            system: "groth16".into(),
+            system: SystemId::Groth16.to_string(),
             message: e.to_string(),
         };
         let vk = snarkjs::vk_from_json(field("verification_key")?).map_err(err)?;
@@ -65,7 +66,7 @@ impl VerifyInput {
     pub fn verify(&self) -> Result<bool, WasmError> {
         zkbench_groth16::verify(&self.pvk, &self.public, &self.proof).map_err(|e| {
             WasmError::Backend {
-                system: "groth16".into(),
+                system: SystemId::Groth16.to_string(),
                 message: e.to_string(),
             }
         })

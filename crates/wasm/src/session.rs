@@ -10,15 +10,17 @@ use serde::{Deserialize, Serialize};
 use zkbench_core::{Metrics, ProofSystem};
 use zkbench_groth16::Groth16;
 use zkbench_halo2::{api::Srs, Halo2Kzg};
-use zkbench_hash::{Fr, HashFamily};
+use zkbench_hash::Fr;
 use zkbench_statement::{CircuitKind, PublicInputs, StatementConfig, TreeShape, Witness};
+use zkbench_systems::{ProofConfig, Prover, SystemId};
 
 use crate::WasmError;
 
-/// What to prove: the proof system (`groth16` or `halo2-kzg`) and the
-/// statement (hash family, exponent, arity, leaves, circuit), as the page's
-/// form and the browser suite give it (JSON, the field names of
-/// `case` in the results schema).
+/// What to prove: the proof system (`groth16` or `halo2-kzg`, a
+/// [`SystemId`] name) and the statement (hash family, exponent, arity,
+/// leaves, circuit), as the page's form and the browser suite give it (JSON,
+/// the field names of `case` in the results schema). Parsed by
+/// `zkbench_systems::ProofConfig::parse`, as the CLI's flags are.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProveConfig {
     /// `groth16` or `halo2-kzg`.
@@ -37,27 +39,23 @@ pub struct ProveConfig {
 }
 
 impl ProveConfig {
+    /// The system and the statement, checked (system, family, exponent, tree
+    /// shape) by the workspace's one parser.
+    pub fn parse(&self) -> Result<ProofConfig, WasmError> {
+        ProofConfig::parse(
+            &self.system,
+            &self.hash,
+            self.alpha,
+            self.arity,
+            &self.leaves.to_string(),
+            &self.circuit,
+        )
+        .map_err(|e| WasmError::Config(e.to_string()))
+    }
+
     /// The statement configuration, checked (family, exponent, tree shape).
     pub fn statement(&self) -> Result<StatementConfig, WasmError> {
-        let family: HashFamily = self
-            .hash
-            .parse()
-            .map_err(|e: zkbench_hash::HashError| WasmError::Config(e.to_string()))?;
-        let circuit: CircuitKind = self
-            .circuit
-            .parse()
-            .map_err(|e: zkbench_statement::StatementError| WasmError::Config(e.to_string()))?;
-        let cfg = StatementConfig {
-            family,
-            alpha: self.alpha,
-            arity: self.arity,
-            leaves: self.leaves,
-            circuit,
-        };
-        cfg.resolved_alpha()
-            .map_err(|e| WasmError::Config(e.to_string()))?;
-        cfg.shape().map_err(|e| WasmError::Config(e.to_string()))?;
-        Ok(cfg)
+        self.parse().map(|c| c.statement)
     }
 }
 
@@ -97,7 +95,7 @@ pub trait BrowserSystem: ProofSystem + Sized {
     }
 }
 
-fn backend_err(system: &str, e: impl std::fmt::Display) -> WasmError {
+fn backend_err(system: impl std::fmt::Display, e: impl std::fmt::Display) -> WasmError {
     WasmError::Backend {
         system: system.to_string(),
         message: e.to_string(),
@@ -124,13 +122,13 @@ impl BrowserSystem for Groth16 {
         _seed: u64,
     ) -> Result<Self::Keys, WasmError> {
         let keys =
-            zkbench_groth16::Keys::from_bytes(bytes).map_err(|e| backend_err("groth16", e))?;
+            zkbench_groth16::Keys::from_bytes(bytes).map_err(|e| backend_err(SystemId::Groth16, e))?;
         let expected =
             zkbench_core::statement::PublicInputs::count(circuit.config().circuit, circuit.shape())
                 + 1;
         if keys.vk().gamma_abc_g1.len() != expected {
             return Err(backend_err(
-                "groth16",
+                SystemId::Groth16,
                 "the keys were made for another circuit (number of public inputs differs)",
             ));
         }
@@ -164,7 +162,7 @@ impl BrowserSystem for Halo2Kzg {
     ) -> Result<Vec<u8>, WasmError> {
         circuit
             .keys_to_bytes(keys)
-            .map_err(|e| backend_err("halo2-kzg", e))
+            .map_err(|e| backend_err(self.name(), e))
     }
 
     fn keys_from_bytes(
@@ -175,7 +173,7 @@ impl BrowserSystem for Halo2Kzg {
     ) -> Result<Self::Keys, WasmError> {
         circuit
             .keys_from_bytes(bytes, &Srs::TestSetup { seed })
-            .map_err(|e| backend_err("halo2-kzg", e))
+            .map_err(|e| backend_err(self.name(), e))
     }
 }
 
@@ -361,15 +359,18 @@ impl Session {
     /// The circuit of `config`; an error says what is wrong with it (unknown
     /// system or hash, unsupported arity, no chip for the hash ...).
     pub fn new(config: &ProveConfig) -> Result<Self, WasmError> {
-        let st = config.statement()?;
-        let inner = match config.system.as_str() {
-            "groth16" => State::boxed(Groth16, &st)?,
-            "halo2-kzg" => State::boxed(Halo2Kzg::default(), &st)?,
-            other => {
+        let ProofConfig { system, statement } = config.parse()?;
+        let inner = match system.prover() {
+            // the browser build has no EVM (Keccak) transcript
+            Prover::Halo2(_) if system == SystemId::Halo2KzgKeccak => {
                 return Err(WasmError::Config(format!(
-                    "unknown proof system {other:?}; known: groth16, halo2-kzg"
+                    "proof system {system} is not in the browser build; available: {}, {}",
+                    SystemId::Groth16,
+                    SystemId::Halo2Kzg
                 )))
             }
+            Prover::Groth16(p) => State::boxed(p, &statement)?,
+            Prover::Halo2(p) => State::boxed(p, &statement)?,
         };
         Ok(Session {
             config: config.clone(),
@@ -480,7 +481,7 @@ pub fn verify_snarkjs(
     public: &serde_json::Value,
 ) -> Result<bool, WasmError> {
     use zkbench_groth16::snarkjs;
-    let err = |e: zkbench_groth16::Groth16Error| backend_err("groth16", e);
+    let err = |e: zkbench_groth16::Groth16Error| backend_err(SystemId::Groth16, e);
     let vk = snarkjs::vk_from_json(vk).map_err(err)?;
     let proof = snarkjs::proof_from_json(proof).map_err(err)?;
     let public = snarkjs::public_from_json(public).map_err(err)?;
