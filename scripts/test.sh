@@ -11,8 +11,18 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 echo "== setup"
 bash scripts/setup.sh
 
-echo "== the documentation book (mdbook build docs: a missing chapter fails)"
+echo "== the documentation book (mdbook build docs: a missing chapter fails) and its links"
 mdbook build docs
+# mdBook does not check links: every relative link in README.md and docs/*.md must name a file
+# that exists (anchors are not checked)
+bad=0
+for f in README.md docs/*.md; do
+  d=$(dirname "$f")
+  for l in $(grep -oE '\]\([^)#[:space:]]+' "$f" | sed 's/^](//' | grep -vE '^(https?|mailto):' || true); do
+    [ -e "$d/$l" ] || { echo "broken link in $f: $l" >&2; bad=1; }
+  done
+done
+[ "$bad" = 0 ]
 
 if [ "${ZKBENCH_TEST_WEB:-0}" = 1 ]; then
   # the browser page (wasm threaded + single-threaded, keys, snarkjs artifacts, Vite): the

@@ -1,5 +1,5 @@
 //! `zkbench __wasm-engine-native`: the `wasm-engines` suite's native column
-//! (seed 001): the very Rust functions the WebAssembly module exports for
+//! (the Ewasm post): the very Rust functions the WebAssembly module exports for
 //! engines (`zkbench_wasm::engines`), compiled natively and timed the way
 //! the engine runners time them (`peers/wasm-engines/run.mjs`,
 //! `peers/wasmtime-runner`). Prints one JSON line in their child format.

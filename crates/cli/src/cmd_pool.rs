@@ -1,4 +1,4 @@
-//! `zkbench pool …`: seed 003's private pool (crates/pool, docs/pool.md).
+//! `zkbench pool …`: the private pool of Guo et al. (crates/pool, docs/pool.md).
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -177,7 +177,7 @@ pub struct SimulateArgs {
     /// public test keys, or ZKBENCH_POOL_KEYS (comma-separated hex private keys).
     #[arg(long)]
     pub rpc: Option<String>,
-    /// Also run the Tornado Cash baseline (seed 003's table 2) in the same harness: the
+    /// Also run the Tornado Cash baseline (table 2 of Guo et al.) in the same harness: the
     /// classic design with an on-chain MiMCSponge tree, same number of deposits and
     /// withdrawals, reported as `baseline` (needs scripts/circomlibjs, scripts/setup.sh).
     #[arg(long)]

@@ -56,7 +56,7 @@ enum Command {
     Serve(cmd_serve::ServeArgs),
     /// Send a results file to a results server.
     Submit(cmd_serve::SubmitArgs),
-    /// The private pool of seed 003: `simulate` runs deposits, sequencer batches and withdrawals on the embedded EVM.
+    /// The private pool with a sequencer: `simulate` runs deposits, sequencer batches and withdrawals on the embedded EVM.
     #[command(subcommand)]
     Pool(cmd_pool::PoolCmd),
     /// Powers of tau (.ptau): `new` writes a TEST setup in seconds, `import` reads a real ceremony file.

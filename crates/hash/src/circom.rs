@@ -1,4 +1,4 @@
-//! circom templates of the binary Merkle node hashes of seed 003's self-written
+//! circom templates of the binary Merkle node hashes of Guo et al.'s self-written
 //! hashes (GMiMC, Poseidon2, Neptune), emitted from this crate's own constants so that
 //! the snarkjs peer (`peers/snarkjs`) proves exactly the hash zkbench computes natively.
 //!

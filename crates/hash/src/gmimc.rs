@@ -1,5 +1,5 @@
 //! GMiMC-erf (Generalized MiMC, expanding round function) over BN254 `Fr`,
-//! the instance of seed 003 (hanzeG/zklib_circom): width `t = 3`, 226 rounds,
+//! the instance of Guo et al. (hanzeG/zklib_circom): width `t = 3`, 226 rounds,
 //! S-box `x^5`.
 //!
 //! # Construction
@@ -18,7 +18,7 @@
 //! position to the right (`(x_0, .., x_{t-1}) -> (x_{t-1}, x_0, .., x_{t-2})`).
 //! This is exactly `permutation_not_opt` of HorizenLabs/poseidon2
 //! `plain_implementations/src/gmimc/gmimc.rs` and template `Permutation_not_opt`
-//! of hanzeG/zklib_circom `circuits/gmimc.circom` (which seed 003 benchmarked).
+//! of hanzeG/zklib_circom `circuits/gmimc.circom` (which Guo et al. benchmarked).
 //! `x^5` is a permutation of `Fr` since `gcd(5, r - 1) = 1`.
 //! The round count is that of HorizenLabs' BN256 instance `GMIMC_BN_3_PARAMS =
 //! GmimcParams::new(3, 5, 226)` (`gmimc_instance_bn256.rs`), which zklib_circom also uses.
@@ -27,7 +27,7 @@
 //! Neither reference derives constants deterministically: both draw them from a
 //! random number generator (HorizenLabs `gmimc_params.rs` uses `random_scalar`,
 //! zklib_circom `src/gmimc/gmimc_paras.js` uses `crypto.randomFillSync`). To
-//! reproduce seed 003's circuits exactly, the 226 round constants here are the ones
+//! reproduce Guo et al.'s circuits exactly, the 226 round constants here are the ones
 //! hanzeG/zklib_circom checked in: `circuits/gmimc_constants.circom`, function
 //! `GMIMC_RC(3)` (identical to `test/gmimc_constants.json`), at commit
 //! `91406afc3872620fda7e9e1cfe2681920d5001e4`. They are copied verbatim below as
@@ -40,7 +40,7 @@
 //! rate `t - 1 = 2`, children absorbed two at a time by addition, one permutation per
 //! chunk, output `state[0]`), for every arity 2..=16: an `A`-ary node costs
 //! `ceil(A / 2)` permutations; a binary node is `perm([0, l, r])[0]`.
-//! Seed 003's own binary Merkle circuit (`bench/circuits/gmimc_merkle_tree.circom`)
+//! Guo et al.'s own binary Merkle circuit (`bench/circuits/gmimc_merkle_tree.circom`)
 //! instead hashes a node as `perm([l, r, 0])[0]`; that compression is available as
 //! [`GmimcErfBn254::zklib_compress2`] for reproducing those roots.
 //!
@@ -136,7 +136,7 @@ impl GmimcErfBn254 {
         &self.round_constants
     }
 
-    /// Seed 003's binary Merkle node compression
+    /// Guo et al.'s binary Merkle node compression
     /// (`GMiMC_Hasher` in hanzeG/zklib_circom `bench/circuits/gmimc_merkle_tree.circom`):
     /// `perm([left, right, 0])[0]`.
     pub fn zklib_compress2(&self, left: Fr, right: Fr) -> Fr {

@@ -11,8 +11,8 @@
 //! | [`poseidon2_gnark`] | Poseidon2, `x^5`, t = 2, R_F = 6, R_P = 50, Keccak-chain keys | gnark-crypto `GetDefaultParameters` + `Compress` (the gnark peer's hash) |
 //! | [`mimc_sponge`] | Feistel MiMC, `x^5`, 220 rounds | circomlib MiMCSponge (Tornado Cash) |
 //! | [`mimc7`] | MiMC, `x^7`, 91 rounds | circomlib MiMC7 |
-//! | [`gmimc`] | GMiMC-erf, t = 3, 226 rounds | seed 003 (hanzeG/zklib_circom constants) |
-//! | [`neptune`] | Neptune, t = 4, 6 + 68 rounds | seed 003 (hanzeG/zklib_circom constants) |
+//! | [`gmimc`] | GMiMC-erf, t = 3, 226 rounds | Guo et al. (hanzeG/zklib_circom constants) |
+//! | [`neptune`] | Neptune, t = 4, 6 + 68 rounds | Guo et al. (hanzeG/zklib_circom constants) |
 //! | [`rescue_prime`] | Rescue-Prime, m = 2, 3 | Marvellous `rescue_prime.sage` |
 //! | [`griffin`] | Griffin, t = 3, 4, 8 | zkfriendlyhashzoo / noir-griffin |
 //! | [`anemoi`] | Anemoi + Jive, l = 1, 2 | AnemoiJive254 (Findora noah) |

@@ -1,4 +1,4 @@
-//! Neptune over BN254 `Fr`, the instance of seed 003 (hanzeG/zklib_circom):
+//! Neptune over BN254 `Fr`, the instance of Guo et al. (hanzeG/zklib_circom):
 //! width `t = 4`, 6 full (external) rounds + 68 partial (internal) rounds,
 //! internal S-box `x^5`.
 //!
@@ -29,13 +29,13 @@
 //! hanzeG/zklib_circom `circuits/neptune.circom` (template `Permutation`) and
 //! `src/neptune/neptune.js`. One difference between those two: HorizenLabs stores
 //! `mu_i - 1` and computes `x_i (mu_i - 1) + Σ x`, whereas zklib_circom stores and uses
-//! `u_i` directly in `u_i x_i + Σ x`; this module follows zklib_circom (seed 003).
+//! `u_i` directly in `u_i x_i + Σ x`; this module follows zklib_circom (Guo et al.).
 //! The round numbers are HorizenLabs' BN256 instance `NEPTUNE_BN_PARAMS =
 //! NeptuneParams::new(4, 5, 6, 68)` (`neptune_instances.rs`), as in zklib_circom.
 //!
 //! # Constants
 //! Neither reference derives its constants deterministically (round constants,
-//! `γ` and `u_i` are drawn from a random number generator). To reproduce seed 003's
+//! `γ` and `u_i` are drawn from a random number generator). To reproduce Guo et al.'s
 //! circuits, the constants are those hanzeG/zklib_circom checked in:
 //! `circuits/neptune_constants.circom` functions `NEPTUNE_RC(4)` (74 × 4 round
 //! constants), `NEPTUNE_U(4)` (the internal diagonal `u`), `NEPTUNE_ABC(4)`
@@ -50,7 +50,7 @@
 //! [`crate::SpongeNodeHasher`] over the permutation (capacity 1 at index 0, iv 0,
 //! rate `t - 1 = 3` by addition, output `state[0]`) for every arity 2..=16: an
 //! `A`-ary node costs `ceil(A / 3)` permutations; a binary node is
-//! `perm([0, l, r, 0])[0]`. Seed 003's own binary Merkle circuit
+//! `perm([0, l, r, 0])[0]`. Guo et al.'s own binary Merkle circuit
 //! (`bench/circuits/neptune_merkle_tree.circom`) instead uses `perm([l, r, 0, 0])[0]`,
 //! available as [`NeptuneBn254::zklib_compress2`].
 //!
@@ -222,7 +222,7 @@ impl NeptuneBn254 {
         self.matrices.abc[2]
     }
 
-    /// Seed 003's binary Merkle node compression
+    /// Guo et al.'s binary Merkle node compression
     /// (`Neptune_Hasher` in hanzeG/zklib_circom `bench/circuits/neptune_merkle_tree.circom`):
     /// `perm([left, right, 0, 0])[0]`.
     pub fn zklib_compress2(&self, left: Fr, right: Fr) -> Fr {

@@ -1,7 +1,7 @@
 //! Known-answer tests for `gmimc` (testdata/gmimc.json).
 //!
 //! Sources per case (see each case's `source`): permutation and `zklib_compress2`
-//! outputs come from hanzeG/zklib_circom's own JS reference (seed 003) and agree with
+//! outputs come from hanzeG/zklib_circom's own JS reference (Guo et al.) and agree with
 //! the independent Python re-implementation `scripts/gen-testdata/gmimc_neptune.py`;
 //! `node` (sponge Merkle node) outputs come from that Python script only.
 

@@ -1,4 +1,4 @@
-//! Two-level "era/slot" tree of seed 003 (§4, Figure 8, Theorem 2).
+//! Two-level "era/slot" tree of Guo et al. (§4, Figure 8, Theorem 2).
 //!
 //! Transactions are batched off-chain into *slots*: fully populated A-ary
 //! trees of depth `d_slot` (`A^d_slot` leaves, `Func_slot` in the seed's

@@ -7,7 +7,7 @@
 //! |---|---|---|
 //! | [`sparse`] | [`SparseMerkleTree`]: any capacity (default 2^36 leaves), storage proportional to inserted leaves, batched/parallel updates | — |
 //! | [`incremental`] | [`IncrementalMerkleTree`]: append-only, filled subtrees, 30-root history | tornado-core `contracts/MerkleTreeWithHistory.sol` |
-//! | [`era_slot`] | [`EraSlotTree`]: fully populated slot trees whose roots are appended to an incremental era tree | seed 003 (§4, Fig. 8, Theorem 2) |
+//! | [`era_slot`] | [`EraSlotTree`]: fully populated slot trees whose roots are appended to an incremental era tree | Guo et al. (§4, Fig. 8, Theorem 2) |
 //! | [`path`] | [`MerklePath`]: siblings + base-A positions, `compute_root`/`verify` | tornado-core `circuits/merkleTree.circom` (A = 2) |
 //!
 //! ## Conventions shared by every tree

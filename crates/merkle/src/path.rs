@@ -159,7 +159,7 @@ impl MerklePath {
 
     /// Concatenates `self` (lower levels) and `upper` (a path of the subtree root
     /// `self` leads to) into one path of height `self.height() + upper.height()`,
-    /// as for the era/slot trees of seed 003 (Theorem 2).
+    /// as for the era/slot trees of Guo et al. (Theorem 2).
     pub fn concat(&self, upper: &MerklePath) -> Result<MerklePath, MerkleError> {
         if upper.arity != self.arity {
             return Err(MerkleError::ArityMismatch {

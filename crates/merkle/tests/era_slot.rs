@@ -1,4 +1,4 @@
-//! Era/slot tree (seed 003) vs. one tree of depth d_slot + d_era (Theorem 2),
+//! Era/slot tree (Guo et al.) vs. one tree of depth d_slot + d_era (Theorem 2),
 //! with the NON-CRYPTOGRAPHIC toy hasher of `common/` (tree logic only).
 
 mod common;

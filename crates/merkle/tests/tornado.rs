@@ -87,7 +87,7 @@ fn tornado_inserts_match_sparse_tree_with_mimc() {
 
 #[test]
 fn seed_era_slot_with_mimc() {
-    // Seed 003's configuration (MiMCSponge, d_slot = 5, d_era = 20) with
+    // Guo et al.'s configuration (MiMCSponge, d_slot = 5, d_era = 20) with
     // Tornado's zero leaf: the era root equals a depth-25 Tornado tree's.
     let mimc = HashFamily::MimcSponge.node_hasher(2, None).unwrap();
     let zeros = tornado_zeros();

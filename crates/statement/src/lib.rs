@@ -42,7 +42,7 @@
 //! A full tree of `A^d` leaves (`d = ⌈log_A leaves⌉`, `(A^d − 1)/(A − 1)`
 //! node hashes; `d = 0` is a single leaf which is the root). Public inputs:
 //! `root`, then the `A^d` leaves in order (the sequencer's deposit proof of
-//! seed 003 publishes the batch so that the chain can check it contains every
+//! the pool of Guo et al. publishes the batch so that the chain can check it contains every
 //! deposit; a committed-leaves variant would hash them to one input instead).
 //!
 //! # Position

@@ -1,4 +1,4 @@
-//! Seed 003's private pool: the shape of its era/slot tree and the
+//! The private pool of Guo et al.: the shape of its era/slot tree and the
 //! **slot-insert** statement the sequencer proves for every batch
 //! (see `docs/pool.md`).
 //!

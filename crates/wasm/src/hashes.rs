@@ -1,4 +1,4 @@
-//! Hash-permutation throughput per family (seed 001: hashes in
+//! Hash-permutation throughput per family (the Ewasm post: hashes in
 //! WebAssembly), measured the way the native harness does: a batch
 //! calibrated to about 20 ms, repeated, single-threaded.
 

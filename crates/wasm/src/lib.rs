@@ -11,7 +11,7 @@
 //!   usable natively (the crate's tests run them and check that proofs made in
 //!   WebAssembly verify natively);
 //! * [`hashes`]: permutation throughput per hash family;
-//! * [`engines`]: seed 001's MiMC hash and Groth16 verification behind
+//! * [`engines`]: the Ewasm post's MiMC hash and Groth16 verification behind
 //!   number-only exports, for engines outside the browser (`wasm-engines`);
 //! * [`bindings`]: the JavaScript API (`Prover`, `hashThroughput`, ...);
 //!   with the `parallel` feature on wasm32, `initThreadPool` from
