@@ -133,3 +133,16 @@ pub(crate) fn check_width(
         ))
     }
 }
+
+/// `Ok(())` if `inputs` is not empty, else [`HashError::InputLength`] for
+/// `what` (expected at least 1).
+pub(crate) fn check_nonempty<T>(what: impl Into<String>, inputs: &[T]) -> Result<(), HashError> {
+    if inputs.is_empty() {
+        return Err(HashError::InputLength {
+            what: what.into(),
+            got: 0,
+            expected: "at least 1".into(),
+        });
+    }
+    Ok(())
+}

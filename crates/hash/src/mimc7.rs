@@ -44,8 +44,8 @@
 //! * Merkle node of arity `A` (2..=16): `multi_hash(children, 0)`, i.e. `A` cipher
 //!   calls, children absorbed left to right ([`Mimc7NodeHasher`]).
 
-use crate::error::{check_node_arity, check_width};
-use crate::traits::keyed_node_hasher;
+use crate::error::{check_node_arity, check_nonempty, check_width};
+use crate::traits::{keyed_cipher, keyed_field_hasher, keyed_node_hasher, keyed_registry};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -134,114 +134,28 @@ fn base_params() -> Params {
     }
 }
 
-/// The MiMC-7 cipher as a width-1 [`Permutation`] `x ↦ hash(x, key)` of `Fr`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mimc7Bn254 {
-    key: Fr,
-}
-
-impl Default for Mimc7Bn254 {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Mimc7Bn254 {
-    /// Number of rounds.
-    pub const ROUNDS: usize = ROUNDS;
-    /// S-box exponent.
-    pub const ALPHA: u64 = ALPHA;
-
-    /// The cipher with key 0.
-    pub fn new() -> Self {
-        Self { key: Fr::zero() }
-    }
-
-    /// The cipher with the given key.
-    pub fn with_key(key: Fr) -> Self {
-        Self { key }
-    }
-
-    /// The key.
-    pub fn key(&self) -> Fr {
-        self.key
-    }
-
-    /// The 91 round constants (`c_0 = 0`), e.g. for circuits.
-    pub fn round_constants() -> &'static [Fr; ROUNDS] {
-        round_constants()
-    }
-}
-
-impl Permutation for Mimc7Bn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        1
-    }
-
-    fn params(&self) -> Params {
-        let mut p = base_params();
-        p.extend(params! {
-            "width" => 1,
-            "key" => fr_to_decimal(&self.key),
-            "mode" => "permutation: x -> hash(x, key) = E_key(x) (rounds then + key)",
-        });
-        p
-    }
-
-    fn permute_mut(&self, state: &mut [Fr]) {
+keyed_cipher!(
+    /// The MiMC-7 cipher as a width-1 [`Permutation`] `x ↦ hash(x, key)` of `Fr`.
+    Mimc7Bn254,
+    constants: "The 91 round constants (`c_0 = 0`), e.g. for circuits.",
+    width: 1,
+    mode: "permutation: x -> hash(x, key) = E_key(x) (rounds then + key)",
+    permute: |key, state| {
         assert_eq!(state.len(), 1, "mimc7 permutation has width 1");
-        state[0] = hash(state[0], self.key);
-    }
-}
+        state[0] = hash(state[0], key);
+    },
+);
 
-/// [`multi_hash`] with a fixed key as a [`FieldHasher`] (1 to any number of inputs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mimc7Hasher {
-    key: Fr,
-}
-
-impl Default for Mimc7Hasher {
-    fn default() -> Self {
-        Self::new(Fr::zero())
-    }
-}
-
-impl Mimc7Hasher {
-    /// circomlibjs `multiHash(_, key)`.
-    pub fn new(key: Fr) -> Self {
-        Self { key }
-    }
-}
-
-impl FieldHasher for Mimc7Hasher {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn params(&self) -> Params {
-        let mut p = base_params();
-        p.extend(params! {
-            "key" => fr_to_decimal(&self.key),
-            "mode" => "circomlibjs multiHash: r = key; r = r + x_i + hash(x_i, r)",
-        });
-        p
-    }
-
-    fn hash(&self, inputs: &[Fr]) -> Result<Fr, HashError> {
-        if inputs.is_empty() {
-            return Err(HashError::InputLength {
-                what: "mimc7 multiHash".into(),
-                got: 0,
-                expected: "at least 1".into(),
-            });
-        }
-        Ok(multi_hash(inputs, self.key))
-    }
-}
+keyed_field_hasher!(
+    /// [`multi_hash`] with a fixed key as a [`FieldHasher`] (1 to any number of inputs).
+    Mimc7Hasher,
+    new_doc: "circomlibjs `multiHash(_, key)`.",
+    what: "mimc7 multiHash",
+    params: {
+        "mode" => "circomlibjs multiHash: r = key; r = r + x_i + hash(x_i, r)",
+    },
+    hash: multi_hash,
+);
 
 keyed_node_hasher!(
     /// Merkle node hash `multi_hash(children, 0)`.
@@ -250,22 +164,14 @@ keyed_node_hasher!(
     |children| multi_hash(children, Fr::zero())
 );
 
-/// Widths of the permutations: only 1 (the keyed cipher on one element).
-pub fn supported_widths() -> Vec<usize> {
-    vec![1]
-}
-
-/// The width-1 permutation `x ↦ hash(x, 0)`.
-pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    check_width(FAMILY, width, &[1])?;
-    Ok(Arc::new(Mimc7Bn254::new()))
-}
-
-/// The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0)`.
-pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    check_node_arity(FAMILY, arity)?;
-    Ok(Arc::new(Mimc7NodeHasher::new(arity)))
-}
+keyed_registry!(
+    cipher: Mimc7Bn254,
+    node: Mimc7NodeHasher,
+    width: 1,
+    widths_doc: "Widths of the permutations: only 1 (the keyed cipher on one element).",
+    permutation_doc: "The width-1 permutation `x ↦ hash(x, 0)`.",
+    node_doc: "The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0)`.",
+);
 
 #[cfg(test)]
 mod tests {

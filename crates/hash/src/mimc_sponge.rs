@@ -49,8 +49,8 @@
 //!   absorbed left to right, one per Feistel permutation (`A` permutations per node); for
 //!   `A = 2` this is exactly Tornado's `hashLeftRight` ([`MimcSpongeNodeHasher`]).
 
-use crate::error::{check_node_arity, check_width};
-use crate::traits::keyed_node_hasher;
+use crate::error::{check_node_arity, check_nonempty, check_width};
+use crate::traits::{keyed_cipher, keyed_field_hasher, keyed_node_hasher, keyed_registry};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -113,13 +113,7 @@ pub fn feistel(xl: Fr, xr: Fr, k: Fr) -> (Fr, Fr) {
 ///
 /// Errors if `inputs` is empty or `num_outputs` is 0 (circomlib has no such circuit).
 pub fn multi_hash(inputs: &[Fr], key: Fr, num_outputs: usize) -> Result<Vec<Fr>, HashError> {
-    if inputs.is_empty() {
-        return Err(HashError::InputLength {
-            what: "mimc-sponge multiHash".into(),
-            got: 0,
-            expected: "at least 1".into(),
-        });
-    }
+    check_nonempty("mimc-sponge multiHash", inputs)?;
     if num_outputs == 0 {
         return Err(HashError::InvalidOption(
             "mimc-sponge multiHash: num_outputs must be at least 1".into(),
@@ -185,117 +179,31 @@ fn base_params() -> Params {
     }
 }
 
-/// The MiMC Feistel permutation of `[xL, xR]` with a fixed key, as a width-2 [`Permutation`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MimcSpongeBn254 {
-    key: Fr,
-}
-
-impl Default for MimcSpongeBn254 {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MimcSpongeBn254 {
-    /// Number of Feistel rounds.
-    pub const ROUNDS: usize = ROUNDS;
-    /// S-box exponent.
-    pub const ALPHA: u64 = ALPHA;
-
-    /// The permutation with key 0 (as used by Tornado Cash).
-    pub fn new() -> Self {
-        Self { key: Fr::zero() }
-    }
-
-    /// The permutation with the given key.
-    pub fn with_key(key: Fr) -> Self {
-        Self { key }
-    }
-
-    /// The key.
-    pub fn key(&self) -> Fr {
-        self.key
-    }
-
-    /// The 220 round constants (`c_0 = c_219 = 0`), e.g. for circuits.
-    pub fn round_constants() -> &'static [Fr; ROUNDS] {
-        round_constants()
-    }
-}
-
-impl Permutation for MimcSpongeBn254 {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn width(&self) -> usize {
-        2
-    }
-
-    fn params(&self) -> Params {
-        let mut p = base_params();
-        p.extend(params! {
-            "width" => 2,
-            "key" => fr_to_decimal(&self.key),
-            "mode" => "permutation: [xL, xR] -> MiMCFeistel(xL, xR, key); last round without swap",
-        });
-        p
-    }
-
-    fn permute_mut(&self, state: &mut [Fr]) {
+keyed_cipher!(
+    /// The MiMC Feistel permutation of `[xL, xR]` with a fixed key, as a width-2 [`Permutation`].
+    MimcSpongeBn254,
+    constants: "The 220 round constants (`c_0 = c_219 = 0`), e.g. for circuits.",
+    width: 2,
+    mode: "permutation: [xL, xR] -> MiMCFeistel(xL, xR, key); last round without swap",
+    permute: |key, state| {
         assert_eq!(state.len(), 2, "mimc-sponge permutation has width 2");
-        let (l, r) = feistel(state[0], state[1], self.key);
+        let (l, r) = feistel(state[0], state[1], key);
         state[0] = l;
         state[1] = r;
-    }
-}
+    },
+);
 
-/// `multi_hash(inputs, key, 1)` as a [`FieldHasher`] (1 to any number of inputs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MimcSpongeHasher {
-    key: Fr,
-}
-
-impl Default for MimcSpongeHasher {
-    fn default() -> Self {
-        Self::new(Fr::zero())
-    }
-}
-
-impl MimcSpongeHasher {
-    /// circomlibjs `multiHash(_, key, 1)`.
-    pub fn new(key: Fr) -> Self {
-        Self { key }
-    }
-}
-
-impl FieldHasher for MimcSpongeHasher {
-    fn family(&self) -> &'static str {
-        FAMILY
-    }
-
-    fn params(&self) -> Params {
-        let mut p = base_params();
-        p.extend(params! {
-            "key" => fr_to_decimal(&self.key),
-            "num_outputs" => 1,
-            "mode" => "circomlibjs multiHash: R = C = 0; R += x_i; (R, C) = F(R, C, key); output R",
-        });
-        p
-    }
-
-    fn hash(&self, inputs: &[Fr]) -> Result<Fr, HashError> {
-        if inputs.is_empty() {
-            return Err(HashError::InputLength {
-                what: "mimc-sponge multiHash".into(),
-                got: 0,
-                expected: "at least 1".into(),
-            });
-        }
-        Ok(multi_hash_one(inputs, self.key))
-    }
-}
+keyed_field_hasher!(
+    /// `multi_hash(inputs, key, 1)` as a [`FieldHasher`] (1 to any number of inputs).
+    MimcSpongeHasher,
+    new_doc: "circomlibjs `multiHash(_, key, 1)`.",
+    what: "mimc-sponge multiHash",
+    params: {
+        "num_outputs" => 1,
+        "mode" => "circomlibjs multiHash: R = C = 0; R += x_i; (R, C) = F(R, C, key); output R",
+    },
+    hash: multi_hash_one,
+);
 
 keyed_node_hasher!(
     /// Merkle node hash `multi_hash(children, 0, 1)` (Tornado's `hashLeftRight` for arity 2).
@@ -304,22 +212,14 @@ keyed_node_hasher!(
     |children| multi_hash_one(children, Fr::zero())
 );
 
-/// Widths of the permutations: only 2 (`[xL, xR]`).
-pub fn supported_widths() -> Vec<usize> {
-    vec![2]
-}
-
-/// The width-2 Feistel permutation with key 0.
-pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    check_width(FAMILY, width, &[2])?;
-    Ok(Arc::new(MimcSpongeBn254::new()))
-}
-
-/// The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0, 1)`.
-pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    check_node_arity(FAMILY, arity)?;
-    Ok(Arc::new(MimcSpongeNodeHasher::new(arity)))
-}
+keyed_registry!(
+    cipher: MimcSpongeBn254,
+    node: MimcSpongeNodeHasher,
+    width: 2,
+    widths_doc: "Widths of the permutations: only 2 (`[xL, xR]`).",
+    permutation_doc: "The width-2 Feistel permutation with key 0.",
+    node_doc: "The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0, 1)`.",
+);
 
 #[cfg(test)]
 mod tests {

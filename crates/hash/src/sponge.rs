@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use crate::error::check_nonempty;
 use crate::{params, FieldHasher, Fr, HashError, NodeHasher, Params, Permutation};
 
 /// Fixed-length sponge with capacity 1 at state index 0.
@@ -76,13 +77,7 @@ impl FieldHasher for Sponge {
     }
 
     fn hash(&self, inputs: &[Fr]) -> Result<Fr, HashError> {
-        if inputs.is_empty() {
-            return Err(HashError::InputLength {
-                what: format!("{} sponge hash", self.perm.family()),
-                got: 0,
-                expected: "at least 1".into(),
-            });
-        }
+        check_nonempty(format!("{} sponge hash", self.perm.family()), inputs)?;
         Ok(self.absorb_all(inputs))
     }
 }

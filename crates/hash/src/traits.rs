@@ -153,3 +153,173 @@ macro_rules! family_and_width {
     };
 }
 pub(crate) use family_and_width;
+
+/// A public type `$name` holding one key of `Fr`.
+macro_rules! keyed_struct {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            key: Fr,
+        }
+    };
+}
+pub(crate) use keyed_struct;
+
+/// Defines a public keyed cipher type `$name` of the calling module (its
+/// `ROUNDS`, `ALPHA`, `FAMILY`, `round_constants()` and `base_params()`) as
+/// a [`Permutation`] of width `$width`: `$permute(key, state)` with the
+/// parameters `$mode` and the key.
+macro_rules! keyed_cipher {
+    (
+        $(#[$doc:meta])* $name:ident,
+        constants: $constants_doc:literal,
+        width: $width:literal,
+        mode: $mode:expr,
+        permute: $permute:expr $(,)?
+    ) => {
+        $crate::traits::keyed_struct!($(#[$doc])* $name);
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $name {
+            /// Number of rounds.
+            pub const ROUNDS: usize = ROUNDS;
+            /// S-box exponent.
+            pub const ALPHA: u64 = ALPHA;
+
+            /// The cipher with key 0 (as circomlib's hashers and Tornado Cash use it).
+            pub fn new() -> Self {
+                Self { key: Fr::zero() }
+            }
+
+            /// The cipher with the given key.
+            pub fn with_key(key: Fr) -> Self {
+                Self { key }
+            }
+
+            /// The key.
+            pub fn key(&self) -> Fr {
+                self.key
+            }
+
+            #[doc = $constants_doc]
+            pub fn round_constants() -> &'static [Fr; ROUNDS] {
+                round_constants()
+            }
+        }
+
+        impl Permutation for $name {
+            fn family(&self) -> &'static str {
+                FAMILY
+            }
+
+            fn width(&self) -> usize {
+                $width
+            }
+
+            fn params(&self) -> Params {
+                let mut p = base_params();
+                p.extend($crate::params! {
+                    "width" => $width,
+                    "key" => fr_to_decimal(&self.key),
+                    "mode" => $mode,
+                });
+                p
+            }
+
+            fn permute_mut(&self, state: &mut [Fr]) {
+                let permute: fn(Fr, &mut [Fr]) = $permute;
+                permute(self.key, state)
+            }
+        }
+    };
+}
+pub(crate) use keyed_cipher;
+
+/// The registry functions of a module with one permutation width: its
+/// `supported_widths`, `permutation` (the `$cipher` with key 0) and
+/// `node_hasher` (a `$node`, arity 2 to 16).
+macro_rules! keyed_registry {
+    (
+        cipher: $cipher:ident,
+        node: $node:ident,
+        width: $width:literal,
+        widths_doc: $wd:literal,
+        permutation_doc: $pd:literal,
+        node_doc: $nd:literal $(,)?
+    ) => {
+        #[doc = $wd]
+        pub fn supported_widths() -> Vec<usize> {
+            vec![$width]
+        }
+
+        #[doc = $pd]
+        pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
+            check_width(FAMILY, width, &[$width])?;
+            Ok(Arc::new($cipher::new()))
+        }
+
+        #[doc = $nd]
+        pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
+            check_node_arity(FAMILY, arity)?;
+            Ok(Arc::new($node::new(arity)))
+        }
+    };
+}
+pub(crate) use keyed_registry;
+
+/// Defines a public [`FieldHasher`] type `$name` of the calling module (its
+/// `FAMILY` and `base_params()`): `$hash(inputs, key)` for one or more
+/// inputs (`$what` names it in the error for none), with the key and
+/// `$params` as its parameters.
+macro_rules! keyed_field_hasher {
+    (
+        $(#[$doc:meta])* $name:ident,
+        new_doc: $new_doc:literal,
+        what: $what:literal,
+        params: { $($k:literal => $v:expr),* $(,)? },
+        hash: $hash:expr $(,)?
+    ) => {
+        $crate::traits::keyed_struct!($(#[$doc])* $name);
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new(Fr::zero())
+            }
+        }
+
+        impl $name {
+            #[doc = $new_doc]
+            pub fn new(key: Fr) -> Self {
+                Self { key }
+            }
+        }
+
+        impl FieldHasher for $name {
+            fn family(&self) -> &'static str {
+                FAMILY
+            }
+
+            fn params(&self) -> Params {
+                let mut p = base_params();
+                p.extend($crate::params! {
+                    "key" => fr_to_decimal(&self.key),
+                    $($k => $v,)*
+                });
+                p
+            }
+
+            fn hash(&self, inputs: &[Fr]) -> Result<Fr, HashError> {
+                check_nonempty($what, inputs)?;
+                let hash: fn(&[Fr], Fr) -> Fr = $hash;
+                Ok(hash(inputs, self.key))
+            }
+        }
+    };
+}
+pub(crate) use keyed_field_hasher;
