@@ -119,20 +119,32 @@ impl Chain {
     }
 
     fn transact(&mut self, kind: TxKind, data: &[u8]) -> Result<ExecutionResult, EvmError> {
-        let tx = TxEnv::builder()
-            .caller(CALLER)
-            .kind(kind)
-            .data(Bytes::copy_from_slice(data))
-            .gas_limit(TX_GAS_LIMIT)
-            .nonce(self.nonce)
-            .build()
-            .map_err(|e| EvmError::Evm(format!("{e:?}")))?;
-        let r = self
-            .evm
-            .transact_commit(tx)
-            .map_err(|e| EvmError::Evm(e.to_string()))?;
+        let r = self.commit_tx(CALLER, kind, data, U256::ZERO, self.nonce)?;
         self.nonce += 1;
         Ok(r)
+    }
+
+    /// Executes and commits a transaction from `caller` with `nonce`.
+    fn commit_tx(
+        &mut self,
+        caller: Address,
+        kind: TxKind,
+        data: &[u8],
+        value: U256,
+        nonce: u64,
+    ) -> Result<ExecutionResult, EvmError> {
+        let tx = TxEnv::builder()
+            .caller(caller)
+            .kind(kind)
+            .data(Bytes::copy_from_slice(data))
+            .value(value)
+            .gas_limit(TX_GAS_LIMIT)
+            .nonce(nonce)
+            .build()
+            .map_err(|e| EvmError::Evm(format!("{e:?}")))?;
+        self.evm
+            .transact_commit(tx)
+            .map_err(|e| EvmError::Evm(e.to_string()))
     }
 
     /// Deploys `creation` code; fails if the creation reverts or halts
@@ -206,19 +218,7 @@ impl Chain {
             .map_err(|e| EvmError::Evm(e.to_string()))?
             .map(|a| a.nonce)
             .unwrap_or(0);
-        let tx = TxEnv::builder()
-            .caller(from)
-            .kind(TxKind::Call(to))
-            .data(Bytes::copy_from_slice(data))
-            .value(value)
-            .gas_limit(TX_GAS_LIMIT)
-            .nonce(nonce)
-            .build()
-            .map_err(|e| EvmError::Evm(format!("{e:?}")))?;
-        let r = self
-            .evm
-            .transact_commit(tx)
-            .map_err(|e| EvmError::Evm(e.to_string()))?;
+        let r = self.commit_tx(from, TxKind::Call(to), data, value, nonce)?;
         let gas_calldata = calldata_gas(data);
         let used = r.gas().tx_gas_used();
         let gas_exec = used.saturating_sub(TX_BASE_GAS + gas_calldata);

@@ -266,24 +266,38 @@ pub struct DepositEvent {
 
 /// The `Deposit` events of `pool` among `logs`.
 pub fn deposit_events(pool: Address, logs: &[Log]) -> Vec<DepositEvent> {
-    let topic = keccak(b"Deposit(uint256,address,uint256,uint256)");
-    logs.iter()
-        .filter(|l| l.address == pool)
-        .filter(|l| l.data.topics().first().map(|t| t.0) == Some(topic))
-        .filter_map(|l| {
-            let t = l.data.topics();
-            let d = &l.data.data;
-            if t.len() != 3 || d.len() != 64 {
-                return None;
-            }
+    two_topic_events(pool, logs, b"Deposit(uint256,address,uint256,uint256)")
+        .filter_map(|(t, d)| {
             Some(DepositEvent {
-                commitment: U256::from_be_bytes(t[1].0),
-                depositor: Address::from_slice(&t[2].0[12..]),
+                commitment: U256::from_be_bytes(t[1]),
+                depositor: Address::from_slice(&t[2][12..]),
                 batch: U256::from_be_slice(&d[..32]).try_into().ok()?,
                 position: U256::from_be_slice(&d[32..]).try_into().ok()?,
             })
         })
         .collect()
+}
+
+/// The events `signature` of `pool` among `logs` with two indexed words
+/// and two data words: `(topics, data)` of each (`topics[0]` the
+/// signature's hash).
+fn two_topic_events<'a>(
+    pool: Address,
+    logs: &'a [Log],
+    signature: &[u8],
+) -> impl Iterator<Item = ([[u8; 32]; 3], &'a [u8])> + 'a {
+    let topic = keccak(signature);
+    logs.iter()
+        .filter(move |l| l.address == pool)
+        .filter(move |l| l.data.topics().first().map(|t| t.0) == Some(topic))
+        .filter_map(|l| {
+            let t = l.data.topics();
+            let d = &l.data.data[..];
+            if t.len() != 3 || d.len() != 64 {
+                return None;
+            }
+            Some(([t[0].0, t[1].0, t[2].0], d))
+        })
 }
 
 /// The `(slot, position, depositor)` of the `Excluded` events of `pool` among `logs`.
@@ -298,20 +312,12 @@ fn indexed_position_events(
     logs: &[Log],
     signature: &[u8],
 ) -> Vec<(u64, u64, Address)> {
-    let topic = keccak(signature);
-    logs.iter()
-        .filter(|l| l.address == pool)
-        .filter(|l| l.data.topics().first().map(|t| t.0) == Some(topic))
-        .filter_map(|l| {
-            let t = l.data.topics();
-            let d = &l.data.data;
-            if t.len() != 3 || d.len() != 64 {
-                return None;
-            }
+    two_topic_events(pool, logs, signature)
+        .filter_map(|(t, d)| {
             Some((
-                U256::from_be_bytes(t[1].0).try_into().ok()?,
+                U256::from_be_bytes(t[1]).try_into().ok()?,
                 U256::from_be_slice(&d[..32]).try_into().ok()?,
-                Address::from_slice(&t[2].0[12..]),
+                Address::from_slice(&t[2][12..]),
             ))
         })
         .collect()

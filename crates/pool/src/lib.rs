@@ -1,7 +1,8 @@
 //! # zkbench-pool
 //!
-//! Seed 003's private pool end to end on the embedded EVM or a JSON-RPC node (issue 12; protocol,
-//! trust model and threat analysis in `docs/pool.md`):
+//! The private pool protocol (a sequencer batching deposits into an era/slot
+//! tree, Guo et al.) end to end on the embedded EVM or a JSON-RPC node
+//! (protocol, trust model and threat analysis in `docs/pool.md`):
 //!
 //! * [`contracts`]: `contracts/Pool.sol` and zkbench's generated verifiers
 //!   for the note-spend (withdraw) and slot-insert (batch) statements, with
@@ -11,7 +12,7 @@
 //! * [`wallet`]: notes (`zkbench-<network>-<wei>-<pool>-0x…`), written to disk
 //!   before the deposit is sent;
 //! * [`simulate`]: the whole protocol with a real attempt behind every check;
-//! * [`tornado`]: the Tornado Cash baseline (seed 003's table 2) in the same
+//! * [`tornado`]: the Tornado Cash baseline (table 2 of Guo et al.) in the same
 //!   harness: `contracts/TornadoBaseline.sol`, circomlibjs's MiMCSponge hasher;
 //! * [`chain`]: where it runs, the embedded EVM or a JSON-RPC node (alloy),
 //!   behind one trait;

@@ -20,7 +20,9 @@
 //! with no escrow credit. This phase's deposits and commit are kept out of
 //! the gas medians.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::ops::{Add, Div};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -28,8 +30,9 @@ use ark_ff::{BigInteger, PrimeField, UniformRand};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
-use zkbench_evm::{Address, CallStatus, Groth16Calldata, Solc, U256};
+use zkbench_evm::{Address, CallStatus, Groth16Calldata, Log, Solc, U256};
 use zkbench_hash::{Fr, HashFamily};
+use zkbench_merkle::EraSlotTree;
 use zkbench_statement::pool::{pool_empty_leaf, PoolShape};
 
 use crate::abi::{self, address_word};
@@ -237,32 +240,22 @@ pub(crate) fn account(tag: u8, i: u64) -> Address {
     tagged_account(tag, i)
 }
 
-/// Median of `v` (mean of the two middle values for an even count, rounded down); 0 if empty.
-pub fn median_u64(v: &[u64]) -> u64 {
+/// Median of `v`: the middle value, or the mean of the two middle values for
+/// an even count (rounded down for integers); 0 if empty.
+pub fn median<T>(v: &[T]) -> T
+where
+    T: Copy + PartialOrd + From<u8> + Add<Output = T> + Div<Output = T>,
+{
     if v.is_empty() {
-        return 0;
+        return T::from(0);
     }
     let mut s = v.to_vec();
-    s.sort_unstable();
+    s.sort_by(|a, b| a.partial_cmp(b).unwrap_or(Ordering::Equal));
     let n = s.len();
     if n % 2 == 1 {
         s[n / 2]
     } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2
-    }
-}
-
-fn median_f64(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
+        (s[n / 2 - 1] + s[n / 2]) / T::from(2)
     }
 }
 
@@ -285,7 +278,7 @@ fn require_ok(what: &str, status: &CallStatus) -> Result<(), PoolError> {
 /// `commit` call data of `plan` with that proof.
 fn prove_commit_call(
     provers: &PoolProvers,
-    tree: &zkbench_merkle::EraSlotTree,
+    tree: &EraSlotTree,
     plan: &crate::sequencer::BatchPlan,
     rng: &mut ChaCha20Rng,
 ) -> Result<Vec<u8>, PoolError> {
@@ -340,9 +333,72 @@ pub fn simulate_on(
     cfg: &SimulateConfig,
     provers: &PoolProvers,
 ) -> Result<SimulationReport, PoolError> {
+    let denomination_wei = check_config(cfg, provers)?;
+    let (mut run, gas_deploy) = Run::deploy(chain, cfg, provers)?;
+    let acc = run.accounts()?;
+    let (notes, gas_deposit) = run.deposit_all(&acc.depositors)?;
+    let undeposited_commitment_rejected = run.try_undeposited_commitment()?;
+    let what_if = run.what_if_tree(&notes)?;
+    let commits = run.commit_batches()?;
+    let (blocklisted_excluded, gas_claim) = run.check_blocklist(&notes, commits.excluded_seen)?;
+    let w = run.withdraw_all(&notes, &acc.recipients, &what_if)?;
+    let pending_deposits = run.seq.pending();
+    let live = run.check_liveness(&acc.live_depositors)?;
+    let balance_conserved = run.check_balances(&acc, w.count)?;
     let shape = cfg.shape;
-    if provers.shape != shape || provers.family != cfg.family {
-        return Err(PoolError::Config(format!(
+    Ok(SimulationReport {
+        chain: run.chain.describe(),
+        hash: cfg.family.name().into(),
+        slot_depth: shape.slot_depth,
+        era_depth: shape.era_depth,
+        batch_size: run.b,
+        deposits: cfg.deposits,
+        withdrawals: w.count,
+        batches: commits.gas.len(),
+        blocklisted: 1,
+        pending_deposits,
+        liveness_deposits: acc.live_depositors.len(),
+        reclaimed: 1,
+        liveness_timeout_s: cfg.liveness_timeout_s,
+        denomination_wei,
+        fee_wei: cfg.fee.try_into().unwrap_or(u128::MAX),
+        pool_address: format!("{:#x}", run.p.pool),
+        gas: gas_report(
+            run.b,
+            &gas_deposit,
+            &commits,
+            gas_claim,
+            &w,
+            &live,
+            gas_deploy,
+        ),
+        checks: Checks {
+            double_spend_rejected: w.attacks.double,
+            blocklisted_excluded,
+            wrong_root_rejected: w.attacks.wrong_root,
+            forged_proof_rejected: w.attacks.forged,
+            balance_conserved,
+            front_running_rejected: w.attacks.front,
+            fee_above_denomination_rejected: w.attacks.fee_high,
+            undeposited_commitment_rejected,
+            stalled_deposit_reclaimed: live.ok,
+        },
+        answers: run.answers,
+        provers: prover_report(provers, &commits, &w),
+        withdraw_txs: w.txs,
+        existing_recipients: cfg.existing_recipients,
+        notes_dir: cfg.notes_dir.display().to_string(),
+    })
+}
+
+/// Refuses a configuration the simulation cannot run (provers of another
+/// shape or family, no withdrawal, less than a batch, no timeout, a fee above
+/// the denomination); returns the denomination in wei.
+fn check_config(cfg: &SimulateConfig, provers: &PoolProvers) -> Result<u128, PoolError> {
+    let shape = cfg.shape;
+    require(
+        provers.shape == shape && provers.family == cfg.family,
+        format!(
             "provers for slot depth {} / era depth {} / {} given to a simulation of slot depth {} / era depth {} / {}",
             provers.shape.slot_depth,
             provers.shape.era_depth,
@@ -350,401 +406,600 @@ pub fn simulate_on(
             shape.slot_depth,
             shape.era_depth,
             cfg.family.name()
-        )));
-    }
-    if cfg.max_withdrawals == Some(0) {
-        return Err(PoolError::Config(
-            "max_withdrawals = 0: the checks need at least one withdrawal".into(),
-        ));
-    }
+        ),
+    )?;
+    require(
+        cfg.max_withdrawals != Some(0),
+        "max_withdrawals = 0: the checks need at least one withdrawal",
+    )?;
     let b = shape.batch_size();
-    if cfg.deposits < b {
-        return Err(PoolError::Config(format!(
+    require(
+        cfg.deposits >= b,
+        format!(
             "{} deposits do not fill one batch of 2^{} = {b}; pass --deposits {b} or more",
             cfg.deposits, shape.slot_depth
-        )));
-    }
-    if cfg.liveness_timeout_s == 0 {
-        return Err(PoolError::Config(
-            "liveness timeout 0: a reclaim before the timeout could not be tried".into(),
-        ));
-    }
-    if cfg.fee > cfg.denomination {
-        return Err(PoolError::Config(
-            "the relayer fee exceeds the denomination".into(),
-        ));
-    }
-    let denomination_wei: u128 = cfg
-        .denomination
-        .try_into()
-        .map_err(|_| PoolError::Config("denomination above 2^128 wei".into()))?;
-    let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
-    let solc = Solc::locate()?;
-    let hashes = provers.hashes().clone();
-    let seq_addr = chain.senders(0x5e, 1, U256::ZERO)?[0];
-    let dep = contracts::deploy(
-        chain,
-        &solc,
-        provers,
-        cfg.denomination,
-        seq_addr,
-        cfg.liveness_timeout_s,
+        ),
     )?;
-    let pool = dep.pool;
-    let relayer = chain.senders(0x7e, 1, U256::ZERO)?[0];
-    let blocked = chain.senders(0xbb, 1, cfg.denomination)?[0];
-    let blocked_at = b - 1;
-    let mut seq = Sequencer::new(seq_addr, pool, provers, [blocked].into_iter().collect())?;
-    let salt = pool.to_vec();
-    let attacker = chain.receivers(0xa7, 1, U256::ZERO, &salt)?[0];
+    require(
+        cfg.liveness_timeout_s != 0,
+        "liveness timeout 0: a reclaim before the timeout could not be tried",
+    )?;
+    require(
+        cfg.fee <= cfg.denomination,
+        "the relayer fee exceeds the denomination",
+    )?;
+    cfg.denomination
+        .try_into()
+        .map_err(|_| PoolError::Config("denomination above 2^128 wei".into()))
+}
 
-    // Every account that will ever hold ether in this run.
-    let n_dep = chain
-        .senders_left()
-        .map_or(cfg.deposits, |l| l.min(cfg.deposits));
-    if n_dep == 0 {
-        return Err(PoolError::Config(
-            "no account left to deposit from (add keys)".into(),
-        ));
-    }
-    let accounts = chain.senders(0xd0, n_dep, cfg.denomination)?;
-    let depositors: Vec<Address> = (0..cfg.deposits)
-        .map(|i| {
-            if i == blocked_at {
-                blocked
-            } else {
-                accounts[i % n_dep]
-            }
-        })
-        .collect();
-    // The liveness check's deposits fill the open batch.
-    let live_n = b - cfg.deposits % b;
-    let n_live = chain.senders_left().map_or(live_n, |l| l.min(live_n));
-    let live_accounts = if n_live > 0 {
-        chain.senders(0xd1, n_live, cfg.denomination)?
+/// `Ok(())` if `holds`, else a configuration error saying `why`.
+pub(crate) fn require(holds: bool, why: impl Into<String>) -> Result<(), PoolError> {
+    if holds {
+        Ok(())
     } else {
-        accounts.clone()
-    };
-    let live_depositors: Vec<Address> = (0..live_n)
-        .map(|i| live_accounts[i % live_accounts.len()])
-        .collect();
-    let recipient_start = if cfg.existing_recipients {
-        U256::from(10u64).pow(U256::from(18u8))
-    } else {
-        U256::ZERO
-    };
-    let recipients = chain.receivers(0xee, cfg.deposits, recipient_start, &salt)?;
-    let mut everyone: Vec<Address> = depositors.clone();
-    everyone.extend(&live_depositors);
-    everyone.extend(&recipients);
-    everyone.extend([relayer, attacker, seq_addr, pool]);
-    everyone.sort_unstable();
-    everyone.dedup();
-    let before = everyone
-        .iter()
-        .map(|a| chain.balance(*a))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut ledger = Ledger::default();
-    let sent = |chain: &mut dyn PoolChain,
-                ledger: &mut Ledger,
-                from: Address,
-                data: &[u8]|
-     -> Result<TxResult, PoolError> {
-        let r = chain.send(from, pool, data, U256::ZERO)?;
-        ledger.fee(from, &r);
-        Ok(r)
-    };
-
-    let mut answers = BTreeMap::new();
-    // Deposits: the wallet writes each note before sending.
-    let mut notes = Vec::with_capacity(cfg.deposits);
-    let mut gas_deposit = Vec::new();
-    for (i, d) in depositors.iter().enumerate() {
-        let note = Note::random(&mut rng, &chain.network(), cfg.denomination, pool);
-        let (_, r) = wallet::deposit(chain, *d, &note, &cfg.notes_dir, &hashes)?;
-        ledger.fee(*d, &r);
-        require_ok(&format!("deposit {i}"), &r.status)?;
-        ledger.transfer(*d, pool, cfg.denomination);
-        gas_deposit.push(r.gas_tx);
-        seq.observe(&r.logs);
-        notes.push(note);
+        Err(PoolError::Config(why.into()))
     }
+}
 
-    // A dishonest batch first: a commitment nobody deposited, with a valid proof.
-    let mut plan = seq
-        .plan(b)
-        .ok_or_else(|| PoolError::Config("the sequencer saw no full batch".into()))?;
-    let forged_leaf = Fr::rand(&mut rng);
-    plan.commitments[0] = abi::fr_u256(&forged_leaf);
-    plan.leaves[0] = forged_leaf;
-    let call = prove_commit_call(provers, seq.tree(), &plan, &mut rng)?;
-    let r = sent(chain, &mut ledger, seq_addr, &call)?;
-    let a = abi::describe(&r.status);
-    let undeposited_commitment_rejected = a == "BatchMismatch";
-    answers.insert("commit_with_undeposited_commitment".into(), a);
-    // The tree the blocklisted note would have been in: its roots never reach the chain.
-    let mut what_if = seq.tree().clone();
-    let mut leaves = seq.plan(b).map(|p| p.leaves).unwrap_or_default();
-    leaves[blocked_at] = notes[blocked_at].commitment(&hashes);
-    what_if.commit_slot(&leaves)?;
+/// The fixed parties of a run: the pool, its sequencer, the relayer, the
+/// blocklisted depositor (of deposit `blocked_at`) and the front-runner.
+struct Parties {
+    pool: Address,
+    sequencer: Address,
+    relayer: Address,
+    blocked: Address,
+    blocked_at: usize,
+    attacker: Address,
+}
 
-    // Honest commits of every full batch.
-    let mut gas_commit = Vec::new();
-    let mut batch_prove = Vec::new();
-    let mut excluded_seen = false;
-    while let Some(rep) = seq.commit_next(chain, provers, &mut rng)? {
-        ledger.fee(seq_addr, &rep.receipt);
-        gas_commit.push(rep.receipt.gas_tx);
-        batch_prove.push(rep.prove_s);
-        let ev = abi::excluded_events(pool, &rep.receipt.logs);
-        if rep.slot == 0 && ev.contains(&(0, blocked_at as u64, blocked)) {
-            excluded_seen = true;
-        }
-    }
-    let batches = gas_commit.len();
+/// Who deposits and who receives, and every account that will ever hold
+/// ether in the run with its balance before.
+struct Accounts {
+    depositors: Vec<Address>,
+    live_depositors: Vec<Address>,
+    recipients: Vec<Address>,
+    everyone: Vec<Address>,
+    before: Vec<U256>,
+}
 
-    // Blocklist policy: not in the tree, escrowed, paid back.
-    let leaf_empty = seq.tree().slot_leaves(0)?[blocked_at] == pool_empty_leaf();
-    let not_in_tree = find_leaf(seq.tree(), &notes[blocked_at].commitment(&hashes)).is_none();
-    let escrowed =
-        read(chain, pool, "escrow(address)", Some(address_word(blocked)))? == cfg.denomination;
-    let blocked_before = chain.balance(blocked)?;
-    let r = sent(chain, &mut ledger, blocked, &abi::claim_escrow_call())?;
-    let claimed =
-        ok(&r.status) && chain.balance(blocked)? + r.fee_wei == blocked_before + cfg.denomination;
-    if ok(&r.status) {
-        ledger.transfer(pool, blocked, cfg.denomination);
-    }
-    answers.insert("claim_escrow".into(), abi::describe(&r.status));
-    let gas_claim = r.gas_tx;
-    let blocklisted_excluded = excluded_seen && leaf_empty && not_in_tree && escrowed && claimed;
+/// The honest commits: gas and proof time of each, and whether the first
+/// one excluded the blocklisted deposit.
+struct Commits {
+    gas: Vec<u64>,
+    prove_s: Vec<f64>,
+    excluded_seen: bool,
+}
 
-    // Withdrawals.
-    let mut gas_withdraw = Vec::new();
-    let mut withdraw_txs = Vec::new();
-    let mut withdraw_prove = Vec::new();
-    let mut checks_done = false;
-    let (mut front, mut fee_high, mut forged, mut wrong_root, mut double) =
-        (false, false, false, false, false);
-    let mut withdrawals = 0usize;
-    for (i, note) in notes.iter().enumerate() {
-        if cfg.max_withdrawals.is_some_and(|m| withdrawals >= m) {
-            break;
-        }
-        if i == blocked_at || find_leaf(seq.tree(), &note.commitment(&hashes)).is_none() {
-            continue;
-        }
-        let t = Instant::now();
-        let (proof, args) = provers.prove_withdrawal(
-            seq.tree(),
-            note,
-            recipients[i],
-            relayer,
-            cfg.fee,
-            &mut rng,
+/// The attacks tried around the first withdrawal: whether each was rejected.
+#[derive(Default)]
+struct Attacks {
+    front: bool,
+    fee_high: bool,
+    forged: bool,
+    wrong_root: bool,
+    double: bool,
+}
+
+/// The withdrawals: how many, gas, transaction hashes and proof time of
+/// each, and the attacks tried around the first.
+#[derive(Default)]
+struct Withdrawals {
+    count: usize,
+    gas: Vec<u64>,
+    txs: Vec<String>,
+    prove_s: Vec<f64>,
+    attacks: Attacks,
+}
+
+/// The liveness check: whether it held, and the gas of the reclaim and of
+/// the commit that excluded the reclaimed deposit.
+struct Liveness {
+    ok: bool,
+    gas_reclaim: u64,
+    gas_commit: u64,
+}
+
+/// A simulation in progress: the chain, the sequencer, the randomness, what
+/// the protocol moved (the ledger) and what the contract answered.
+struct Run<'a> {
+    chain: &'a mut dyn PoolChain,
+    cfg: &'a SimulateConfig,
+    provers: &'a PoolProvers,
+    rng: ChaCha20Rng,
+    ledger: Ledger,
+    answers: BTreeMap<String, String>,
+    seq: Sequencer,
+    p: Parties,
+    /// Deposits per batch.
+    b: usize,
+}
+
+impl<'a> Run<'a> {
+    /// Deploys the pool and its verifiers and makes the fixed parties;
+    /// returns the run and the gas of the three creations.
+    fn deploy(
+        chain: &'a mut dyn PoolChain,
+        cfg: &'a SimulateConfig,
+        provers: &'a PoolProvers,
+    ) -> Result<(Self, [u64; 3]), PoolError> {
+        let rng = ChaCha20Rng::seed_from_u64(cfg.seed);
+        let solc = Solc::locate()?;
+        let sequencer = chain.senders(0x5e, 1, U256::ZERO)?[0];
+        let dep = contracts::deploy(
+            chain,
+            &solc,
+            provers,
+            cfg.denomination,
+            sequencer,
+            cfg.liveness_timeout_s,
         )?;
-        withdraw_prove.push(t.elapsed().as_secs_f64());
-        if !checks_done {
-            let mut send = |name: &str,
-                            p: &Groth16Calldata,
-                            a: &abi::WithdrawArgs|
-             -> Result<String, PoolError> {
-                let r = sent(chain, &mut ledger, relayer, &abi::withdraw_call(p, a))?;
-                let d = abi::describe(&r.status);
-                answers.insert(name.into(), d.clone());
-                Ok(d)
-            };
-            let stolen = abi::WithdrawArgs {
-                recipient: attacker,
-                ..args
-            };
-            front = send("withdraw_front_run_other_recipient", &proof, &stolen)? == "InvalidProof";
-            let more_fee = abi::WithdrawArgs {
-                fee: args.fee + U256::from(1u8),
-                ..args
-            };
-            front &= send("withdraw_front_run_other_fee", &proof, &more_fee)? == "InvalidProof";
-            forged = send("withdraw_forged_proof", &forge(&proof), &args)? == "InvalidProof";
-            let over = cfg.denomination + U256::from(1u8);
-            let (p_over, a_over) = provers.prove_withdrawal(
-                seq.tree(),
+        let pool = dep.pool;
+        let relayer = chain.senders(0x7e, 1, U256::ZERO)?[0];
+        let blocked = chain.senders(0xbb, 1, cfg.denomination)?[0];
+        let b = cfg.shape.batch_size();
+        let seq = Sequencer::new(sequencer, pool, provers, [blocked].into_iter().collect())?;
+        let attacker = chain.receivers(0xa7, 1, U256::ZERO, &pool.to_vec())?[0];
+        let p = Parties {
+            pool,
+            sequencer,
+            relayer,
+            blocked,
+            blocked_at: b - 1,
+            attacker,
+        };
+        let run = Self {
+            chain,
+            cfg,
+            provers,
+            rng,
+            ledger: Ledger::default(),
+            answers: BTreeMap::new(),
+            seq,
+            p,
+            b,
+        };
+        Ok((run, dep.gas_deploy))
+    }
+
+    /// Funds the depositors (the blocklisted one at `blocked_at`; on a node
+    /// the node's accounts, reused in turn) and the liveness check's, makes
+    /// the recipients, and reads every account's balance.
+    fn accounts(&mut self) -> Result<Accounts, PoolError> {
+        let (cfg, b, p) = (self.cfg, self.b, &self.p);
+        let chain = &mut *self.chain;
+        let n_dep = chain
+            .senders_left()
+            .map_or(cfg.deposits, |l| l.min(cfg.deposits));
+        if n_dep == 0 {
+            return Err(PoolError::Config(
+                "no account left to deposit from (add keys)".into(),
+            ));
+        }
+        let accounts = chain.senders(0xd0, n_dep, cfg.denomination)?;
+        let depositors: Vec<Address> = (0..cfg.deposits)
+            .map(|i| {
+                if i == p.blocked_at {
+                    p.blocked
+                } else {
+                    accounts[i % n_dep]
+                }
+            })
+            .collect();
+        // The liveness check's deposits fill the open batch.
+        let live_n = b - cfg.deposits % b;
+        let n_live = chain.senders_left().map_or(live_n, |l| l.min(live_n));
+        let live_accounts = if n_live > 0 {
+            chain.senders(0xd1, n_live, cfg.denomination)?
+        } else {
+            accounts.clone()
+        };
+        let live_depositors: Vec<Address> = (0..live_n)
+            .map(|i| live_accounts[i % live_accounts.len()])
+            .collect();
+        let recipient_start = if cfg.existing_recipients {
+            U256::from(10u64).pow(U256::from(18u8))
+        } else {
+            U256::ZERO
+        };
+        let recipients = chain.receivers(0xee, cfg.deposits, recipient_start, &p.pool.to_vec())?;
+        let mut everyone: Vec<Address> = depositors.clone();
+        everyone.extend(&live_depositors);
+        everyone.extend(&recipients);
+        everyone.extend([p.relayer, p.attacker, p.sequencer, p.pool]);
+        everyone.sort_unstable();
+        everyone.dedup();
+        let before = everyone
+            .iter()
+            .map(|a| chain.balance(*a))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Accounts {
+            depositors,
+            live_depositors,
+            recipients,
+            everyone,
+            before,
+        })
+    }
+
+    /// Sends `data` to the pool from `from` and books its gas fee.
+    fn send(&mut self, from: Address, data: &[u8]) -> Result<TxResult, PoolError> {
+        let r = self.chain.send(from, self.p.pool, data, U256::ZERO)?;
+        self.ledger.fee(from, &r);
+        Ok(r)
+    }
+
+    /// Sends `data` like [`Self::send`] and records the contract's answer
+    /// (`ok` or its error name) under `name`.
+    fn attempt(
+        &mut self,
+        name: &str,
+        from: Address,
+        data: &[u8],
+    ) -> Result<(TxResult, String), PoolError> {
+        let r = self.send(from, data)?;
+        let d = abi::describe(&r.status);
+        self.answers.insert(name.into(), d.clone());
+        Ok((r, d))
+    }
+
+    /// A fresh note deposited from `from` (the wallet writes it before
+    /// sending; `what` names the deposit in an error); returns it and the
+    /// deposit's gas.
+    fn deposit(&mut self, what: &str, from: Address) -> Result<(Note, u64), PoolError> {
+        let (cfg, pool) = (self.cfg, self.p.pool);
+        let note = Note::random(&mut self.rng, &self.chain.network(), cfg.denomination, pool);
+        let hashes = self.provers.hashes();
+        let (_, r) = wallet::deposit(&mut *self.chain, from, &note, &cfg.notes_dir, hashes)?;
+        self.ledger.fee(from, &r);
+        require_ok(what, &r.status)?;
+        self.ledger.transfer(from, pool, cfg.denomination);
+        self.seq.observe(&r.logs);
+        Ok((note, r.gas_tx))
+    }
+
+    /// One deposit from each of `depositors`: the notes and the gas of each.
+    fn deposit_all(&mut self, depositors: &[Address]) -> Result<(Vec<Note>, Vec<u64>), PoolError> {
+        let mut notes = Vec::with_capacity(depositors.len());
+        let mut gas = Vec::new();
+        for (i, d) in depositors.iter().enumerate() {
+            let (note, g) = self.deposit(&format!("deposit {i}"), *d)?;
+            notes.push(note);
+            gas.push(g);
+        }
+        Ok((notes, gas))
+    }
+
+    /// A dishonest batch: a commitment nobody deposited, with a valid proof;
+    /// whether the pool reverted `BatchMismatch`.
+    fn try_undeposited_commitment(&mut self) -> Result<bool, PoolError> {
+        let mut plan = self
+            .seq
+            .plan(self.b)
+            .ok_or_else(|| PoolError::Config("the sequencer saw no full batch".into()))?;
+        let forged_leaf = Fr::rand(&mut self.rng);
+        plan.commitments[0] = abi::fr_u256(&forged_leaf);
+        plan.leaves[0] = forged_leaf;
+        let call = prove_commit_call(self.provers, self.seq.tree(), &plan, &mut self.rng)?;
+        let (_, a) = self.attempt(
+            "commit_with_undeposited_commitment",
+            self.p.sequencer,
+            &call,
+        )?;
+        Ok(a == "BatchMismatch")
+    }
+
+    /// The tree the blocklisted note would have been in: its roots never
+    /// reach the chain.
+    fn what_if_tree(&self, notes: &[Note]) -> Result<EraSlotTree, PoolError> {
+        let mut what_if = self.seq.tree().clone();
+        let mut leaves = self.seq.plan(self.b).map(|p| p.leaves).unwrap_or_default();
+        let at = self.p.blocked_at;
+        leaves[at] = notes[at].commitment(self.provers.hashes());
+        what_if.commit_slot(&leaves)?;
+        Ok(what_if)
+    }
+
+    /// Honest commits of every full batch.
+    fn commit_batches(&mut self) -> Result<Commits, PoolError> {
+        let mut c = Commits {
+            gas: Vec::new(),
+            prove_s: Vec::new(),
+            excluded_seen: false,
+        };
+        while let Some(rep) = self
+            .seq
+            .commit_next(&mut *self.chain, self.provers, &mut self.rng)?
+        {
+            self.ledger.fee(self.p.sequencer, &rep.receipt);
+            c.gas.push(rep.receipt.gas_tx);
+            c.prove_s.push(rep.prove_s);
+            let ev = abi::excluded_events(self.p.pool, &rep.receipt.logs);
+            if rep.slot == 0 && ev.contains(&(0, self.p.blocked_at as u64, self.p.blocked)) {
+                c.excluded_seen = true;
+            }
+        }
+        Ok(c)
+    }
+
+    /// Blocklist policy: the blocklisted note is not in the tree, its
+    /// deposit was escrowed and `claimEscrow` pays it back; returns whether
+    /// all held (with `excluded_seen`) and the claim's gas.
+    fn check_blocklist(
+        &mut self,
+        notes: &[Note],
+        excluded_seen: bool,
+    ) -> Result<(bool, u64), PoolError> {
+        let (pool, blocked, at) = (self.p.pool, self.p.blocked, self.p.blocked_at);
+        let denom = self.cfg.denomination;
+        let leaf_empty = self.seq.tree().slot_leaves(0)?[at] == pool_empty_leaf();
+        let commitment = notes[at].commitment(self.provers.hashes());
+        let not_in_tree = find_leaf(self.seq.tree(), &commitment).is_none();
+        let escrowed = read(
+            &mut *self.chain,
+            pool,
+            "escrow(address)",
+            Some(address_word(blocked)),
+        )? == denom;
+        let blocked_before = self.chain.balance(blocked)?;
+        let (r, _) = self.attempt("claim_escrow", blocked, &abi::claim_escrow_call())?;
+        let claimed =
+            ok(&r.status) && self.chain.balance(blocked)? + r.fee_wei == blocked_before + denom;
+        if ok(&r.status) {
+            self.ledger.transfer(pool, blocked, denom);
+        }
+        let held = excluded_seen && leaf_empty && not_in_tree && escrowed && claimed;
+        Ok((held, r.gas_tx))
+    }
+
+    /// Withdraws every committed note (at most `max_withdrawals`) through the
+    /// relayer to `recipients`; around the first, tries the attacks
+    /// ([`Self::try_attacks`]) and then the same withdrawal again.
+    fn withdraw_all(
+        &mut self,
+        notes: &[Note],
+        recipients: &[Address],
+        what_if: &EraSlotTree,
+    ) -> Result<Withdrawals, PoolError> {
+        let provers = self.provers;
+        let (cfg, pool, relayer) = (self.cfg, self.p.pool, self.p.relayer);
+        let mut w = Withdrawals::default();
+        for (i, note) in notes.iter().enumerate() {
+            if cfg.max_withdrawals.is_some_and(|m| w.count >= m) {
+                break;
+            }
+            let commitment = note.commitment(provers.hashes());
+            if i == self.p.blocked_at || find_leaf(self.seq.tree(), &commitment).is_none() {
+                continue;
+            }
+            let t = Instant::now();
+            let (proof, args) = provers.prove_withdrawal(
+                self.seq.tree(),
                 note,
                 recipients[i],
                 relayer,
-                over,
-                &mut rng,
-            )?;
-            fee_high = send("withdraw_fee_above_denomination", &p_over, &a_over)? == "FeeTooHigh";
-            let (p_wr, a_wr) = provers.prove_withdrawal(
-                &what_if,
-                &notes[blocked_at],
-                attacker,
-                relayer,
                 cfg.fee,
-                &mut rng,
+                &mut self.rng,
             )?;
-            wrong_root = send("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
+            w.prove_s.push(t.elapsed().as_secs_f64());
+            let first = w.count == 0;
+            if first {
+                let blocked_note = &notes[self.p.blocked_at];
+                w.attacks = self.try_attacks(note, &proof, &args, what_if, blocked_note)?;
+            }
+            let call = abi::withdraw_call(&proof, &args);
+            let r = self.send(relayer, &call)?;
+            require_ok(&format!("withdrawal of note {i}"), &r.status)?;
+            self.ledger
+                .transfer(pool, recipients[i], cfg.denomination - cfg.fee);
+            self.ledger.transfer(pool, relayer, cfg.fee);
+            w.gas.push(r.gas_tx);
+            w.txs.extend(r.tx_hash);
+            w.count += 1;
+            if first {
+                let (_, d) = self.attempt("withdraw_double_spend", relayer, &call)?;
+                w.attacks.double = d == "NullifierAlreadySpent";
+            }
         }
-        let r = sent(
-            chain,
-            &mut ledger,
+        Ok(w)
+    }
+
+    /// Sends a withdrawal through the relayer and records the answer.
+    fn try_withdraw(
+        &mut self,
+        name: &str,
+        proof: &Groth16Calldata,
+        args: &abi::WithdrawArgs,
+    ) -> Result<String, PoolError> {
+        let call = abi::withdraw_call(proof, args);
+        Ok(self.attempt(name, self.p.relayer, &call)?.1)
+    }
+
+    /// Before `note`'s withdrawal (`proof`, `args`): a front-run (same proof,
+    /// other recipient or fee), a forged proof, a fee above the
+    /// denomination, and a proof of `blocked_note` against `what_if`'s root,
+    /// which the pool never had.
+    fn try_attacks(
+        &mut self,
+        note: &Note,
+        proof: &Groth16Calldata,
+        args: &abi::WithdrawArgs,
+        what_if: &EraSlotTree,
+        blocked_note: &Note,
+    ) -> Result<Attacks, PoolError> {
+        let (provers, cfg) = (self.provers, self.cfg);
+        let (relayer, attacker) = (self.p.relayer, self.p.attacker);
+        let stolen = abi::WithdrawArgs {
+            recipient: attacker,
+            ..*args
+        };
+        let mut front = self.try_withdraw("withdraw_front_run_other_recipient", proof, &stolen)?
+            == "InvalidProof";
+        let more_fee = abi::WithdrawArgs {
+            fee: args.fee + U256::from(1u8),
+            ..*args
+        };
+        front &=
+            self.try_withdraw("withdraw_front_run_other_fee", proof, &more_fee)? == "InvalidProof";
+        let forged =
+            self.try_withdraw("withdraw_forged_proof", &forge(proof), args)? == "InvalidProof";
+        let over = cfg.denomination + U256::from(1u8);
+        let tree = self.seq.tree();
+        let (p_over, a_over) =
+            provers.prove_withdrawal(tree, note, args.recipient, relayer, over, &mut self.rng)?;
+        let fee_high =
+            self.try_withdraw("withdraw_fee_above_denomination", &p_over, &a_over)? == "FeeTooHigh";
+        let (p_wr, a_wr) = provers.prove_withdrawal(
+            what_if,
+            blocked_note,
+            attacker,
             relayer,
-            &abi::withdraw_call(&proof, &args),
+            cfg.fee,
+            &mut self.rng,
         )?;
-        require_ok(&format!("withdrawal of note {i}"), &r.status)?;
-        ledger.transfer(pool, recipients[i], cfg.denomination - cfg.fee);
-        ledger.transfer(pool, relayer, cfg.fee);
-        gas_withdraw.push(r.gas_tx);
-        withdraw_txs.extend(r.tx_hash);
-        withdrawals += 1;
-        if !checks_done {
-            let r = sent(
-                chain,
-                &mut ledger,
-                relayer,
-                &abi::withdraw_call(&proof, &args),
-            )?;
-            let d = abi::describe(&r.status);
-            double = d == "NullifierAlreadySpent";
-            answers.insert("withdraw_double_spend".into(), d);
-            checks_done = true;
+        let wrong_root = self.try_withdraw("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
+        Ok(Attacks {
+            front,
+            fee_high,
+            forged,
+            wrong_root,
+            double: false,
+        })
+    }
+
+    /// Liveness: `depositors` fill the open batch, the sequencer stalls, the
+    /// first depositor reclaims (refused before the timeout, paid after it,
+    /// refused again), a commit that does not exclude the reclaimed deposit
+    /// is refused and the honest one excludes it with no escrow credit.
+    fn check_liveness(&mut self, depositors: &[Address]) -> Result<Liveness, PoolError> {
+        let mut notes = Vec::with_capacity(depositors.len());
+        for (i, d) in depositors.iter().enumerate() {
+            notes.push(self.deposit(&format!("liveness deposit {i}"), *d)?.0);
         }
+        let (reclaimer, note) = (depositors[0], &notes[0]);
+        let denom = self.cfg.denomination;
+        let (_, early) = self.reclaim("reclaim_before_timeout", reclaimer, note)?;
+        let mut live_ok = early == "NotStalled";
+        self.chain.advance_time(self.cfg.liveness_timeout_s + 1)?;
+        let before = self.chain.balance(reclaimer)?;
+        let (r, _) = self.reclaim("reclaim_after_timeout", reclaimer, note)?;
+        live_ok &= ok(&r.status) && self.chain.balance(reclaimer)? + r.fee_wei == before + denom;
+        if ok(&r.status) {
+            self.ledger.transfer(self.p.pool, reclaimer, denom);
+        }
+        let (_, twice) = self.reclaim("reclaim_twice", reclaimer, note)?;
+        live_ok &= twice == "AlreadyReclaimed";
+        live_ok &= self.try_commit_without_reclaimed_excluded()?;
+        let (excluded, gas_commit) = self.commit_with_reclaim(&r.logs, reclaimer, note)?;
+        Ok(Liveness {
+            ok: live_ok && excluded,
+            gas_reclaim: r.gas_tx,
+            gas_commit,
+        })
     }
 
-    // Liveness: the open batch fills, the sequencer stalls, a depositor reclaims.
-    let pending = seq.pending();
-    let mut live_notes = Vec::with_capacity(live_n);
-    for (i, d) in live_depositors.iter().enumerate() {
-        let note = Note::random(&mut rng, &chain.network(), cfg.denomination, pool);
-        let (_, r) = wallet::deposit(chain, *d, &note, &cfg.notes_dir, &hashes)?;
-        ledger.fee(*d, &r);
-        require_ok(&format!("liveness deposit {i}"), &r.status)?;
-        ledger.transfer(*d, pool, cfg.denomination);
-        seq.observe(&r.logs);
-        live_notes.push(note);
-    }
-    let reclaimer = live_depositors[0];
-    let mut reclaim_answer = |name: &str,
-                              chain: &mut dyn PoolChain,
-                              ledger: &mut Ledger|
-     -> Result<(TxResult, String), PoolError> {
-        let r = wallet::reclaim(chain, reclaimer, &live_notes[0], &hashes)?;
-        ledger.fee(reclaimer, &r);
+    /// `from` reclaims `note`'s deposit; records the answer under `name`.
+    fn reclaim(
+        &mut self,
+        name: &str,
+        from: Address,
+        note: &Note,
+    ) -> Result<(TxResult, String), PoolError> {
+        let r = wallet::reclaim(&mut *self.chain, from, note, self.provers.hashes())?;
+        self.ledger.fee(from, &r);
         let d = abi::describe(&r.status);
-        answers.insert(name.into(), d.clone());
+        self.answers.insert(name.into(), d.clone());
         Ok((r, d))
-    };
-    let (_, early) = reclaim_answer("reclaim_before_timeout", chain, &mut ledger)?;
-    let mut live_ok = early == "NotStalled";
-    chain.advance_time(cfg.liveness_timeout_s + 1)?;
-    let reclaimer_before = chain.balance(reclaimer)?;
-    let (r, _) = reclaim_answer("reclaim_after_timeout", chain, &mut ledger)?;
-    let gas_reclaim = r.gas_tx;
-    live_ok &= ok(&r.status)
-        && chain.balance(reclaimer)? + r.fee_wei == reclaimer_before + cfg.denomination;
-    if ok(&r.status) {
-        ledger.transfer(pool, reclaimer, cfg.denomination);
     }
-    let reclaim_logs = r.logs;
-    let (_, twice) = reclaim_answer("reclaim_twice", chain, &mut ledger)?;
-    live_ok &= twice == "AlreadyReclaimed";
-    // The sequencer's batch as it was before it saw the Reclaimed event: a valid proof.
-    let stale = seq
-        .plan(b)
-        .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
-    let call = prove_commit_call(provers, seq.tree(), &stale, &mut rng)?;
-    let r = sent(chain, &mut ledger, seq_addr, &call)?;
-    let d = abi::describe(&r.status);
-    live_ok &= d == "ReclaimedNotExcluded";
-    answers.insert("commit_without_reclaimed_excluded".into(), d);
-    // The honest commit: the reclaimed deposit excluded, no escrow for it.
-    seq.observe(&reclaim_logs);
-    let rep = seq
-        .commit_next(chain, provers, &mut rng)?
-        .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
-    ledger.fee(seq_addr, &rep.receipt);
-    let gas_commit_reclaim = rep.receipt.gas_tx;
-    live_ok &= rep.reclaimed == [cfg.deposits % b]
-        && read(
-            chain,
-            pool,
-            "escrow(address)",
-            Some(address_word(reclaimer)),
-        )? == U256::ZERO
-        && find_leaf(seq.tree(), &live_notes[0].commitment(&hashes)).is_none();
 
-    // Balances: exact for every account (what the protocol moved, less the
-    // gas fees it paid), the pool's exact, and the total unchanged but for fees.
-    let denom = cfg.denomination;
-    let mut balanced = chain.balance(pool)?
-        == denom * U256::from((cfg.deposits - withdrawals - 1 + live_n - 1) as u64)
-        && read(chain, pool, "totalEscrow()", None)? == U256::ZERO;
-    let mut total_before = U256::ZERO;
-    let mut total_after = U256::ZERO;
-    for (a, b0) in everyone.iter().zip(&before) {
-        let after = chain.balance(*a)?;
-        balanced &= ledger.holds(*a, *b0, after);
-        total_before += *b0;
-        total_after += after;
+    /// The sequencer's batch as it was before it saw the `Reclaimed` event
+    /// (a valid proof): whether the pool reverted `ReclaimedNotExcluded`.
+    fn try_commit_without_reclaimed_excluded(&mut self) -> Result<bool, PoolError> {
+        let stale = self
+            .seq
+            .plan(self.b)
+            .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
+        let call = prove_commit_call(self.provers, self.seq.tree(), &stale, &mut self.rng)?;
+        let (_, d) = self.attempt("commit_without_reclaimed_excluded", self.p.sequencer, &call)?;
+        Ok(d == "ReclaimedNotExcluded")
     }
-    balanced &= total_after + ledger.total_fees() == total_before;
 
-    let (gd, gc, gw) = (
-        median_u64(&gas_deposit),
-        median_u64(&gas_commit),
-        median_u64(&gas_withdraw),
-    );
-    Ok(SimulationReport {
-        chain: chain.describe(),
-        hash: cfg.family.name().into(),
-        slot_depth: shape.slot_depth,
-        era_depth: shape.era_depth,
-        batch_size: b,
-        deposits: cfg.deposits,
-        withdrawals,
-        batches,
-        blocklisted: 1,
-        pending_deposits: pending,
-        liveness_deposits: live_n,
-        reclaimed: 1,
-        liveness_timeout_s: cfg.liveness_timeout_s,
-        denomination_wei,
-        fee_wei: cfg.fee.try_into().unwrap_or(u128::MAX),
-        pool_address: format!("{pool:#x}"),
-        withdraw_txs,
-        gas: GasReport {
-            deposit: gd,
-            commit: gc,
-            withdraw: gw,
-            per_tx_amortized: gd + (gc + b as u64 / 2) / b as u64 + gw,
-            commits: gas_commit.clone(),
-            claim_escrow: gas_claim,
-            reclaim: gas_reclaim,
-            commit_with_reclaim: gas_commit_reclaim,
-            deploy_pool: dep.gas_deploy[2],
-            deploy_withdraw_verifier: dep.gas_deploy[0],
-            deploy_batch_verifier: dep.gas_deploy[1],
-        },
-        checks: Checks {
-            double_spend_rejected: double,
-            blocklisted_excluded,
-            wrong_root_rejected: wrong_root,
-            forged_proof_rejected: forged,
-            balance_conserved: balanced,
-            front_running_rejected: front,
-            fee_above_denomination_rejected: fee_high,
-            undeposited_commitment_rejected,
-            stalled_deposit_reclaimed: live_ok,
-        },
-        answers,
-        provers: ProverReport {
-            batch_prove_s: median_f64(&batch_prove),
-            withdraw_prove_s: median_f64(&withdraw_prove),
-            batch_constraints: provers.batch_keys.matrices.num_constraints,
-            withdraw_constraints: provers.spend_keys.matrices.num_constraints,
-            test_setup: provers.batch_keys.test_setup && provers.spend_keys.test_setup,
-        },
-        existing_recipients: cfg.existing_recipients,
-        notes_dir: cfg.notes_dir.display().to_string(),
-    })
+    /// The honest commit after the sequencer saw `reclaim_logs`: whether it
+    /// excluded the reclaimed deposit (no escrow for `reclaimer`, `note` not
+    /// in the tree), and its gas.
+    fn commit_with_reclaim(
+        &mut self,
+        reclaim_logs: &[Log],
+        reclaimer: Address,
+        note: &Note,
+    ) -> Result<(bool, u64), PoolError> {
+        self.seq.observe(reclaim_logs);
+        let rep = self
+            .seq
+            .commit_next(&mut *self.chain, self.provers, &mut self.rng)?
+            .ok_or_else(|| PoolError::Config("the liveness batch is not full".into()))?;
+        self.ledger.fee(self.p.sequencer, &rep.receipt);
+        let escrow = Some(address_word(reclaimer));
+        let excluded = rep.reclaimed == [self.cfg.deposits % self.b]
+            && read(&mut *self.chain, self.p.pool, "escrow(address)", escrow)? == U256::ZERO
+            && find_leaf(self.seq.tree(), &note.commitment(self.provers.hashes())).is_none();
+        Ok((excluded, rep.receipt.gas_tx))
+    }
+
+    /// Balances: exact for every account (what the protocol moved, less the
+    /// gas fees it paid), the pool's exact, and the total unchanged but for
+    /// fees.
+    fn check_balances(&mut self, acc: &Accounts, withdrawals: usize) -> Result<bool, PoolError> {
+        let (cfg, pool) = (self.cfg, self.p.pool);
+        let left = cfg.deposits - withdrawals - 1 + acc.live_depositors.len() - 1;
+        let mut balanced = self.chain.balance(pool)? == cfg.denomination * U256::from(left as u64)
+            && read(&mut *self.chain, pool, "totalEscrow()", None)? == U256::ZERO;
+        let mut total_before = U256::ZERO;
+        let mut total_after = U256::ZERO;
+        for (a, b0) in acc.everyone.iter().zip(&acc.before) {
+            let after = self.chain.balance(*a)?;
+            balanced &= self.ledger.holds(*a, *b0, after);
+            total_before += *b0;
+            total_after += after;
+        }
+        Ok(balanced && total_after + self.ledger.total_fees() == total_before)
+    }
+}
+
+/// Gas medians of the run's deposits, commits and withdrawals, and the gas
+/// of the one-off transactions.
+fn gas_report(
+    b: usize,
+    deposits: &[u64],
+    commits: &Commits,
+    claim_escrow: u64,
+    w: &Withdrawals,
+    live: &Liveness,
+    deploy: [u64; 3],
+) -> GasReport {
+    let (gd, gc, gw) = (median(deposits), median(&commits.gas), median(&w.gas));
+    GasReport {
+        deposit: gd,
+        commit: gc,
+        withdraw: gw,
+        per_tx_amortized: gd + (gc + b as u64 / 2) / b as u64 + gw,
+        commits: commits.gas.clone(),
+        claim_escrow,
+        reclaim: live.gas_reclaim,
+        commit_with_reclaim: live.gas_commit,
+        deploy_pool: deploy[2],
+        deploy_withdraw_verifier: deploy[0],
+        deploy_batch_verifier: deploy[1],
+    }
+}
+
+/// Median proof times of the run and the circuits' sizes.
+fn prover_report(provers: &PoolProvers, commits: &Commits, w: &Withdrawals) -> ProverReport {
+    ProverReport {
+        batch_prove_s: median(&commits.prove_s),
+        withdraw_prove_s: median(&w.prove_s),
+        batch_constraints: provers.batch_keys.matrices.num_constraints,
+        withdraw_constraints: provers.spend_keys.matrices.num_constraints,
+        test_setup: provers.batch_keys.test_setup && provers.spend_keys.test_setup,
+    }
 }

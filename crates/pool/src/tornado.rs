@@ -1,5 +1,6 @@
-//! The Tornado Cash baseline of seed 003's table 2, measured in the same
-//! harness as the pool (embedded EVM, zkbench's Groth16 verifier):
+//! The Tornado Cash baseline of the private pool paper's table 2 (Guo et
+//! al.), measured in the same harness as the pool (embedded EVM, zkbench's
+//! Groth16 verifier):
 //! `contracts/TornadoBaseline.sol` (the classic design: every deposit
 //! inserts its commitment into an on-chain binary MiMCSponge tree of depth
 //! 20, two hasher calls per level) with circomlibjs's generated MiMCSponge
@@ -29,7 +30,7 @@ use zkbench_statement::{
 
 use crate::abi::{self, fr_u256, WithdrawArgs};
 use crate::contracts::read_word as read;
-use crate::simulate::account;
+use crate::simulate::{account, median, require};
 use crate::wallet::Note;
 use crate::PoolError;
 
@@ -359,176 +360,266 @@ pub fn simulate_tornado(
     cfg: &TornadoConfig,
     prover: &TornadoProver,
 ) -> Result<TornadoReport, PoolError> {
-    if cfg.deposits == 0 {
-        return Err(PoolError::Config(
-            "the baseline needs at least one deposit".into(),
-        ));
-    }
-    if cfg.fee > cfg.denomination {
-        return Err(PoolError::Config(
-            "the relayer fee exceeds the denomination".into(),
-        ));
-    }
-    if cfg.max_withdrawals == Some(0) {
-        return Err(PoolError::Config(
-            "max_withdrawals = 0: the checks need at least one withdrawal".into(),
-        ));
-    }
+    check_config(cfg)?;
     let solc = Solc::locate()?;
-    let mut rng = ChaCha20Rng::seed_from_u64(cfg.seed);
-    let hashes = prover.hashes().clone();
+    let rng = ChaCha20Rng::seed_from_u64(cfg.seed);
     let mut chain = Chain::new();
     let dep = deploy(&mut chain, &solc, prover, cfg.denomination)?;
-    let pool = dep.pool;
-    let relayer = account(0x7e, 1);
-    let attacker = account(0xa7, 1);
+    let mut run = Baseline {
+        chain,
+        cfg,
+        prover,
+        pool: dep.pool,
+        relayer: account(0x7e, 1),
+        attacker: account(0xa7, 1),
+        rng,
+        answers: std::collections::BTreeMap::new(),
+    };
     let depositors: Vec<Address> = (0..cfg.deposits).map(|i| account(0xd1, i as u64)).collect();
     let recipients: Vec<Address> = (0..cfg.deposits).map(|i| account(0xe1, i as u64)).collect();
     for d in &depositors {
-        chain.set_balance(*d, cfg.denomination)?;
+        run.chain.set_balance(*d, cfg.denomination)?;
     }
-    let mut answers = std::collections::BTreeMap::new();
-
     // The hasher alone, once.
     let one = Fr::from(1u64);
-    let hc = chain.call(dep.hasher, &mimc_sponge_call(&one, &one, &Fr::from(0u64)))?;
-    let gas_hash = hc.gas_exec;
-
-    let mut tree = prover.empty_tree()?;
-    let mut root_ok = read(&mut chain, pool, "getLastRoot()", None)? == fr_u256(&tree.root());
-    let mut notes = Vec::with_capacity(cfg.deposits);
-    let mut gas_deposit = Vec::new();
-    for (i, d) in depositors.iter().enumerate() {
-        let note = Note::random(&mut rng, "revm", cfg.denomination, pool);
-        let c = note.commitment(&hashes);
-        let r = chain.send(*d, pool, &abi::deposit_call(fr_u256(&c)), cfg.denomination)?;
-        require_ok(format!("baseline deposit {i}"), &r.outcome.status)?;
-        gas_deposit.push(r.outcome.gas_tx);
-        tree.insert(c)?;
-        root_ok &= read(&mut chain, pool, "getLastRoot()", None)? == fr_u256(&tree.root());
-        notes.push(note);
-    }
-    // A deposit of the same commitment again.
-    chain.set_balance(attacker, cfg.denomination)?;
-    let again = chain.send(
-        attacker,
-        pool,
-        &abi::deposit_call(fr_u256(&notes[0].commitment(&hashes))),
-        cfg.denomination,
-    )?;
-    let dup = describe(&again.outcome.status);
-    let duplicate_commitment_rejected = dup == "CommitmentExists";
-    answers.insert("deposit_same_commitment".into(), dup);
-    chain.set_balance(attacker, U256::ZERO)?;
-
-    let mut gas_withdraw = Vec::new();
-    let mut prove_s = Vec::new();
-    let (mut double, mut forged, mut front, mut wrong_root) = (false, false, false, false);
-    let mut withdrawals = 0usize;
-    for (i, note) in notes.iter().enumerate() {
-        if cfg.max_withdrawals.is_some_and(|m| withdrawals >= m) {
-            break;
-        }
-        let t = Instant::now();
-        let (proof, args) =
-            prover.prove_withdrawal(&tree, note, recipients[i], relayer, cfg.fee, &mut rng)?;
-        prove_s.push(t.elapsed().as_secs_f64());
-        if i == 0 {
-            let mut send =
-                |name: &str, p: &Groth16Calldata, a: &WithdrawArgs| -> Result<String, PoolError> {
-                    let r = chain.send(relayer, pool, &abi::withdraw_call(p, a), U256::ZERO)?;
-                    let d = describe(&r.outcome.status);
-                    answers.insert(name.into(), d.clone());
-                    Ok(d)
-                };
-            let stolen = WithdrawArgs {
-                recipient: attacker,
-                ..args
-            };
-            front = send("withdraw_front_run_other_recipient", &proof, &stolen)? == "InvalidProof";
-            forged = send(
-                "withdraw_forged_proof",
-                &crate::simulate::forge(&proof),
-                &args,
-            )? == "InvalidProof";
-            // A proof against a tree the pool never had (an extra leaf).
-            let mut other = tree.clone();
-            other.insert(Fr::rand(&mut rng))?;
-            let (p_wr, a_wr) =
-                prover.prove_withdrawal(&other, note, attacker, relayer, cfg.fee, &mut rng)?;
-            wrong_root = send("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
-        }
-        let r = chain.send(
-            relayer,
-            pool,
-            &abi::withdraw_call(&proof, &args),
-            U256::ZERO,
-        )?;
-        require_ok(
-            format!("baseline withdrawal of note {i}"),
-            &r.outcome.status,
-        )?;
-        gas_withdraw.push(r.outcome.gas_tx);
-        withdrawals += 1;
-        if i == 0 {
-            let r = chain.send(
-                relayer,
-                pool,
-                &abi::withdraw_call(&proof, &args),
-                U256::ZERO,
-            )?;
-            let d = describe(&r.outcome.status);
-            double = d == "NullifierAlreadySpent";
-            answers.insert("withdraw_double_spend".into(), d);
-        }
-    }
-
-    let denom = cfg.denomination;
-    let mut balanced = chain.balance(pool)?
-        == denom * U256::from((cfg.deposits - withdrawals) as u64)
-        && chain.balance(relayer)? == cfg.fee * U256::from(withdrawals as u64)
-        && chain.balance(attacker)? == U256::ZERO;
-    for (i, d) in depositors.iter().enumerate() {
-        balanced &= chain.balance(*d)? == U256::ZERO;
-        let paid = if i < withdrawals {
-            denom - cfg.fee
-        } else {
-            U256::ZERO
-        };
-        balanced &= chain.balance(recipients[i])? == paid;
-    }
-    let gd = crate::simulate::median_u64(&gas_deposit);
-    let gw = crate::simulate::median_u64(&gas_withdraw);
-    let mut ps = prove_s.clone();
+    let hc = run
+        .chain
+        .call(dep.hasher, &mimc_sponge_call(&one, &one, &Fr::from(0u64)))?;
+    let (tree, notes, gas_deposit, root_ok) = run.deposit_all(&depositors)?;
+    let duplicate_commitment_rejected = run.try_duplicate_commitment(&notes[0])?;
+    let w = run.withdraw_all(&tree, &notes, &recipients)?;
+    let balanced = run.balances_ok(&depositors, &recipients, w.count)?;
+    let (gd, gw) = (median(&gas_deposit), median(&w.gas));
+    let mut ps = w.prove_s.clone();
     ps.sort_by(f64::total_cmp);
     Ok(TornadoReport {
         design: "Tornado Cash (classic: on-chain MiMCSponge incremental tree, circomlibjs hasher contract)".into(),
         levels: prover.levels,
         deposits: cfg.deposits,
-        withdrawals,
-        pool_address: format!("{pool:#x}"),
+        withdrawals: w.count,
+        pool_address: format!("{:#x}", run.pool),
         gas: TornadoGas {
             deposit: gd,
             withdraw: gw,
             per_tx: gd + gw,
-            deposit_ring_wrapped: (gas_deposit.len() > RING)
-                .then(|| crate::simulate::median_u64(&gas_deposit[RING..])),
-            mimc_sponge_call: gas_hash,
+            deposit_ring_wrapped: (gas_deposit.len() > RING).then(|| median(&gas_deposit[RING..])),
+            mimc_sponge_call: hc.gas_exec,
             deploy_hasher: dep.gas_deploy[0],
             deploy_verifier: dep.gas_deploy[1],
             deploy_pool: dep.gas_deploy[2],
         },
         checks: TornadoChecks {
             root_matches_native: root_ok,
-            double_spend_rejected: double,
-            forged_proof_rejected: forged,
-            front_running_rejected: front,
-            wrong_root_rejected: wrong_root,
+            double_spend_rejected: w.double,
+            forged_proof_rejected: w.forged,
+            front_running_rejected: w.front,
+            wrong_root_rejected: w.wrong_root,
             balance_conserved: balanced,
             duplicate_commitment_rejected,
         },
-        answers,
+        answers: run.answers,
         withdraw_prove_s: ps.get(ps.len() / 2).copied().unwrap_or(0.0),
         withdraw_constraints: prover.keys.matrices.num_constraints,
     })
+}
+
+/// Refuses a configuration the baseline cannot run (no deposit, a fee above
+/// the denomination, no withdrawal).
+fn check_config(cfg: &TornadoConfig) -> Result<(), PoolError> {
+    require(cfg.deposits != 0, "the baseline needs at least one deposit")?;
+    require(
+        cfg.fee <= cfg.denomination,
+        "the relayer fee exceeds the denomination",
+    )?;
+    require(
+        cfg.max_withdrawals != Some(0),
+        "max_withdrawals = 0: the checks need at least one withdrawal",
+    )
+}
+
+/// The withdrawals of the baseline: how many, gas and proof time of each,
+/// and whether each attack tried around the first was rejected.
+#[derive(Default)]
+struct BaselineWithdrawals {
+    count: usize,
+    gas: Vec<u64>,
+    prove_s: Vec<f64>,
+    double: bool,
+    forged: bool,
+    front: bool,
+    wrong_root: bool,
+}
+
+/// The baseline while it runs: the chain, the parties, the randomness and
+/// what the contract answered.
+struct Baseline<'a> {
+    chain: Chain,
+    cfg: &'a TornadoConfig,
+    prover: &'a TornadoProver,
+    pool: Address,
+    relayer: Address,
+    attacker: Address,
+    rng: ChaCha20Rng,
+    answers: std::collections::BTreeMap<String, String>,
+}
+
+impl Baseline<'_> {
+    /// One deposit from each of `depositors`, the native tree following;
+    /// returns the tree, the notes, the gas of each deposit and whether the
+    /// contract's last root matched the native one every time.
+    #[allow(clippy::type_complexity)]
+    fn deposit_all(
+        &mut self,
+        depositors: &[Address],
+    ) -> Result<(IncrementalMerkleTree, Vec<Note>, Vec<u64>, bool), PoolError> {
+        let (cfg, pool, prover) = (self.cfg, self.pool, self.prover);
+        let hashes = prover.hashes();
+        let mut tree = prover.empty_tree()?;
+        let mut root_ok = self.last_root()? == fr_u256(&tree.root());
+        let mut notes = Vec::with_capacity(cfg.deposits);
+        let mut gas = Vec::new();
+        for (i, d) in depositors.iter().enumerate() {
+            let note = Note::random(&mut self.rng, "revm", cfg.denomination, pool);
+            let c = note.commitment(hashes);
+            let data = abi::deposit_call(fr_u256(&c));
+            let r = self.chain.send(*d, pool, &data, cfg.denomination)?;
+            require_ok(format!("baseline deposit {i}"), &r.outcome.status)?;
+            gas.push(r.outcome.gas_tx);
+            tree.insert(c)?;
+            root_ok &= self.last_root()? == fr_u256(&tree.root());
+            notes.push(note);
+        }
+        Ok((tree, notes, gas, root_ok))
+    }
+
+    /// The contract's `getLastRoot()`.
+    fn last_root(&mut self) -> Result<U256, PoolError> {
+        read(&mut self.chain, self.pool, "getLastRoot()", None)
+    }
+
+    /// A deposit of `note`'s commitment again: whether it reverted
+    /// `CommitmentExists`.
+    fn try_duplicate_commitment(&mut self, note: &Note) -> Result<bool, PoolError> {
+        let (attacker, denom) = (self.attacker, self.cfg.denomination);
+        self.chain.set_balance(attacker, denom)?;
+        let data = abi::deposit_call(fr_u256(&note.commitment(self.prover.hashes())));
+        let again = self.chain.send(attacker, self.pool, &data, denom)?;
+        let dup = describe(&again.outcome.status);
+        let rejected = dup == "CommitmentExists";
+        self.answers.insert("deposit_same_commitment".into(), dup);
+        self.chain.set_balance(attacker, U256::ZERO)?;
+        Ok(rejected)
+    }
+
+    /// Sends a withdrawal through the relayer and records the answer under
+    /// `name`.
+    fn try_withdraw(
+        &mut self,
+        name: &str,
+        p: &Groth16Calldata,
+        a: &WithdrawArgs,
+    ) -> Result<String, PoolError> {
+        let call = abi::withdraw_call(p, a);
+        let r = self
+            .chain
+            .send(self.relayer, self.pool, &call, U256::ZERO)?;
+        let d = describe(&r.outcome.status);
+        self.answers.insert(name.into(), d.clone());
+        Ok(d)
+    }
+
+    /// Withdraws the notes in order (at most `max_withdrawals`) to
+    /// `recipients`; before the first, a front-run, a forged proof and a
+    /// proof against a root the pool never had; after it, the same
+    /// withdrawal again.
+    fn withdraw_all(
+        &mut self,
+        tree: &IncrementalMerkleTree,
+        notes: &[Note],
+        recipients: &[Address],
+    ) -> Result<BaselineWithdrawals, PoolError> {
+        let (cfg, prover, relayer, attacker) = (self.cfg, self.prover, self.relayer, self.attacker);
+        let mut w = BaselineWithdrawals::default();
+        for (i, note) in notes.iter().enumerate() {
+            if cfg.max_withdrawals.is_some_and(|m| w.count >= m) {
+                break;
+            }
+            let t = Instant::now();
+            let (proof, args) = prover.prove_withdrawal(
+                tree,
+                note,
+                recipients[i],
+                relayer,
+                cfg.fee,
+                &mut self.rng,
+            )?;
+            w.prove_s.push(t.elapsed().as_secs_f64());
+            if i == 0 {
+                let stolen = WithdrawArgs {
+                    recipient: attacker,
+                    ..args
+                };
+                w.front =
+                    self.try_withdraw("withdraw_front_run_other_recipient", &proof, &stolen)?
+                        == "InvalidProof";
+                let forged = crate::simulate::forge(&proof);
+                w.forged =
+                    self.try_withdraw("withdraw_forged_proof", &forged, &args)? == "InvalidProof";
+                // A proof against a tree the pool never had (an extra leaf).
+                let mut other = tree.clone();
+                other.insert(Fr::rand(&mut self.rng))?;
+                let (p_wr, a_wr) = prover.prove_withdrawal(
+                    &other,
+                    note,
+                    attacker,
+                    relayer,
+                    cfg.fee,
+                    &mut self.rng,
+                )?;
+                w.wrong_root =
+                    self.try_withdraw("withdraw_unknown_root", &p_wr, &a_wr)? == "UnknownRoot";
+            }
+            let call = abi::withdraw_call(&proof, &args);
+            let r = self.chain.send(relayer, self.pool, &call, U256::ZERO)?;
+            require_ok(
+                format!("baseline withdrawal of note {i}"),
+                &r.outcome.status,
+            )?;
+            w.gas.push(r.outcome.gas_tx);
+            w.count += 1;
+            if i == 0 {
+                w.double = self.try_withdraw("withdraw_double_spend", &proof, &args)?
+                    == "NullifierAlreadySpent";
+            }
+        }
+        Ok(w)
+    }
+
+    /// Every balance as the protocol says: the pool holds the notes not
+    /// withdrawn, the relayer the fees, the attacker nothing, the depositors
+    /// nothing and the first `withdrawals` recipients the denomination less
+    /// the fee.
+    fn balances_ok(
+        &self,
+        depositors: &[Address],
+        recipients: &[Address],
+        withdrawals: usize,
+    ) -> Result<bool, PoolError> {
+        let (cfg, chain) = (self.cfg, &self.chain);
+        let denom = cfg.denomination;
+        let mut balanced = chain.balance(self.pool)?
+            == denom * U256::from((cfg.deposits - withdrawals) as u64)
+            && chain.balance(self.relayer)? == cfg.fee * U256::from(withdrawals as u64)
+            && chain.balance(self.attacker)? == U256::ZERO;
+        for (i, d) in depositors.iter().enumerate() {
+            balanced &= chain.balance(*d)? == U256::ZERO;
+            let paid = if i < withdrawals {
+                denom - cfg.fee
+            } else {
+                U256::ZERO
+            };
+            balanced &= chain.balance(recipients[i])? == paid;
+        }
+        Ok(balanced)
+    }
 }
