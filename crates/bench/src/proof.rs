@@ -19,7 +19,7 @@ use rand_chacha::ChaCha20Rng;
 use zkbench_core::{
     fuzz::{fuzz_verifier, FuzzReport},
     statement::{StatementConfig, Witness},
-    AuditReport, Metrics, ProofSystem,
+    AuditReport, CaseStatement, Metrics, ProofSystem,
 };
 
 use crate::{

@@ -109,6 +109,7 @@ fn run_and_write(
 ) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot locate the zkbench executable")?;
     let results = runner::run_suite(suite, opts, &exe)?;
+    let ctx = zkbench_bench::report_context();
     results
         .write(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
@@ -117,7 +118,7 @@ fn run_and_write(
             .with_context(|| format!("cannot write {}", c.display()))?;
     }
     if let Some(h) = html {
-        std::fs::write(h, report::html_report(std::slice::from_ref(&results)))
+        std::fs::write(h, report::html_report(std::slice::from_ref(&results), &ctx))
             .with_context(|| format!("cannot write {}", h.display()))?;
     }
     if json {
@@ -125,7 +126,7 @@ fn run_and_write(
     } else {
         print!(
             "{}",
-            report::markdown_summary(std::slice::from_ref(&results))
+            report::markdown_summary(std::slice::from_ref(&results), &ctx)
         );
         println!(
             "\n{} records in {:.0} s → {}{}{}",
@@ -253,9 +254,15 @@ pub fn report(a: ReportArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|p| ResultsFile::read(p))
         .collect::<Result<Vec<_>, _>>()?;
-    std::fs::write(&a.out, report::html_report(&files))
-        .with_context(|| format!("cannot write {}", a.out.display()))?;
-    print!("{}", report::markdown_summary(&files));
+    std::fs::write(
+        &a.out,
+        report::html_report(&files, &zkbench_bench::report_context()),
+    )
+    .with_context(|| format!("cannot write {}", a.out.display()))?;
+    print!(
+        "{}",
+        report::markdown_summary(&files, &zkbench_bench::report_context())
+    );
     println!("\nreport → {}", a.out.display());
     Ok(ExitCode::SUCCESS)
 }

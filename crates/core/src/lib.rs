@@ -8,22 +8,21 @@
 //! - [`audit`]: the report of a soundness (mutation) audit; [`fuzz`]: the
 //!   malformed-proof fuzzer every verifier must survive;
 //! - [`case`], [`results`], [`stats`], [`env`]: the versioned results schema
-//!   (`docs/results-schema.md`): a benchmark case, one record per case × phase,
-//!   summaries, and the environment a record was measured in. The harness
-//!   writes it, the report and the results server read it.
+//!   (`docs/results-schema.md`), defined in `zkbench-results` and re-exported
+//!   here at the same paths; [`case`] adds the link from a case to its
+//!   statement ([`CaseStatement`]).
 #![deny(missing_docs)]
 
 pub mod audit;
 pub mod case;
-pub mod env;
 pub mod fuzz;
 pub mod proof_system;
-pub mod results;
-pub mod stats;
+pub use zkbench_results::{env, results, stats};
 
 pub use audit::{AuditReport, Survivor};
-pub use case::{Case, CaseKind, Circuit};
-pub use env::Environment;
+pub use case::{Case, CaseKind, CaseStatement, Circuit};
 pub use proof_system::{Metrics, PhaseParts, PhaseTimings, ProofSystem};
-pub use results::{Record, ResultsError, ResultsFile, Status, SCHEMA, SCHEMA_VERSION};
+pub use zkbench_results::{
+    Environment, Record, ResultsError, ResultsFile, Status, Summary, SCHEMA, SCHEMA_VERSION,
+};
 pub use zkbench_statement as statement;

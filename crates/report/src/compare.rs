@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::results::{ResultsFile, Status};
+use zkbench_results::results::{ResultsFile, Status};
 
 /// Verdict for one case × phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl Comparison {
         let mut s = "| case | phase | base (median) | new (median) | new/base | verdict |\n|---|---|---:|---:|---:|---|\n".to_string();
         for r in &self.rows {
             let f = |v: Option<f64>| {
-                v.map(crate::report::fmt_seconds)
+                v.map(crate::format::fmt_seconds)
                     .unwrap_or_else(|| "-".into())
             };
             let verdict = match r.verdict {
@@ -143,10 +143,10 @@ pub fn compare(base: &ResultsFile, new: &ResultsFile, threshold: f64) -> Compari
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
+    use zkbench_results::{
         case::{Case, CaseKind},
+        env::Environment,
         results::Record,
-        sys::Environment,
     };
 
     fn file(entries: &[(&str, &[f64])]) -> ResultsFile {

@@ -19,10 +19,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use plotters::prelude::*;
 
-use crate::{
+use zkbench_results::{
     case::{CaseKind, Circuit},
-    report::fmt_seconds,
     results::{Record, Status},
+};
+
+use crate::{
+    charts::log_bounds,
+    format::{esc, fmt_seconds},
+    primitives::markdown_tables_to_html,
 };
 
 /// The hashes of seed 003, in the seed's order, with their colour index.
@@ -155,8 +160,7 @@ fn lines(g: &Grid, systems: &[&str], hashes: &[&str], by_system: bool) -> Vec<Li
 
 /// Time (log y) against depth, legend beside the plot.
 fn depth_chart(title: &str, y_label: &str, lines: &[Line]) -> Option<String> {
-    let [_, xmax, ymin, ymax] =
-        crate::report_primitives::log_bounds(lines.iter().map(|l| l.3.as_slice()))?;
+    let [_, xmax, ymin, ymax] = log_bounds(lines.iter().map(|l| l.3.as_slice()))?;
     let mut svg = String::new();
     {
         let legend_w = 260u32;
@@ -633,13 +637,7 @@ pub fn html(recs: &[&Record]) -> String {
     if in_list {
         h += "</ul>";
     }
-    h + &crate::report_primitives::markdown_tables_to_html(&tables)
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    h + &markdown_tables_to_html(&tables)
 }
 
 /// `**x**` → `<b>x</b>` (the claims' verdicts).
@@ -658,8 +656,7 @@ fn bold(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Case;
-    use zkbench_core::env::Environment;
+    use zkbench_results::{case::Case, env::Environment};
 
     fn rec(system: &str, hash: &str, depth: u32, phase: &str, s: f64, rss: u64) -> Record {
         let case = Case {
@@ -677,7 +674,7 @@ mod tests {
         };
         let mut r = Record::new(&case, phase, 1, &Environment::default());
         r.samples_s = vec![s];
-        r.summary = crate::stats::Summary::of(&r.samples_s);
+        r.summary = zkbench_results::stats::Summary::of(&r.samples_s);
         r.peak_rss_bytes = Some(rss);
         r
     }

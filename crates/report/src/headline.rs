@@ -7,10 +7,12 @@
 //! uses zkbench's family names for exactly this reason (`poseidon2-gnark` is
 //! gnark-crypto's default Poseidon2, docs/external-runners.md).
 
-use crate::{
+use zkbench_results::{
     case::{format_leaves, Case, CaseKind},
     results::{Record, Status},
 };
+
+use crate::Context;
 
 /// One zkbench system against one peer on one statement.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,21 +54,17 @@ type StatementKey = (String, usize, Option<u64>, Option<u32>, String);
 
 /// The hash as statements compare it: a family's default exponent is the same hash whether
 /// the record names it (zkbench: `poseidon2`, alpha 5) or not (a peer: `poseidon2`).
-fn statement_hash(c: &Case) -> String {
-    let default = c
-        .hash
-        .parse::<zkbench_hash::HashFamily>()
-        .ok()
-        .map(|f| f.alphas()[0]);
+fn statement_hash(c: &Case, ctx: &Context) -> String {
+    let default = (ctx.default_alpha)(&c.hash);
     match c.alpha {
         Some(a) if Some(a) != default => c.hash_label(),
         _ => c.hash.clone(),
     }
 }
 
-fn statement_key(c: &Case) -> Option<StatementKey> {
+fn statement_key(c: &Case, ctx: &Context) -> Option<StatementKey> {
     Some((
-        statement_hash(c),
+        statement_hash(c, ctx),
         c.arity?,
         c.leaves,
         c.depth,
@@ -107,9 +105,10 @@ pub(crate) fn metric(recs: &[&Record], id: &str, key: &str) -> Option<f64> {
 }
 
 /// Every (zkbench system, peer) pair that proved the same statement, with
-/// both warm prove times measured; `ours` names zkbench's proof systems
-/// (`backends::proof_system_names()`), every other proof system is a peer.
-pub fn same_statement(recs: &[&Record], ours: &[&str]) -> Vec<SameStatement> {
+/// both warm prove times measured; `ctx` names zkbench's proof systems,
+/// every other proof system is a peer.
+pub fn same_statement(recs: &[&Record], ctx: &Context) -> Vec<SameStatement> {
+    let ours = ctx.ours();
     let prove: Vec<&&Record> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Proof && r.phase == "prove" && r.status == Status::Ok)
@@ -119,13 +118,13 @@ pub fn same_statement(recs: &[&Record], ours: &[&str]) -> Vec<SameStatement> {
         .iter()
         .filter(|r| !ours.contains(&r.case.system.as_str()))
     {
-        let Some(key) = statement_key(&p.case) else {
+        let Some(key) = statement_key(&p.case, ctx) else {
             continue;
         };
         for o in prove
             .iter()
             .filter(|r| ours.contains(&r.case.system.as_str()))
-            .filter(|r| statement_key(&r.case).as_ref() == Some(&key))
+            .filter(|r| statement_key(&r.case, ctx).as_ref() == Some(&key))
         {
             let (Some(op), Some(pp)) = (o.median(), p.median()) else {
                 continue;
@@ -180,7 +179,8 @@ impl StatementHeadline {
 }
 
 /// One headline per statement that a peer ran (or failed on), in order of first appearance.
-pub fn per_statement(recs: &[&Record], ours: &[&str]) -> Vec<StatementHeadline> {
+pub fn per_statement(recs: &[&Record], ctx: &Context) -> Vec<StatementHeadline> {
+    let ours = ctx.ours();
     let proofs: Vec<&&Record> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Proof)
@@ -190,7 +190,7 @@ pub fn per_statement(recs: &[&Record], ours: &[&str]) -> Vec<StatementHeadline> 
         .iter()
         .filter(|r| !ours.contains(&r.case.system.as_str()))
     {
-        if let Some(k) = statement_key(&r.case) {
+        if let Some(k) = statement_key(&r.case, ctx) {
             if !keys.contains(&k) {
                 keys.push(k);
             }
@@ -200,7 +200,7 @@ pub fn per_statement(recs: &[&Record], ours: &[&str]) -> Vec<StatementHeadline> 
     for key in keys {
         let same: Vec<&&Record> = proofs
             .iter()
-            .filter(|r| statement_key(&r.case).as_ref() == Some(&key))
+            .filter(|r| statement_key(&r.case, ctx).as_ref() == Some(&key))
             .copied()
             .collect();
         let Some(first) = same.first() else { continue };
@@ -308,8 +308,12 @@ pub fn fastest_per_system(recs: &[&Record]) -> Vec<Fastest> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Circuit;
-    use zkbench_core::env::Environment;
+    use zkbench_results::{case::Circuit, env::Environment};
+
+    /// `ours` are zkbench's systems; poseidon2's default exponent is 5.
+    fn ctx(ours: &[&str]) -> Context {
+        Context::new(ours, |h| (h == "poseidon2").then_some(5))
+    }
 
     fn rec(system: &str, hash: &str, phase: &str, s: f64, constraints: f64) -> Record {
         let case = Case {
@@ -328,7 +332,7 @@ mod tests {
         let mut r = Record::new(&case, phase, 2, &Environment::default());
         r.status = Status::Ok;
         r.samples_s = vec![s, s];
-        r.summary = zkbench_core::stats::Summary::of(&r.samples_s);
+        r.summary = zkbench_results::stats::Summary::of(&r.samples_s);
         r.metrics.insert("constraints".into(), constraints);
         r
     }
@@ -349,7 +353,7 @@ mod tests {
             ),
         ];
         let refs: Vec<&Record> = recs.iter().collect();
-        let rows = same_statement(&refs, &["groth16", "halo2-kzg"]);
+        let rows = same_statement(&refs, &ctx(&["groth16", "halo2-kzg"]));
         assert_eq!(rows.len(), 1, "{rows:?}");
         let r = &rows[0];
         assert_eq!(
@@ -371,7 +375,7 @@ mod tests {
         other.case.alpha = Some(7);
         let peer = rec("snarkjs-groth16", "poseidon2", "prove", 0.2, 216.0);
         let refs = [&ours, &other, &peer];
-        let rows = same_statement(&refs, &["groth16"]);
+        let rows = same_statement(&refs, &ctx(&["groth16"]));
         assert_eq!(rows.len(), 1, "{rows:?}");
         // paired with the alpha-5 record, not the (faster) alpha-7 one
         assert!((rows[0].ratio() - 0.25).abs() < 1e-12);
@@ -399,7 +403,7 @@ mod tests {
             rec("groth16", "poseidon", "prove", 0.2, 7000.0),
         ];
         let refs: Vec<&Record> = recs.iter().collect();
-        let h = per_statement(&refs, &["groth16", "halo2-kzg"]);
+        let h = per_statement(&refs, &ctx(&["groth16", "halo2-kzg"]));
         assert_eq!(h.len(), 1);
         assert_eq!(h[0].best_ours, Some(("halo2-kzg".to_string(), 0.04)));
         assert_eq!(h[0].peers.len(), 2);

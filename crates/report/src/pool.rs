@@ -9,10 +9,14 @@
 
 use std::collections::BTreeMap;
 
-use crate::{
+use zkbench_results::{
     case::CaseKind,
-    report::{esc, fmt_seconds, fmt_thousands, line_chart, Series},
     results::{Record, Status},
+};
+
+use crate::{
+    charts::{line_chart, Series},
+    format::{esc, fmt_seconds, fmt_thousands},
 };
 
 /// The seed's gas per transaction at slot depth 5, era depth 20 (its table 2, quoted).
@@ -335,7 +339,7 @@ pub fn html(recs: &[&Record]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Case;
+    use zkbench_results::case::Case;
 
     fn rec(system: &str, slot: Option<u32>, leaves: u64, phase: &str, v: f64) -> Record {
         let case = Case {

@@ -19,14 +19,15 @@ use std::collections::BTreeMap;
 
 use plotters::prelude::*;
 
-use crate::{
+use zkbench_results::{
     case::{format_leaves, CaseKind},
-    report::fmt_seconds,
     results::{Record, Status},
 };
 
-/// One line of a chart: name, colour index, points (x, y).
-type Line = (String, usize, Vec<(f64, f64)>);
+use crate::{
+    charts::{color, loglog, Line},
+    format::{esc, fmt_seconds},
+};
 
 /// The Groth16 prover parts in stacking order, with their labels.
 pub const PHASES: [(&str, &str); 7] = [
@@ -39,12 +40,6 @@ pub const PHASES: [(&str, &str); 7] = [
     ("rest", "rest"),
 ];
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 fn ok<'a>(recs: &[&'a Record], kind: CaseKind) -> Vec<&'a Record> {
     recs.iter()
         .copied()
@@ -54,175 +49,6 @@ fn ok<'a>(recs: &[&'a Record], kind: CaseKind) -> Vec<&'a Record> {
 
 fn log2(n: u64) -> f64 {
     (n as f64).log2()
-}
-
-fn color(i: usize) -> RGBAColor {
-    Palette99::pick(i).to_rgba()
-}
-
-fn fmt_si(v: f64) -> String {
-    let a = v.abs();
-    let (x, unit) = if a >= 1e9 {
-        (v / 1e9, "G")
-    } else if a >= 1e6 {
-        (v / 1e6, "M")
-    } else if a >= 1e3 {
-        (v / 1e3, "k")
-    } else if a >= 1.0 {
-        (v, "")
-    } else {
-        return format!("{v:.2e}");
-    };
-    // at most two decimals, none trailing: "2k", "2.5k", "10k"
-    let s = format!("{x:.2}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    format!("{s}{unit}")
-}
-
-/// Whether a log-axis tick at `v` is labelled: 1, 2 and 5 times a power of ten only, so that
-/// the labels of a decade's upper ticks (6, 7, 8, 9 × 10^k, a few pixels apart) do not run into
-/// each other.
-fn log_tick_labelled(v: f64) -> bool {
-    if !(v > 0.0 && v.is_finite()) {
-        return false;
-    }
-    let m = v / 10f64.powf(v.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .any(|k| (m - k).abs() < 1e-6 * k)
-}
-
-/// The y ticks of a log axis over `[lo, hi]`: every `m·10^k` (m = 1..9) in a
-/// range of up to two decades, so that a short one (300 ns to 3 µs, say)
-/// still has ticks between its powers of ten; only `m` = 1, 2, 5 over a wider
-/// range (nine grid lines a decade would crowd it). [`log_tick_labelled`]
-/// picks the labels.
-fn log_key_points(lo: f64, hi: f64) -> Vec<f64> {
-    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
-        return Vec::new();
-    }
-    let digits: &[u32] = if hi / lo > 100.0 {
-        &[1, 2, 5]
-    } else {
-        &[1, 2, 3, 4, 5, 6, 7, 8, 9]
-    };
-    let mut out = Vec::new();
-    let mut decade = 10f64.powf(lo.log10().floor());
-    while decade <= hi {
-        for &m in digits {
-            let v = m as f64 * decade;
-            if v >= lo && v <= hi {
-                out.push(v);
-            }
-        }
-        decade *= 10.0;
-    }
-    out
-}
-
-/// `[xmin, xmax, ymin, ymax]` of the points with a positive, finite y (those a log axis can
-/// show); `None` when there are none.
-pub(crate) fn log_bounds<'a>(lines: impl Iterator<Item = &'a [(f64, f64)]>) -> Option<[f64; 4]> {
-    lines
-        .flatten()
-        .filter(|p| p.1 > 0.0 && p.1.is_finite())
-        .fold(None, |b: Option<[f64; 4]>, p| {
-            let [a, c, d, e] = b.unwrap_or([p.0, p.0, p.1, p.1]);
-            Some([a.min(p.0), c.max(p.0), d.min(p.1), e.max(p.1)])
-        })
-}
-
-/// A log-log line chart (x: log2 of the size) with the legend beside the plot.
-fn loglog(
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    lines: &[Line],
-    seconds: bool,
-) -> Option<String> {
-    let [xmin, xmax, ymin, ymax] = log_bounds(lines.iter().map(|l| l.2.as_slice()))?;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (900, 430)).into_drawing_area();
-        root.fill(&WHITE).ok()?;
-        let (plot, legend) = root.split_horizontally(640);
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(title, ("sans-serif", 18))
-            .margin(10)
-            .x_label_area_size(46)
-            .y_label_area_size(80)
-            .build_cartesian_2d(
-                (xmin - 0.4)..(xmax + 0.4),
-                (ymin * 0.6..ymax * 1.6)
-                    .log_scale()
-                    .with_key_points(log_key_points(ymin * 0.6, ymax * 1.6)),
-            )
-            .ok()?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .x_label_formatter(&|x| {
-                if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
-                    format!("2^{}", x.round() as i64)
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|y| {
-                // label 1-2-5 ticks only (see `log_tick_labelled`)
-                if !log_tick_labelled(*y) {
-                    String::new()
-                } else if seconds {
-                    fmt_seconds(*y)
-                } else {
-                    fmt_si(*y)
-                }
-            })
-            .x_labels(16)
-            .y_labels(10)
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .draw()
-            .ok()?;
-        for (name, c, data) in lines {
-            let mut data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
-            data.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let style = color(*c);
-            let dashed = name.starts_with("cost model");
-            let stroke = if dashed {
-                RGBColor(90, 90, 90).stroke_width(2)
-            } else {
-                style.stroke_width(2)
-            };
-            chart
-                .draw_series(LineSeries::new(data.clone(), stroke))
-                .ok()?;
-            if !dashed {
-                chart
-                    .draw_series(data.iter().map(|&p| Circle::new(p, 3, style.filled())))
-                    .ok()?;
-            }
-        }
-        for (i, (name, c, _)) in lines.iter().enumerate() {
-            let y = 40 + 22 * i as i32;
-            let stroke = if name.starts_with("cost model") {
-                RGBColor(90, 90, 90).stroke_width(3)
-            } else {
-                color(*c).stroke_width(3)
-            };
-            legend
-                .draw(&PathElement::new(vec![(6, y), (30, y)], stroke))
-                .ok()?;
-            legend
-                .draw(&Text::new(name.clone(), (36, y - 7), ("sans-serif", 13)))
-                .ok()?;
-        }
-        root.present().ok()?;
-    }
-    Some(svg)
 }
 
 /// Stable colour per implementation, so a system keeps its colour across charts.
@@ -712,59 +538,4 @@ pub(crate) fn markdown_tables_to_html(md: &str) -> String {
         h += "</tbody></table>";
     }
     h
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{fmt_si, log_key_points, log_tick_labelled};
-
-    #[test]
-    fn log_key_points_every_digit_under_two_decades_one_two_five_over() {
-        assert_eq!(
-            log_key_points(293.0, 3707.0),
-            vec![300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 900.0, 1000.0, 2000.0, 3000.0]
-        );
-        assert_eq!(
-            log_key_points(3.0, 3000.0),
-            vec![5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0]
-        );
-        assert_eq!(log_key_points(1.0, 1.0), Vec::<f64>::new());
-        assert_eq!(log_key_points(0.0, 10.0), Vec::<f64>::new());
-    }
-
-    #[test]
-    fn log_ticks_label_one_two_five() {
-        for (v, want) in [
-            (1.0, true),
-            (2.0, true),
-            (5.0, true),
-            (3.0, false),
-            (9.0, false),
-            (10.0, true),
-            (200_000.0, true),
-            (300_000.0, false),
-            (0.005, true),
-            (0.007, false),
-            (1e6, true),
-            (0.0, false),
-            (f64::NAN, false),
-        ] {
-            assert_eq!(log_tick_labelled(v), want, "{v}");
-        }
-    }
-
-    #[test]
-    fn axis_labels_are_compact() {
-        for (v, want) in [
-            (10_000.0, "10k"),
-            (2_500.0, "2.5k"),
-            (1_000.0, "1k"),
-            (999.0, "999"),
-            (1.5, "1.5"),
-            (3.0e6, "3M"),
-            (1.234e9, "1.23G"),
-        ] {
-            assert_eq!(fmt_si(v), want, "{v}");
-        }
-    }
 }

@@ -3,59 +3,24 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use plotters::prelude::*;
-
-use crate::{
+use zkbench_results::{
     case::{format_leaves, CaseKind, Circuit},
     results::{Record, ResultsFile, Status},
 };
 
-/// Human-readable seconds (`812 µs`, `41.3 ms`, `1.27 s`).
-pub fn fmt_seconds(s: f64) -> String {
-    if !s.is_finite() {
-        "-".into()
-    } else if s == 0.0 {
-        "0".into()
-    } else if s < 1e-6 {
-        format!("{:.0} ns", s * 1e9)
-    } else if s < 1e-3 {
-        format!("{:.1} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{s:.2} s")
-    }
-}
-
-fn fmt_bytes(b: f64) -> String {
-    if b >= 1024.0 * 1024.0 {
-        format!("{:.1} MiB", b / 1048576.0)
-    } else if b >= 1024.0 {
-        format!("{:.1} KiB", b / 1024.0)
-    } else {
-        format!("{b:.0} B")
-    }
-}
-
-fn fmt_count(v: f64) -> String {
-    if v >= 1e6 {
-        format!("{:.2}M", v / 1e6)
-    } else if v >= 1e4 {
-        format!("{:.1}k", v / 1e3)
-    } else {
-        format!("{v:.0}")
-    }
-}
+use crate::{
+    charts::{bar_chart, line_chart, Series},
+    format::{esc, fmt_bytes, fmt_count, fmt_seconds, fmt_thousands, opt_count, opt_ratio},
+    hash_depth, headline,
+    headline::phase_median,
+    pool, primitives,
+    table::{Align, Cell, Table},
+    wasm_engines, Context,
+};
 
 /// All records of the given files (later files appended).
 fn all_records(files: &[ResultsFile]) -> Vec<&Record> {
     files.iter().flat_map(|f| f.records.iter()).collect()
-}
-
-use crate::headline::phase_median;
-
-fn same_statement_rows(recs: &[&Record]) -> Vec<crate::headline::SameStatement> {
-    crate::headline::same_statement(recs, &crate::backends::proof_system_names())
 }
 
 /// Prefix of the case ids of records measured in a browser (`zkbench run browser`,
@@ -69,7 +34,7 @@ fn native_only<'a>(recs: &[&'a Record]) -> Vec<&'a Record> {
     recs.iter()
         .copied()
         .filter(|r| !r.case_id.starts_with(BROWSER_PREFIX))
-        .filter(|r| !crate::report_wasm_engines::is_engine_record(r))
+        .filter(|r| !wasm_engines::is_engine_record(r))
         .collect()
 }
 
@@ -127,33 +92,6 @@ pub fn browser_rows(recs: &[&Record]) -> Vec<BrowserRow> {
         .collect()
 }
 
-fn browser_markdown(recs: &[&Record]) -> String {
-    let rows = browser_rows(recs);
-    if rows.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from("### In the browser (WebAssembly) vs native, same run (median; ratio = browser / native)\n\n| case | phase | native | browser | **ratio** |\n|---|---|---:|---:|---:|\n");
-    for r in &rows {
-        out += &format!(
-            "| {} | {} | {} | {} | **{}** |\n",
-            r.case,
-            r.phase,
-            r.native_s.map(fmt_seconds).unwrap_or_else(|| "-".into()),
-            fmt_seconds(r.browser_s),
-            opt_ratio(r.ratio()),
-        );
-    }
-    for (ours, peer, case) in browser_same_page(&rows) {
-        out += &format!(
-            "\nSame page, same statement ({case}): zkbench groth16 {} / snarkjs {} = **{:.2}×**\n",
-            fmt_seconds(ours),
-            fmt_seconds(peer),
-            ours / peer
-        );
-    }
-    out + "\n"
-}
-
 /// zkbench Groth16 against snarkjs on the same statement in the same page (warm prove):
 /// `(zkbench s, snarkjs s, case id of the snarkjs row)`.
 fn browser_same_page(rows: &[BrowserRow]) -> Vec<(f64, f64, String)> {
@@ -169,23 +107,54 @@ fn browser_same_page(rows: &[BrowserRow]) -> Vec<(f64, f64, String)> {
         .collect()
 }
 
+/// The browser table: each browser measurement beside the native one.
+fn browser_table(rows: &[BrowserRow]) -> Table {
+    let mut t = Table::new(
+        "In the browser (WebAssembly) vs native, same run (median; ratio = browser / native)",
+    )
+    .html_title("In the browser vs native")
+    .note("The same cases in WebAssembly in the browser page (case ids <code>browser/…</code>) and natively in this run; ratio = browser / native median.")
+    .columns(&["case", "phase"], &["native", "browser"])
+    .key_column("ratio", Align::Right);
+    for r in rows {
+        t.row(vec![
+            r.case.clone().into(),
+            r.phase.clone().into(),
+            r.native_s
+                .map(fmt_seconds)
+                .unwrap_or_else(|| "-".into())
+                .into(),
+            fmt_seconds(r.browser_s).into(),
+            Cell::bold(opt_ratio(r.ratio())),
+        ]);
+    }
+    t
+}
+
+fn browser_markdown(recs: &[&Record]) -> String {
+    let rows = browser_rows(recs);
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = browser_table(&rows).markdown();
+    out.pop();
+    for (ours, peer, case) in browser_same_page(&rows) {
+        out += &format!(
+            "\nSame page, same statement ({case}): zkbench groth16 {} / snarkjs {} = **{:.2}×**\n",
+            fmt_seconds(ours),
+            fmt_seconds(peer),
+            ours / peer
+        );
+    }
+    out + "\n"
+}
+
 fn browser_html(recs: &[&Record]) -> String {
     let rows = browser_rows(recs);
     if rows.is_empty() {
         return String::new();
     }
-    let mut h = String::from("<h2>In the browser vs native</h2><p class=meta>The same cases in WebAssembly in the browser page (case ids <code>browser/…</code>) and natively in this run; ratio = browser / native median.</p><table><thead><tr><th>case</th><th>phase</th><th>native</th><th>browser</th><th>ratio</th></tr></thead><tbody>");
-    for r in &rows {
-        h += &format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{}</b></td></tr>",
-            esc(&r.case),
-            esc(&r.phase),
-            r.native_s.map(fmt_seconds).unwrap_or_else(|| "-".into()),
-            fmt_seconds(r.browser_s),
-            opt_ratio(r.ratio()),
-        );
-    }
-    h += "</tbody></table>";
+    let mut h = browser_table(&rows).html();
     for (ours, peer, case) in browser_same_page(&rows) {
         h += &format!(
             "<p>Same page, same statement ({}): zkbench groth16 {} / snarkjs {} = <b>{:.2}×</b></p>",
@@ -198,165 +167,123 @@ fn browser_html(recs: &[&Record]) -> String {
     h
 }
 
-fn opt_count(v: Option<f64>) -> String {
-    v.map(fmt_count).unwrap_or_else(|| "-".into())
-}
-
-fn opt_ratio(v: Option<f64>) -> String {
-    v.map(|r| format!("{r:.2}×")).unwrap_or_else(|| "-".into())
-}
-
 /// The headline: zkbench and each peer on the same statement, in this run.
-fn same_statement_markdown(recs: &[&Record]) -> String {
-    let rows = same_statement_rows(recs);
-    if rows.is_empty() {
-        return String::new();
+fn same_statement_table(recs: &[&Record], ctx: &Context) -> Table {
+    let mut t = Table::new(
+        "Same statement, same run: zkbench / peer (median prove time; below 1× zkbench is faster)",
+    )
+    .html_title("Same statement, same run")
+    .note("zkbench's time over the peer's (median warm prove); below 1× zkbench is faster.")
+    .columns(&["statement", "zkbench", "peer"], &["prove", "peer prove"])
+    .key_column("ratio", Align::Right)
+    .columns(&[], &["cold ratio", "constraints (zkbench / peer)"]);
+    for r in &headline::same_statement(recs, ctx) {
+        t.row(vec![
+            r.statement.clone().into(),
+            r.ours.clone().into(),
+            r.peer.clone().into(),
+            fmt_seconds(r.ours_prove_s).into(),
+            fmt_seconds(r.peer_prove_s).into(),
+            Cell::bold(format!("{:.2}×", r.ratio())),
+            opt_ratio(r.cold_ratio()).into(),
+            format!(
+                "{} / {}",
+                opt_count(r.ours_constraints),
+                opt_count(r.peer_constraints)
+            )
+            .into(),
+        ]);
     }
-    let mut out = String::from("### Same statement, same run: zkbench / peer (median prove time; below 1× zkbench is faster)\n\n| statement | zkbench | peer | prove | peer prove | **ratio** | cold ratio | constraints (zkbench / peer) |\n|---|---|---|---:|---:|---:|---:|---:|\n");
-    for r in &rows {
-        out += &format!(
-            "| {} | {} | {} | {} | {} | **{:.2}×** | {} | {} / {} |\n",
-            r.statement,
-            r.ours,
-            r.peer,
-            fmt_seconds(r.ours_prove_s),
-            fmt_seconds(r.peer_prove_s),
-            r.ratio(),
-            opt_ratio(r.cold_ratio()),
-            opt_count(r.ours_constraints),
-            opt_count(r.peer_constraints),
-        );
-    }
-    out + "\n"
-}
-
-fn same_statement_html(recs: &[&Record]) -> String {
-    let rows = same_statement_rows(recs);
-    if rows.is_empty() {
-        return String::new();
-    }
-    let mut h = String::from("<h2>Same statement, same run</h2><p class=meta>zkbench's time over the peer's (median warm prove); below 1× zkbench is faster.</p><table><thead><tr><th>statement</th><th>zkbench</th><th>peer</th><th>prove</th><th>peer prove</th><th>ratio</th><th>cold ratio</th><th>constraints (zkbench / peer)</th></tr></thead><tbody>");
-    for r in &rows {
-        h += &format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><b>{:.2}×</b></td><td>{}</td><td>{} / {}</td></tr>",
-            esc(&r.statement),
-            esc(&r.ours),
-            esc(&r.peer),
-            fmt_seconds(r.ours_prove_s),
-            fmt_seconds(r.peer_prove_s),
-            r.ratio(),
-            opt_ratio(r.cold_ratio()),
-            opt_count(r.ours_constraints),
-            opt_count(r.peer_constraints),
-        );
-    }
-    h + "</tbody></table>"
+    t
 }
 
 /// The headline per statement: zkbench's fastest system against each peer, with the ratio;
 /// a peer that failed shows its failure.
-fn headline_markdown(recs: &[&Record]) -> String {
-    let rows = crate::headline::per_statement(recs, &crate::backends::proof_system_names());
-    let mut out = String::new();
-    if !rows.is_empty() {
-        out += "### Headline: zkbench's best against each peer, per statement (median warm prove; ratio below 1× = zkbench faster)\n\n| statement | zkbench best | peer | peer prove | **ratio** | peer constraints | tampered input rejected |\n|---|---|---|---:|---:|---:|---|\n";
-        for h in &rows {
-            let ours = h
-                .best_ours
-                .as_ref()
-                .map(|(s, t)| format!("{s} {}", fmt_seconds(*t)))
-                .unwrap_or_else(|| "-".into());
-            for p in &h.peers {
-                out += &format!(
-                    "| {} | {} | {} | {} | {} | {} | {} |\n",
-                    h.statement,
-                    ours,
-                    p.system,
-                    p.prove_s.map(fmt_seconds).unwrap_or_else(|| format!(
-                        "FAILED ({})",
-                        p.failure.as_deref().unwrap_or("?")
-                    )),
-                    h.ratio(p)
-                        .map(|r| format!("**{r:.2}×**"))
-                        .unwrap_or_else(|| "-".into()),
-                    opt_count(p.constraints),
-                    match p.rejects_tampered {
-                        Some(true) => "yes",
-                        Some(false) => "NO",
-                        None => "-",
-                    },
-                );
-            }
+fn headline_table(recs: &[&Record], ctx: &Context) -> Table {
+    let mut t = Table::new("Headline: zkbench's best against each peer, per statement (median warm prove; ratio below 1× = zkbench faster)")
+        .html_title("Headline: zkbench's best against each peer")
+        .note("Per statement, zkbench's fastest proof system against every peer, median warm prove time in this run; ratio = zkbench / peer (below 1× zkbench is faster). A peer that failed is shown as a failure.")
+        .columns(&["statement", "zkbench best", "peer"], &["peer prove"])
+        .key_column("ratio", Align::Right)
+        .columns(&[], &["peer constraints"])
+        .column("tampered input rejected", Align::Left);
+    for s in &headline::per_statement(recs, ctx) {
+        let ours = s
+            .best_ours
+            .as_ref()
+            .map(|(n, t)| format!("{n} {}", fmt_seconds(*t)))
+            .unwrap_or_else(|| "-".into());
+        for p in &s.peers {
+            let failure = p.failure.as_deref().unwrap_or("?");
+            let (class, prove) = match p.prove_s {
+                Some(t) => ("ok", Cell::new(fmt_seconds(t))),
+                None => (
+                    "bad",
+                    Cell::new(format!("FAILED ({failure})"))
+                        .with_html(format!("FAILED: {}", esc(failure))),
+                ),
+            };
+            let ratio = match s.ratio(p) {
+                Some(r) => Cell::bold(format!("{r:.2}×")),
+                None => Cell::new("-").with_html("<b>-</b>"),
+            };
+            let rejected = match p.rejects_tampered {
+                Some(true) => Cell::new("yes"),
+                Some(false) => Cell::new("NO").with_html("<b>NO</b>"),
+                None => Cell::new("-"),
+            };
+            let cells = vec![
+                s.statement.clone().into(),
+                ours.clone().into(),
+                p.system.clone().into(),
+                prove,
+                ratio,
+                opt_count(p.constraints).into(),
+                rejected,
+            ];
+            t.row_with_class(class, cells);
         }
-        out += "\n";
     }
-    let fast = crate::headline::fastest_per_system(recs);
+    t
+}
+
+/// Each system's fastest configuration.
+fn fastest_table(recs: &[&Record]) -> Table {
+    let mut t = Table::new("Fastest configuration per system")
+        .columns(&["system", "configuration"], &["prove", "constraints"]);
+    for f in &headline::fastest_per_system(recs) {
+        t.row(vec![
+            f.system.clone().into(),
+            f.config.clone().into(),
+            fmt_seconds(f.prove_s).into(),
+            opt_count(f.constraints).into(),
+        ]);
+    }
+    t
+}
+
+/// The headline tables (per statement, then the fastest configuration per
+/// system when there are several systems), rendered by `render`.
+fn headline_tables(recs: &[&Record], ctx: &Context, render: fn(&Table) -> String) -> String {
+    let mut out = String::new();
+    let head = headline_table(recs, ctx);
+    if !head.is_empty() {
+        out += &render(&head);
+    }
+    let fast = fastest_table(recs);
     if fast.len() > 1 {
-        out += "### Fastest configuration per system\n\n| system | configuration | prove | constraints |\n|---|---|---:|---:|\n";
-        for f in &fast {
-            out += &format!(
-                "| {} | {} | {} | {} |\n",
-                f.system,
-                f.config,
-                fmt_seconds(f.prove_s),
-                opt_count(f.constraints)
-            );
-        }
-        out += "\n";
+        out += &render(&fast);
     }
     out
 }
 
-fn headline_html(recs: &[&Record]) -> String {
-    let rows = crate::headline::per_statement(recs, &crate::backends::proof_system_names());
-    let mut h = String::new();
-    if !rows.is_empty() {
-        h += "<h2>Headline: zkbench's best against each peer</h2><p class=meta>Per statement, zkbench's fastest proof system against every peer, median warm prove time in this run; ratio = zkbench / peer (below 1× zkbench is faster). A peer that failed is shown as a failure.</p><table><thead><tr><th>statement</th><th>zkbench best</th><th>peer</th><th>peer prove</th><th>ratio</th><th>peer constraints</th><th>tampered input rejected</th></tr></thead><tbody>";
-        for s in &rows {
-            let ours = s
-                .best_ours
-                .as_ref()
-                .map(|(n, t)| format!("{} {}", esc(n), fmt_seconds(*t)))
-                .unwrap_or_else(|| "-".into());
-            for p in &s.peers {
-                let (cls, prove) = match p.prove_s {
-                    Some(t) => ("ok", fmt_seconds(t)),
-                    None => (
-                        "bad",
-                        format!("FAILED: {}", esc(p.failure.as_deref().unwrap_or("?"))),
-                    ),
-                };
-                h += &format!(
-                    "<tr class={cls}><td>{}</td><td>{ours}</td><td>{}</td><td>{prove}</td><td><b>{}</b></td><td>{}</td><td>{}</td></tr>",
-                    esc(&s.statement),
-                    esc(&p.system),
-                    s.ratio(p).map(|r| format!("{r:.2}×")).unwrap_or_else(|| "-".into()),
-                    opt_count(p.constraints),
-                    match p.rejects_tampered {
-                        Some(true) => "yes",
-                        Some(false) => "<b>NO</b>",
-                        None => "-",
-                    },
-                );
-            }
-        }
-        h += "</tbody></table>";
+/// `table` rendered by `render`, or nothing when it has no rows.
+fn non_empty(table: Table, render: fn(&Table) -> String) -> String {
+    if table.is_empty() {
+        String::new()
+    } else {
+        render(&table)
     }
-    let fast = crate::headline::fastest_per_system(recs);
-    if fast.len() > 1 {
-        h += "<h2>Fastest configuration per system</h2><table><thead><tr><th>system</th><th>configuration</th><th>prove</th><th>constraints</th></tr></thead><tbody>";
-        for f in &fast {
-            h += &format!(
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                esc(&f.system),
-                esc(&f.config),
-                fmt_seconds(f.prove_s),
-                opt_count(f.constraints)
-            );
-        }
-        h += "</tbody></table>";
-    }
-    h
 }
 
 /// Failed, timed-out or skipped records, shown as failures (not dropped from the report).
@@ -423,7 +350,7 @@ fn per_system_bar_charts(recs: &[&Record]) -> Vec<String> {
 }
 
 /// The Markdown summary printed after a run.
-pub fn markdown_summary(files: &[ResultsFile]) -> String {
+pub fn markdown_summary(files: &[ResultsFile], ctx: &Context) -> String {
     // browser records (`zkbench run browser`) have their own table; every other section is
     // about native runs
     let all = all_records(files);
@@ -443,11 +370,11 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
             e.build_profile
         );
     }
-    out += &headline_markdown(&recs);
-    out += &same_statement_markdown(&recs);
+    out += &headline_tables(&recs, ctx, Table::markdown);
+    out += &non_empty(same_statement_table(&recs, ctx), Table::markdown);
     out += &browser_markdown(&all);
-    out += &crate::report_wasm_engines::markdown(&all);
-    out += &crate::report_seed003::markdown(&recs);
+    out += &wasm_engines::markdown(&all);
+    out += &hash_depth::markdown(&recs);
     let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
     if !proof_ids.is_empty() {
         out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | first / later proof | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -458,7 +385,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                     .unwrap_or_else(|| "-".into())
             };
             let prove = recs.iter().find(|r| &r.case_id == id && r.phase == "prove");
-            let metric = |k: &str| crate::headline::metric(&recs, id, k);
+            let metric = |k: &str| headline::metric(&recs, id, k);
             let msm = phase_median(&recs, id, "msm");
             let ratio = match (phase_median(&recs, id, "prove"), msm) {
                 (Some(p), Some(m)) if m > 0.0 => format!("{:.1}×", p / m),
@@ -503,8 +430,8 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
         out.push('\n');
     }
-    out += &gas_table_markdown(&recs);
-    out += &crate::report_pool::markdown(&recs);
+    out += &non_empty(gas_table(&recs), Table::markdown);
+    out += &pool::markdown(&recs);
     let hash: Vec<&&Record> = recs
         .iter()
         .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
@@ -531,7 +458,7 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
         }
         out.push('\n');
     }
-    out += &crate::report_primitives::markdown(&recs);
+    out += &primitives::markdown(&recs);
     let failed: Vec<&&Record> = recs.iter().filter(|r| r.status != Status::Ok).collect();
     if !failed.is_empty() {
         out += "### Not measured\n\n";
@@ -544,22 +471,6 @@ pub fn markdown_summary(files: &[ResultsFile]) -> String {
                 r.error.as_deref().unwrap_or("")
             );
         }
-    }
-    out
-}
-
-/// An integer with thousands separators: `188,484` (gas figures are exact).
-pub(crate) fn fmt_thousands(v: f64) -> String {
-    let digits = format!("{:.0}", v.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v < 0.0 {
-        out.insert(0, '-');
     }
     out
 }
@@ -645,41 +556,14 @@ const GAS_HEADERS: [&str; 9] = [
     "calldata (B)",
 ];
 
-fn gas_table_markdown(recs: &[&Record]) -> String {
-    let rows = gas_rows(recs);
-    if rows.is_empty() {
-        return String::new();
+/// The on-chain verification table.
+fn gas_table(recs: &[&Record]) -> Table {
+    let mut t = Table::new("On-chain verification (revm, Cancun)")
+        .columns(&GAS_HEADERS[..2], &GAS_HEADERS[2..]);
+    for r in gas_rows(recs) {
+        t.row(gas_cells(r).into_iter().map(Cell::from).collect());
     }
-    let mut out = String::from("### On-chain verification (revm, Cancun)\n\n|");
-    for h in GAS_HEADERS {
-        out += &format!(" {h} |");
-    }
-    out += "\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
-    for r in rows {
-        out += &format!("| {} |\n", gas_cells(r).join(" | "));
-    }
-    out.push('\n');
-    out
-}
-
-fn gas_table_html(recs: &[&Record]) -> String {
-    let rows = gas_rows(recs);
-    if rows.is_empty() {
-        return String::new();
-    }
-    let mut html = String::from("<h2>On-chain verification (revm, Cancun)</h2><table><thead><tr>");
-    for h in GAS_HEADERS {
-        html += &format!("<th>{}</th>", esc(h));
-    }
-    html += "</tr></thead><tbody>";
-    for r in rows {
-        html += "<tr>";
-        for c in gas_cells(r) {
-            html += &format!("<td>{}</td>", esc(&c));
-        }
-        html += "</tr>";
-    }
-    html + "</tbody></table>"
+    t
 }
 
 fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
@@ -689,186 +573,6 @@ fn unique_ids(recs: &[&Record], kind: CaseKind) -> Vec<String> {
         .filter(|r| seen.insert(r.case_id.clone()))
         .map(|r| r.case_id.clone())
         .collect()
-}
-
-/// Named lines of a chart: (legend, points (x, y)).
-pub(crate) type Series = Vec<(String, Vec<(f64, f64)>)>;
-
-/// Draws a line chart with markers into an SVG string (legend beside the plot).
-pub(crate) fn line_chart(
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &Series,
-    log_y: bool,
-) -> Option<String> {
-    let pts: Vec<(f64, f64)> = series
-        .iter()
-        .flat_map(|(_, v)| v.iter().copied())
-        .filter(|p| p.1 > 0.0)
-        .collect();
-    // A chart of lone dots answers nothing: the per-system bar charts show single configurations.
-    if pts.is_empty() || !series.iter().any(|(_, v)| v.len() > 1) {
-        return None;
-    }
-    let (xmin, xmax) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (ymin, ymax) = pts
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-    let (xmin, xmax) = if xmin == xmax {
-        (xmin - 1.0, xmax + 1.0)
-    } else {
-        (xmin - 0.3, xmax + 0.3)
-    };
-    let mut svg = String::new();
-    {
-        // The legend goes beside the plot (right), never over the data.
-        let legend_w = 300u32;
-        let whole = SVGBackend::with_string(&mut svg, (680 + legend_w, 420)).into_drawing_area();
-        whole.fill(&WHITE).ok()?;
-        let (root, legend) = whole.split_horizontally(680);
-        for (i, (name, _)) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let y = 50 + 20 * i as i32;
-            legend
-                .draw(&PathElement::new(
-                    vec![(4, y), (26, y)],
-                    color.stroke_width(3),
-                ))
-                .ok()?;
-            legend.draw(&Circle::new((15, y), 3, color.filled())).ok()?;
-            legend
-                .draw(&Text::new(name.clone(), (32, y - 7), ("sans-serif", 13)))
-                .ok()?;
-        }
-        let mut b = ChartBuilder::on(&root);
-        b.caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(84);
-        macro_rules! finish {
-            ($chart:expr) => {{
-                let mut chart = $chart;
-                chart
-                    .configure_mesh()
-                    .x_desc(x_label)
-                    .y_desc(y_label)
-                    .x_label_formatter(&|x| {
-                        if (x - x.round()).abs() < 1e-6 {
-                            format!("{}", x.round() as i64)
-                        } else {
-                            String::new()
-                        }
-                    })
-                    .y_label_formatter(&|y| format_axis(*y, y_label))
-                    .x_labels(12)
-                    .y_labels(8)
-                    .label_style(("sans-serif", 14))
-                    .axis_desc_style(("sans-serif", 15))
-                    .light_line_style(TRANSPARENT)
-                    .bold_line_style(RGBColor(225, 225, 225))
-                    .draw()
-                    .ok()?;
-                for (i, (name, data)) in series.iter().enumerate() {
-                    let color = Palette99::pick(i).to_rgba();
-                    let mut data = data.clone();
-                    data.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    let _ = name;
-                    chart
-                        .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))
-                        .ok()?;
-                    chart
-                        .draw_series(data.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                        .ok()?;
-                }
-            }};
-        }
-        // A log axis only helps across a wide range; with a narrow one it shows too few ticks.
-        if log_y && ymax / ymin > 20.0 {
-            finish!(b
-                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.5).log_scale())
-                .ok()?);
-        } else {
-            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.1).ok()?);
-        }
-        whole.present().ok()?;
-    }
-    Some(svg)
-}
-
-fn format_axis(y: f64, label: &str) -> String {
-    if label.contains("(s)") {
-        fmt_seconds(y)
-    } else if label.contains("MiB") {
-        format!("{y:.0}")
-    } else {
-        fmt_count(y)
-    }
-}
-
-/// Horizontal bar chart (log x) of one value per label.
-fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<String> {
-    let bars: Vec<&(String, f64)> = bars.iter().filter(|b| b.1 > 0.0).collect();
-    if bars.is_empty() {
-        return None;
-    }
-    let (lo, hi) = bars
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
-    let n = bars.len();
-    let height = (90 + 26 * n) as u32;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (980, height)).into_drawing_area();
-        root.fill(&WHITE).ok()?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(44)
-            .y_label_area_size(300)
-            .build_cartesian_2d((lo * 0.5..hi * 2.0).log_scale(), -0.5..(n as f64 - 0.5))
-            .ok()?;
-        let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_labels(n)
-            .y_label_formatter(&|y| {
-                let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                    names[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .x_label_formatter(&|x| {
-                if x_label.contains(", s") {
-                    fmt_seconds(*x)
-                } else {
-                    fmt_count(*x)
-                }
-            })
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 15))
-            .disable_y_mesh()
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .draw()
-            .ok()?;
-        chart
-            .draw_series(bars.iter().enumerate().map(|(i, b)| {
-                let y = i as f64;
-                Rectangle::new(
-                    [(lo * 0.5, y - 0.35), (b.1, y + 0.35)],
-                    Palette99::pick(i % 9).filled(),
-                )
-            }))
-            .ok()?;
-        root.present().ok()?;
-    }
-    Some(svg)
 }
 
 fn series_label(r: &Record) -> String {
@@ -904,7 +608,7 @@ fn collect_series(
 }
 
 /// The self-contained HTML report.
-pub fn html_report(files: &[ResultsFile]) -> String {
+pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     // browser records (`zkbench run browser`) have their own table; every other section is
     // about native runs
     let all = all_records(files);
@@ -925,7 +629,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
         ));
     }
     // seed 003's grid has its own section (report_seed003) with a chart per system family
-    let seed003 = crate::report_seed003::html(&recs);
+    let seed003 = hash_depth::html(&recs);
     let s = collect_series(&recs, "prove", |r| {
         Some((r.case.depth? as f64, r.median()?))
             .filter(|_| r.case.circuit == Some(Circuit::BatchRoot) && seed003.is_empty())
@@ -1001,10 +705,10 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     if recs.iter().any(|r| r.test_setup) {
         html += "<p class=warn>Keys marked <b>test setup</b> come from a setup whose toxic waste is known (deterministic seed): fine for benchmarking, never for production.</p>";
     }
-    html += &headline_html(&recs);
-    html += &same_statement_html(&recs);
+    html += &headline_tables(&recs, ctx, Table::html);
+    html += &non_empty(same_statement_table(&recs, ctx), Table::html);
     html += &browser_html(&all);
-    html += &crate::report_wasm_engines::html(&all);
+    html += &wasm_engines::html(&all);
     html += &failures_html(&all);
     html += &seed003;
     html += "<div class=charts>";
@@ -1012,9 +716,9 @@ pub fn html_report(files: &[ResultsFile]) -> String {
         html += &format!("<figure>{c}</figure>");
     }
     html += "</div>";
-    html += &crate::report_primitives::html(&recs);
-    html += &gas_table_html(&recs);
-    html += &crate::report_pool::html(&recs);
+    html += &primitives::html(&recs);
+    html += &non_empty(gas_table(&recs), Table::html);
+    html += &pool::html(&recs);
     html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
     let metric_keys: BTreeSet<&String> = recs
         .iter()
@@ -1042,7 +746,7 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     html += "</tr></thead><tbody>";
     for r in &recs {
         let s = r.summary;
-        let cpu_med = crate::stats::Summary::of(&r.cpu_s).map(|s| s.median);
+        let cpu_med = zkbench_results::stats::Summary::of(&r.cpu_s).map(|s| s.median);
         let num = |v: Option<f64>, f: &dyn Fn(f64) -> String| match v {
             Some(x) => format!("<td data-v=\"{x}\">{}</td>", f(x)),
             None => "<td data-v=\"-1\">-</td>".into(),
@@ -1086,13 +790,6 @@ pub fn html_report(files: &[ResultsFile]) -> String {
     html
 }
 
-pub(crate) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 const HEAD: &str = r#"<!doctype html><html lang=en><head><meta charset=utf-8><title>zkbench report</title>
 <meta name=viewport content="width=device-width,initial-scale=1">
 <style>
@@ -1119,7 +816,7 @@ mod tests {
 
     #[test]
     fn gas_table_lists_evm_records() {
-        use crate::case::Case;
+        use zkbench_results::case::Case;
         let case = Case {
             kind: CaseKind::Evm,
             system: "zkbench".into(),
@@ -1145,16 +842,18 @@ mod tests {
         ] {
             r.metrics.insert(k.into(), v);
         }
-        let md = gas_table_markdown(&[&r]);
+        let md = non_empty(gas_table(&[&r]), Table::markdown);
         assert!(md.contains("| zkbench | poseidon2-a5 · membership · arity 2 · 2^32 leaves | 1 | 188,484 (floor 187,300) | +0.63% | 214,144 | 288,349 | 1,087 | 292 |"), "{md}");
-        assert!(gas_table_html(&[&r]).contains("<td>188,484 (floor 187,300)</td>"));
+        assert!(
+            non_empty(gas_table(&[&r]), Table::html).contains("<td>188,484 (floor 187,300)</td>")
+        );
         r.status = Status::Error;
-        assert!(gas_table_markdown(&[&r]).is_empty());
+        assert!(non_empty(gas_table(&[&r]), Table::markdown).is_empty());
     }
 
     #[test]
     fn browser_records_pair_with_native_ones_and_stay_out_of_the_headline() {
-        use crate::case::Case;
+        use zkbench_results::case::Case;
         let case = |system: &str| Case {
             kind: CaseKind::Proof,
             system: system.into(),

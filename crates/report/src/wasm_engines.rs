@@ -6,11 +6,13 @@
 //!
 //! [`html`] and [`markdown`] return nothing when there is no such record.
 
-use crate::{
+use zkbench_results::{
     case::CaseKind,
-    report::{esc, fmt_seconds},
     results::{Record, Status},
+    stats::median,
 };
+
+use crate::format::{esc, fmt_seconds};
 
 /// Prefix of the case ids of the `wasm-engines` suite's records
 /// (`peers/wasm-engines/run.mjs`).
@@ -50,20 +52,6 @@ pub struct EngineRow {
     pub wall_s: (Option<f64>, Option<f64>),
     /// Why a measurement is missing (the record's status and error).
     pub note: Option<String>,
-}
-
-fn median(xs: &[f64]) -> Option<f64> {
-    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
 }
 
 /// Median CPU seconds when the record has CPU samples, else median wall seconds.
@@ -217,7 +205,7 @@ pub fn html(recs: &[&Record]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{case::Case, sys::Environment};
+    use zkbench_results::{case::Case, env::Environment};
 
     fn rec(system: &str, kind: CaseKind, phase: &str, s: f64, status: Status) -> Record {
         let case = Case {

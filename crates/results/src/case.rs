@@ -3,7 +3,6 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use zkbench_statement::{CircuitKind, StatementConfig};
 
 /// What a case measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -35,8 +34,8 @@ pub enum CaseKind {
     PcsOpen,
     /// Verification of an opening proof.
     PcsVerify,
-    /// A private pool on the embedded EVM (seed 003, issue 12): prove times of
-    /// its circuits and gas per transaction. `system`: `zkbench` (this
+    /// A private pool on the embedded EVM: prove times of its circuits and
+    /// gas per transaction. `system`: `zkbench` (this
     /// design: sequencer batches of `2^depth` deposits in an era tree; its
     /// `leaves` are `2^(slot depth + era depth)`) or `tornado` (the classic
     /// design, an on-chain MiMCSponge incremental tree of `leaves`).
@@ -79,9 +78,56 @@ impl CaseKind {
     }
 }
 
-/// The circuit of a proof case: the statement crate's [`CircuitKind`]
-/// (`spend`, `membership`, `batch-root`).
-pub use zkbench_statement::CircuitKind as Circuit;
+/// The circuit of a proof case: which statement it proves. Its names are
+/// those of `zkbench_statement::CircuitKind` (`zkbench-core` converts
+/// between the two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Circuit {
+    /// Note spend: public root, nullifier hash, external-data hash.
+    Spend,
+    /// Membership only: public root.
+    Membership,
+    /// Root of a full tree over public leaves.
+    BatchRoot,
+}
+
+impl Circuit {
+    /// All circuits.
+    pub const ALL: [Circuit; 3] = [Circuit::Spend, Circuit::Membership, Circuit::BatchRoot];
+
+    /// Command-line and record name (`spend`, `membership`, `batch-root`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Circuit::Spend => "spend",
+            Circuit::Membership => "membership",
+            Circuit::BatchRoot => "batch-root",
+        }
+    }
+}
+
+impl std::str::FromStr for Circuit {
+    type Err = String;
+
+    /// Accepts the names and the aliases `note-spend` and `batch`, in any
+    /// case, with `_` for `-`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "spend" | "note-spend" => Ok(Circuit::Spend),
+            "membership" => Ok(Circuit::Membership),
+            "batch-root" | "batch" => Ok(Circuit::BatchRoot),
+            _ => Err(format!(
+                "unknown circuit {s:?}; known: spend, membership, batch-root"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Circuit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// One measured configuration. Fields that do not apply to the kind are `None`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -144,27 +190,6 @@ impl Case {
             threads,
             size: Some(size),
         }
-    }
-
-    /// The statement a proof case proves: hash family and exponent, arity,
-    /// leaves (batch root: `arity^depth`), circuit (default: spend).
-    pub fn statement_config(&self) -> Result<StatementConfig, String> {
-        let family = self.hash.parse().map_err(|e| format!("{e}"))?;
-        let arity = self.arity.ok_or("proof case without arity")?;
-        let circuit = self.circuit.unwrap_or(CircuitKind::Spend);
-        let leaves = if circuit == CircuitKind::BatchRoot {
-            let d = self.depth.ok_or("batch-root case without depth")?;
-            (arity as u64).checked_pow(d).ok_or("batch too large")?
-        } else {
-            self.leaves.ok_or("spend/membership case without leaves")?
-        };
-        Ok(StatementConfig {
-            family,
-            alpha: self.alpha,
-            arity,
-            leaves,
-            circuit,
-        })
     }
 
     /// Slot and era depths of a `pool` case of this design (`depth` is the

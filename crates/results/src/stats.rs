@@ -30,11 +30,7 @@ impl Summary {
         let mut v = samples.to_vec();
         v.sort_by(|a, b| a.total_cmp(b));
         let n = v.len();
-        let median = if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        };
+        let median = median_of_sorted(&v);
         let mean = v.iter().sum::<f64>() / n as f64;
         let var = if n > 1 {
             v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64
@@ -50,6 +46,28 @@ impl Summary {
             max: v[n - 1],
             stddev: var.sqrt(),
         })
+    }
+}
+
+/// The median of the finite values of `xs` (mean of the two middle values
+/// for an even count); `None` when there are none. The one median of the
+/// workspace: [`Summary::median`], the report and the server use it.
+pub fn median(xs: &[f64]) -> Option<f64> {
+    let mut v: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(median_of_sorted(&v))
+}
+
+/// The median of sorted, non-empty `v`.
+fn median_of_sorted(v: &[f64]) -> f64 {
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
 }
 
@@ -72,6 +90,14 @@ mod tests {
         let s = Summary::of(&[4.0, 1.0, 3.0, 2.0]).unwrap();
         assert_eq!(s.median, 2.5);
         assert_eq!(s.mean, 2.5);
+    }
+
+    #[test]
+    fn median_skips_non_finite() {
+        assert_eq!(median(&[3.0, f64::NAN, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&[4.0, 1.0]), Some(2.5));
+        assert_eq!(median(&[f64::INFINITY]), None);
+        assert_eq!(median(&[]), None);
     }
 
     #[test]

@@ -8,7 +8,13 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use zkbench_core::{results::ResultsFile, stats::Summary, Environment, Status};
+use zkbench_results::{
+    results::ResultsFile,
+    stats::{median, Summary},
+    Environment, Status,
+};
+
+use zkbench_report::format::fmt_seconds;
 
 use crate::db::SubmissionInfo;
 
@@ -75,27 +81,6 @@ fn device_class(e: &Environment) -> String {
         e.cpu_model.trim()
     };
     format!("{cpu} · {} CPUs · {}", e.logical_cpus, e.arch)
-}
-
-/// Human time: s, ms or µs with 3-4 significant digits.
-pub fn fmt_time(s: f64) -> String {
-    if s >= 1.0 {
-        format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{:.1} µs", s * 1e6)
-    }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
 }
 
 /// Renders the page from every stored submission (info and canonical document).
@@ -242,9 +227,9 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         let mut rows: Vec<(&String, f64, f64, &Vec<Entry>)> = classes
             .iter()
             .map(|(class, es)| {
-                let mut ms: Vec<f64> = es.iter().map(|e| e.median).collect();
+                let ms: Vec<f64> = es.iter().map(|e| e.median).collect();
                 let best = ms.iter().copied().fold(f64::INFINITY, f64::min);
-                (class, best, median(&mut ms), es)
+                (class, best, median(&ms).unwrap_or(f64::NAN), es)
             })
             .collect();
         rows.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -266,8 +251,8 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
                  <td>{} · {} · {} build · {}</td><td>",
                 esc(class),
                 es.len(),
-                fmt_time(*best),
-                fmt_time(*med),
+                fmt_seconds(*best),
+                fmt_seconds(*med),
                 esc(&mem),
                 esc(&latest.os),
                 esc(&latest.build_profile),
@@ -284,7 +269,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
                     h,
                     "<a href=\"/api/results/{0}\" title=\"{1}\">{2}</a> ",
                     esc(&e.id),
-                    fmt_time(e.median),
+                    fmt_seconds(e.median),
                     esc(&e.id[..e.id.len().min(10)])
                 );
             }
@@ -331,8 +316,8 @@ fn chart(h: &mut String, rows: &[(&String, f64, f64, &Vec<Entry>)]) {
             label = esc(&short),
             bh = row_h - 6.0,
             title = esc(class),
-            m = fmt_time(*med),
-            b = fmt_time(*best),
+            m = fmt_seconds(*med),
+            b = fmt_seconds(*best),
             y2 = y + row_h - 6.0,
             vx = label_w + w + 4.0,
         );

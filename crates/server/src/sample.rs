@@ -1,11 +1,11 @@
 //! Valid results documents of a chosen size, for the tests and the load
 //! generator. They are made with the schema's own types
-//! (`zkbench_core::results`), so they are what `zkbench run --out` writes;
+//! (`zkbench_results::results`), so they are what `zkbench run --out` writes;
 //! their numbers are synthetic and say so (`suite` is `sample`).
 
 use std::collections::BTreeMap;
 
-use zkbench_core::{Case, CaseKind, Circuit, Environment, Record, ResultsFile};
+use zkbench_results::{Case, CaseKind, Circuit, Environment, Record, ResultsFile};
 
 const PHASES: [&str; 4] = ["setup", "witness", "prove", "verify"];
 const HASHES: [&str; 3] = ["poseidon2", "poseidon", "griffin"];

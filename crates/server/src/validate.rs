@@ -7,7 +7,7 @@
 //! 1. nesting depth at most [`MAX_DEPTH`] (before parsing, so a deeply nested
 //!    body costs no recursion);
 //! 2. valid JSON, an object, `schema` = `zkbench-results`, `schema_version` = 1;
-//! 3. the shape of `zkbench_core::results::ResultsFile` (required fields and
+//! 3. the shape of `zkbench_results::results::ResultsFile` (required fields and
 //!    types, `status` one of `ok|error|timeout|out-of-memory|skipped`);
 //! 4. values: times finite, non-negative and at most [`MAX_SECONDS`]; `phase`
 //!    one of [`PHASES`]; sizes within the limits below.
@@ -16,7 +16,7 @@
 //! what is stored is exactly what was posted, in canonical form.
 
 use serde_json::Value;
-use zkbench_core::{
+use zkbench_results::{
     results::{ResultsFile, SCHEMA, SCHEMA_VERSION},
     Record,
 };
@@ -275,7 +275,7 @@ fn check_values(f: &ResultsFile) -> Result<(), ValidationError> {
     Ok(())
 }
 
-fn check_env(at: &str, e: &zkbench_core::Environment) -> Result<(), ValidationError> {
+fn check_env(at: &str, e: &zkbench_results::Environment) -> Result<(), ValidationError> {
     at_most(
         || format!("{at}.logical_cpus"),
         e.logical_cpus as u64,

@@ -1,0 +1,26 @@
+//! # zkbench-results
+//!
+//! The versioned results schema (`docs/results-schema.md`) that the harness
+//! writes and the report, `zkbench compare` and the results server read:
+//!
+//! - [`case`]: a benchmark case (what is measured, with which parameters) and
+//!   its stable id;
+//! - [`results`]: one [`Record`] per case × phase, the [`ResultsFile`] that
+//!   holds them, reading, checking, writing and CSV export;
+//! - [`stats`]: the order statistics of a record's samples ([`Summary`]) and
+//!   the one [`median`](stats::median);
+//! - [`env`]: the machine and build a record was measured on.
+//!
+//! It depends on serde only, so readers of results (the report, the server)
+//! do not pull in the provers or their curves.
+#![deny(missing_docs)]
+
+pub mod case;
+pub mod env;
+pub mod results;
+pub mod stats;
+
+pub use case::{Case, CaseKind, Circuit};
+pub use env::Environment;
+pub use results::{Record, ResultsError, ResultsFile, Status, SCHEMA, SCHEMA_VERSION};
+pub use stats::Summary;
