@@ -80,6 +80,7 @@
 //!   (width 4: capacity 1 at index 0, rate 3, output `state[0]`).
 
 use crate::error::NODE_ARITIES;
+use crate::traits::getters;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::Field;
@@ -315,20 +316,14 @@ impl AnemoiBn254 {
         }
     }
 
-    /// Number of columns `l`.
-    pub fn columns(&self) -> usize {
-        self.columns
-    }
-
-    /// Number of rounds (each: constants, linear layer, Flystel), not counting the
-    /// final linear layer.
-    pub fn rounds(&self) -> usize {
-        self.rounds
-    }
-
-    /// S-box exponent `alpha` (5).
-    pub fn alpha(&self) -> u64 {
-        self.alpha
+    getters! {
+        /// Number of columns `l`.
+        columns: usize,
+        /// Number of rounds (each: constants, linear layer, Flystel), not counting the
+        /// final linear layer.
+        rounds: usize,
+        /// S-box exponent `alpha` (5).
+        alpha: u64,
     }
 
     /// `alpha^-1 mod (r - 1)` as four little-endian 64-bit limbs (exponent of `E^-1`).

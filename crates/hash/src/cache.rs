@@ -21,3 +21,18 @@ pub(crate) fn cached_by_width<T>(
         .ok_or_else(|| HashError::unsupported_width(family, width, widths.to_vec()))?;
     Ok(cache[idx].get_or_init(|| Arc::new(build(width))))
 }
+
+/// `pub fn get(width)`: the cached shared instance of `$ty` of width `width`,
+/// one of the module's `$n` `WIDTHS` (built by `$ty::new`).
+macro_rules! cached_get {
+    ($ty:ident, $n:literal) => {
+        /// The cached shared instance of width `width`.
+        pub fn get(width: usize) -> Result<&'static Arc<$ty>, HashError> {
+            static CACHE: [OnceLock<Arc<$ty>>; $n] = [const { OnceLock::new() }; $n];
+            $crate::cache::cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
+                Self::new(w).expect("width checked against WIDTHS")
+            })
+        }
+    };
+}
+pub(crate) use cached_get;

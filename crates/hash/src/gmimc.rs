@@ -47,7 +47,7 @@
 //! Known-answer vectors: `testdata/gmimc.json` (see `crates/hash/tests/kat_gmimc.rs`).
 
 use crate::error::check_node_arity;
-use crate::traits::family_and_width;
+use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::Field as _;
@@ -116,19 +116,13 @@ impl GmimcErfBn254 {
         }
     }
 
-    /// State width `t`.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of rounds `R`.
-    pub fn rounds(&self) -> usize {
-        self.rounds
-    }
-
-    /// S-box exponent (5).
-    pub fn alpha(&self) -> u64 {
-        self.alpha
+    getters! {
+        /// State width `t`.
+        width: usize,
+        /// Number of rounds `R`.
+        rounds: usize,
+        /// S-box exponent (5).
+        alpha: u64,
     }
 
     /// Round constants `c_0 .. c_{R-1}` (one per round, added to `x_0` before the S-box).

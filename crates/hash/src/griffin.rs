@@ -43,9 +43,9 @@
 //! permutation (`ceil(A/7)` permutations).  noir-griffin's own `hash_t(x) = perm(x)[0]`
 //! takes t inputs with no capacity element and is exposed as [`GriffinHasher`].
 
-use crate::cache::cached_by_width;
+use crate::cache::cached_get;
 use crate::error::NODE_ARITIES;
-use crate::traits::family_and_width;
+use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup, BigInt, Field, LegendreSymbol, PrimeField, Zero};
@@ -217,27 +217,15 @@ impl GriffinBn254 {
         })
     }
 
-    /// The cached shared instance of width `width`.
-    pub fn get(width: usize) -> Result<&'static Arc<GriffinBn254>, HashError> {
-        static CACHE: [OnceLock<Arc<GriffinBn254>>; 3] = [const { OnceLock::new() }; 3];
-        cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
-            Self::new(w).expect("width checked against WIDTHS")
-        })
-    }
+    cached_get!(GriffinBn254, 3);
 
-    /// State width `t`.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of rounds.
-    pub fn rounds(&self) -> usize {
-        self.rounds
-    }
-
-    /// S-box degree `d` (5).
-    pub fn d(&self) -> u64 {
-        self.d
+    getters! {
+        /// State width `t`.
+        width: usize,
+        /// Number of rounds.
+        rounds: usize,
+        /// S-box degree `d` (5).
+        d: u64,
     }
 
     /// `d^-1 mod (r - 1)` as little-endian limbs.

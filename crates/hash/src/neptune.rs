@@ -57,7 +57,7 @@
 //! Known-answer vectors: `testdata/neptune.json` (see `crates/hash/tests/kat_neptune.rs`).
 
 use crate::error::check_node_arity;
-use crate::traits::family_and_width;
+use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup as _, Field as _, One as _, Zero as _};
@@ -181,24 +181,15 @@ impl NeptuneBn254 {
         }
     }
 
-    /// State width `t`.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of full (external) rounds, split evenly before and after the partial rounds.
-    pub fn rounds_full(&self) -> usize {
-        self.rounds_full
-    }
-
-    /// Number of partial (internal) rounds.
-    pub fn rounds_partial(&self) -> usize {
-        self.rounds_partial
-    }
-
-    /// Exponent of the internal S-box (5).
-    pub fn alpha(&self) -> u64 {
-        self.alpha
+    getters! {
+        /// State width `t`.
+        width: usize,
+        /// Number of full (external) rounds, split evenly before and after the partial rounds.
+        rounds_full: usize,
+        /// Number of partial (internal) rounds.
+        rounds_partial: usize,
+        /// Exponent of the internal S-box (5).
+        alpha: u64,
     }
 
     /// All round constants, flat (`(rounds_full + rounds_partial) * t` values);

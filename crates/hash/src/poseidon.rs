@@ -70,7 +70,7 @@
 //! `circuits/poseidon.circom`.
 
 use crate::error::check_node_arity;
-use crate::traits::family_and_width;
+use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
 use crate::grain::Grain;
@@ -342,24 +342,15 @@ impl PoseidonBn254 {
         }
     }
 
-    /// State width `t`.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of full rounds `R_F` (half before, half after the partial rounds).
-    pub fn rounds_full(&self) -> usize {
-        self.rounds_full
-    }
-
-    /// Number of partial rounds `R_P`.
-    pub fn rounds_partial(&self) -> usize {
-        self.rounds_partial
-    }
-
-    /// S-box exponent `alpha` (5).
-    pub fn alpha(&self) -> u64 {
-        self.alpha
+    getters! {
+        /// State width `t`.
+        width: usize,
+        /// Number of full rounds `R_F` (half before, half after the partial rounds).
+        rounds_full: usize,
+        /// Number of partial rounds `R_P`.
+        rounds_partial: usize,
+        /// S-box exponent `alpha` (5).
+        alpha: u64,
     }
 
     /// All `(R_F + R_P) · t` round constants, round-major.

@@ -77,6 +77,7 @@
 //!     `≥ A + 1`: `5, 6, 7 → 8`, `9, 10, 11 → 12`, `13, 14, 15 → 16`.
 
 use crate::error::check_node_arity;
+use crate::traits::getters;
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup, Field};
@@ -329,24 +330,15 @@ impl Poseidon2Bn254 {
         self.family
     }
 
-    /// State width `t`.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// S-box exponent `α`.
-    pub fn alpha(&self) -> u64 {
-        self.alpha
-    }
-
-    /// Number of full rounds `R_F` (half before, half after the partial rounds).
-    pub fn rounds_full(&self) -> usize {
-        self.rounds_full
-    }
-
-    /// Number of partial rounds `R_P`.
-    pub fn rounds_partial(&self) -> usize {
-        self.rounds_partial
+    getters! {
+        /// State width `t`.
+        width: usize,
+        /// S-box exponent `α`.
+        alpha: u64,
+        /// Number of full rounds `R_F` (half before, half after the partial rounds).
+        rounds_full: usize,
+        /// Number of partial rounds `R_P`.
+        rounds_partial: usize,
     }
 
     /// Round constants of the full rounds: `rounds_full` rows of `width`

@@ -48,9 +48,9 @@
 //! (aszepieniec/stark-anatomy, `p = 407·2^119 + 1`), and from the project's
 //! shared reference file (another port of the same script).
 
-use crate::cache::cached_by_width;
+use crate::cache::cached_get;
 use crate::error::{check_width, NODE_ARITIES};
-use crate::traits::family_and_width;
+use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
@@ -218,27 +218,15 @@ impl RescuePrimeBn254 {
         })
     }
 
-    /// The cached shared instance of width `width`.
-    pub fn get(width: usize) -> Result<&'static Arc<RescuePrimeBn254>, HashError> {
-        static CACHE: [OnceLock<Arc<RescuePrimeBn254>>; 2] = [const { OnceLock::new() }; 2];
-        cached_by_width(&CACHE, &WIDTHS, FAMILY, width, |w| {
-            Self::new(w).expect("width checked against WIDTHS")
-        })
-    }
+    cached_get!(RescuePrimeBn254, 2);
 
-    /// State width `m`.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Number of (double) rounds `N`.
-    pub fn rounds(&self) -> usize {
-        self.rounds
-    }
-
-    /// S-box exponent `alpha` (5).
-    pub fn alpha(&self) -> u64 {
-        self.alpha
+    getters! {
+        /// State width `m`.
+        width: usize,
+        /// Number of (double) rounds `N`.
+        rounds: usize,
+        /// S-box exponent `alpha` (5).
+        alpha: u64,
     }
 
     /// Inverse S-box exponent `alpha^-1 mod (r - 1)`.

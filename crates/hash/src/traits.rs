@@ -323,3 +323,17 @@ macro_rules! keyed_field_hasher {
     };
 }
 pub(crate) use keyed_field_hasher;
+
+/// Public getters `fn name(&self) -> Type { self.name }`, each with its
+/// documentation, for fields of `Copy` types.
+macro_rules! getters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty),* $(,)?) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(&self) -> $ty {
+                self.$name
+            }
+        )*
+    };
+}
+pub(crate) use getters;
