@@ -1,6 +1,6 @@
-//! The report's seed-003 section: batch-root circuits (a full binary tree of `2^d`
+//! The report's hash-grid section (suite `hash-grid`): batch-root circuits (a full binary tree of `2^d`
 //! leaves) against the depth `d`, per hash and proof system, zkbench and snarkjs side
-//! by side, as in seed 003 (Guo et al.): figure 4 (five hashes in Groth16), figure 5
+//! by side, as in the hash benchmark of Guo et al. (docs/papers.md): figure 4 (five hashes in Groth16), figure 5
 //! (MiMC across Groth16, PLONK and fflonk; 5(b): memory relative to Groth16 at depth 0).
 //!
 //! * charts: prove and setup time against depth, one chart per proof-system family
@@ -9,7 +9,7 @@
 //!   MiMC across every system (figure 5(a));
 //! * tables: the fastest hash per system and depth; MiMC per system and depth with
 //!   peak memory relative to snarkjs Groth16 at depth 0 (figure 5(b));
-//! * the seed's claims, each checked against this run's records, depth by depth
+//! * the paper's claims, each checked against this run's records, depth by depth
 //!   ([`claims`]).
 //!
 //! [`html`] and [`markdown`] return nothing unless the records hold batch-root cases of
@@ -30,7 +30,7 @@ use crate::{
     primitives::markdown_tables_to_html,
 };
 
-/// The hashes of seed 003, in the seed's order, with their colour index.
+/// The paper's hashes, in its order, with their colour index.
 pub const HASHES: [&str; 5] = ["mimc-sponge", "gmimc", "poseidon", "poseidon2", "neptune"];
 
 /// The R1CS family's systems (zkbench first).
@@ -282,7 +282,7 @@ fn legend_marker(
     }
 }
 
-/// Whether the records hold a seed-003 grid (batch-root cases of two depths or more).
+/// Whether the records hold a hash grid (batch-root cases of two depths or more).
 fn applies(recs: &[&Record]) -> bool {
     depths(&grid(recs, "prove")).len() >= 2
 }
@@ -294,10 +294,10 @@ fn fmt_depths(ds: &[u32]) -> String {
         .join(", ")
 }
 
-/// One of the seed's claims checked depth by depth: `(claim, agreeing depths,
+/// One of the paper's claims checked depth by depth: `(claim, agreeing depths,
 /// differing depths with what this run found instead)`.
 pub struct Claim {
-    /// The seed's statement, with its figure.
+    /// The paper's statement, with its figure.
     pub claim: String,
     /// Depths where this run agrees.
     pub agree: Vec<u32>,
@@ -345,7 +345,7 @@ fn fastest_claim(g: &Grid, claim: &str, system: &str, winners: &[&str]) -> Claim
         differ: vec![],
     };
     for d in depths(g).into_iter().filter(|&d| d > 0) {
-        // only depths where every hash of the seed was measured decide the question
+        // only depths where every hash of the paper was measured decide the question
         if HASHES.iter().any(|h| get(g, system, h, d).is_none()) {
             continue;
         }
@@ -401,7 +401,7 @@ fn fmt_mib(b: f64) -> String {
     format!("{:.0} MiB", b / 1048576.0)
 }
 
-/// The seed's statements about figures 4 and 5, checked against this run.
+/// The paper's statements about figures 4 and 5, checked against this run.
 pub fn claims(recs: &[&Record]) -> Vec<Claim> {
     let setup = grid(recs, "setup");
     let prove = grid(recs, "prove");
@@ -515,7 +515,7 @@ fn mimc_table(recs: &[&Record]) -> String {
     if systems.is_empty() {
         return String::new();
     }
-    // the seed's unit is Groth16 at depth 0; where that cell failed, the smallest depth measured
+    // the paper's unit is Groth16 at depth 0; where that cell failed, the smallest depth measured
     let base = depths(&rss)
         .into_iter()
         .find_map(|d| get(&rss, "snarkjs-groth16", "mimc-sponge", d).map(|v| (d, v)));
@@ -550,17 +550,17 @@ fn mimc_table(recs: &[&Record]) -> String {
     out
 }
 
-/// The Markdown tables and claims (empty unless the records hold a seed-003 grid).
+/// The Markdown tables and claims (empty unless the records hold a hash grid).
 pub fn markdown(recs: &[&Record]) -> String {
     if !applies(recs) {
         return String::new();
     }
-    let mut out = String::from("### Seed 003's grid: what the seed says, and this run\n\n");
+    let mut out = String::from("### Hash grid: what the paper (Guo et al.) says, and this run\n\n");
     for c in claims(recs) {
         out += &c.line();
         out.push('\n');
     }
-    out += "\nA depth counts only where every system (or every hash) of the claim was measured; depth 0 (a single leaf that is the root, no hash) does not count. The seed ran on a MacBook Pro M1; absolute times differ, the claims are about order.\n\n";
+    out += "\nA depth counts only where every system (or every hash) of the claim was measured; depth 0 (a single leaf that is the root, no hash) does not count. The paper ran on a MacBook Pro M1; absolute times differ, the claims are about order.\n\n";
     out += &fastest_table(
         &grid(recs, "prove"),
         "Fastest hash per system and depth: prove (median; measured hashes of 5)",
@@ -601,7 +601,7 @@ pub fn html(recs: &[&Record]) -> String {
             &lines(g, &all, &["mimc-sponge"], true),
         ));
     }
-    let mut h = String::from("<h2>Seed 003's grid: hash × proof system × Merkle depth</h2><p class=meta>Batch-root circuits: a full binary tree of 2<sup>d</sup> leaves (2<sup>d</sup> − 1 hashes), public root and leaves. Colour: hash (MiMC charts: system); filled circles and solid lines: zkbench; triangles (Groth16, PLONK) and squares (fflonk), lighter lines: snarkjs.</p><div class=charts>");
+    let mut h = String::from("<h2>Hash grid: hash × proof system × Merkle depth</h2><p class=meta>Batch-root circuits: a full binary tree of 2<sup>d</sup> leaves (2<sup>d</sup> − 1 hashes), public root and leaves. Colour: hash (MiMC charts: system); filled circles and solid lines: zkbench; triangles (Groth16, PLONK) and squares (fflonk), lighter lines: snarkjs.</p><div class=charts>");
     for c in &charts {
         h += &format!("<figure>{c}</figure>");
     }

@@ -1,5 +1,5 @@
-//! The report's private-pool section (suite `pool`, issue 12): seed 003's
-//! figure 10 measured here — prove time of the batch and withdraw circuits
+//! The report's private-pool section (suite `pool`): the pool paper's
+//! (Guo et al., docs/papers.md) figure 10 measured here — prove time of the batch and withdraw circuits
 //! and gas per transaction against slot depth (era depth 20) and era depth
 //! (slot depth 5) — with the Tornado Cash baseline of the same run (its
 //! table 2) as a reference line, and a table of every configuration.
@@ -19,13 +19,13 @@ use crate::{
     format::{esc, fmt_seconds, fmt_thousands},
 };
 
-/// The seed's gas per transaction at slot depth 5, era depth 20 (its table 2, quoted).
-pub const SEED_GAS_PER_TX: f64 = 331_331.0;
-/// The seed's Tornado Cash gas per transaction (its table 2, quoted).
-pub const SEED_TORNADO_GAS_PER_TX: f64 = 1_206_624.0;
+/// The paper's gas per transaction at slot depth 5, era depth 20 (its table 2, quoted).
+pub const PAPER_GAS_PER_TX: f64 = 331_331.0;
+/// The paper's Tornado Cash gas per transaction (its table 2, quoted).
+pub const PAPER_TORNADO_GAS_PER_TX: f64 = 1_206_624.0;
 
 /// The era depth of the slot-depth charts and the slot depth of the era-depth charts
-/// (the seed's configuration).
+/// (the paper's configuration).
 const ERA: u32 = 20;
 const SLOT: u32 = 5;
 
@@ -254,8 +254,8 @@ fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
             g.extend(reference("Tornado Cash, same run (per tx)", *t, &g));
         }
         g.extend(reference(
-            "seed 003 at slot 5 / era 20 (quoted)",
-            SEED_GAS_PER_TX,
+            "the paper at slot 5 / era 20 (quoted)",
+            PAPER_GAS_PER_TX,
             &g,
         ));
         out.extend(line_chart(
@@ -276,7 +276,7 @@ pub fn markdown(recs: &[&Record]) -> String {
     if rows.is_empty() && base.is_none() {
         return String::new();
     }
-    let mut out = String::from("### Private pool (seed 003, figure 10 and table 2; revm, Cancun, transaction gas; test-setup keys)\n\n|");
+    let mut out = String::from("### Private pool (the paper's figure 10 and table 2; revm, Cancun, transaction gas; test-setup keys)\n\n|");
     for h in HEADERS {
         out += &format!(" {h} |");
     }
@@ -288,9 +288,9 @@ pub fn markdown(recs: &[&Record]) -> String {
         out += &format!("| {} |\n", baseline_cells(b).join(" | "));
     }
     out += &format!(
-        "\nSeed 003's table 2 (quoted): its protocol {} gas per tx at slot 5 / era 20, Tornado Cash {}.\n\n",
-        fmt_thousands(SEED_GAS_PER_TX),
-        fmt_thousands(SEED_TORNADO_GAS_PER_TX)
+        "\nThe paper's table 2 (quoted): its protocol {} gas per tx at slot 5 / era 20, Tornado Cash {}.\n\n",
+        fmt_thousands(PAPER_GAS_PER_TX),
+        fmt_thousands(PAPER_TORNADO_GAS_PER_TX)
     );
     out
 }
@@ -303,17 +303,17 @@ pub fn html(recs: &[&Record]) -> String {
     if rows.is_empty() && base.is_none() {
         return String::new();
     }
-    let mut h = String::from("<h2>Private pool: seed 003's figure 10 and table 2, measured</h2>");
+    let mut h = String::from("<h2>Private pool: the paper's figure 10 and table 2, measured</h2>");
     h += &format!(
         "<p class=meta>Each configuration ran end to end on the embedded EVM (revm, Cancun): two \
          batches of 2<sup>slot</sup> deposits, the sequencer's commits, withdrawals to fresh \
          addresses with a 0.1% relayer fee, every attack tried. Gas is transaction gas; per tx = \
          deposit + commit / batch + withdraw, with the steady-state commit (the second batch). \
          Prove times: medians with the case's test-setup keys, witness generation included. \
-         Reference lines: the Tornado Cash baseline measured in the same run, and seed 003's \
+         Reference lines: the Tornado Cash baseline measured in the same run, and the paper's \
          {} gas per tx at slot 5 / era 20 (its table 2, quoted; Tornado there: {}).</p>",
-        fmt_thousands(SEED_GAS_PER_TX),
-        fmt_thousands(SEED_TORNADO_GAS_PER_TX)
+        fmt_thousands(PAPER_GAS_PER_TX),
+        fmt_thousands(PAPER_TORNADO_GAS_PER_TX)
     );
     h += "<div class=charts>";
     for c in charts(&rows, base.as_ref()) {

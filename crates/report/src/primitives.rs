@@ -1,4 +1,4 @@
-//! The report's primitives section (issue 16): where the time of a prover
+//! The report's primitives section (suites `primitives`, `pcs`): where the time of a prover
 //! goes, part by part.
 //!
 //! * MSM: nanoseconds per point against size (log-log), one line per

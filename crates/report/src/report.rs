@@ -613,82 +613,9 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     // about native runs
     let all = all_records(files);
     let recs = native_only(&all);
-    let mut charts: Vec<String> = Vec::new();
-    let not_batch =
-        |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
-    let s = collect_series(&recs, "prove", |r| {
-        Some((r.case.arity? as f64, r.median()?)).filter(|_| not_batch(r))
-    });
-    if s.iter().any(|(_, v)| v.len() > 1) || !s.is_empty() {
-        charts.extend(line_chart(
-            "Prove time vs tree arity (median, warm)",
-            "arity (children per node)",
-            "prove time (s)",
-            &s,
-            true,
-        ));
-    }
-    // seed 003's grid has its own section (report_seed003) with a chart per system family
-    let seed003 = hash_depth::html(&recs);
-    let s = collect_series(&recs, "prove", |r| {
-        Some((r.case.depth? as f64, r.median()?))
-            .filter(|_| r.case.circuit == Some(Circuit::BatchRoot) && seed003.is_empty())
-    });
-    charts.extend(line_chart(
-        "Batch-root prove time vs depth",
-        "depth d (tree of arity^d leaves)",
-        "prove time (s)",
-        &s,
-        true,
-    ));
-    let s = collect_series(&recs, "prove", |r| {
-        Some((r.case.arity? as f64, r.peak_rss_bytes? as f64 / 1048576.0)).filter(|_| not_batch(r))
-    });
-    charts.extend(line_chart(
-        "Peak memory while proving vs arity",
-        "arity (children per node)",
-        "peak RSS (MiB)",
-        &s,
-        false,
-    ));
-    let s = collect_series(&recs, "prove", |r| {
-        Some((r.case.arity? as f64, *r.metrics.get("constraints")?)).filter(|_| not_batch(r))
-    });
-    charts.extend(line_chart(
-        "Circuit size vs arity",
-        "arity (children per node)",
-        "constraints",
-        &s,
-        true,
-    ));
-    let s = collect_series(&recs, "prove", |r| {
-        Some((r.case.arity? as f64, *r.metrics.get("proof_bytes")?)).filter(|_| not_batch(r))
-    });
-    charts.extend(line_chart(
-        "Proof size vs arity",
-        "arity (children per node)",
-        "proof size (bytes)",
-        &s,
-        false,
-    ));
-    charts.extend(per_system_bar_charts(&recs));
-    let mut bars: Vec<(String, f64)> = recs
-        .iter()
-        .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
-        .filter_map(|r| {
-            Some((
-                format!("{} t={}", r.case.hash_label(), r.case.width?),
-                *r.metrics.get("permutations_per_s")?,
-            ))
-        })
-        .collect();
-    bars.sort_by(|a, b| b.1.total_cmp(&a.1));
-    charts.extend(bar_chart(
-        "Native permutation throughput (one thread)",
-        "permutations per second (log scale)",
-        &bars,
-    ));
-
+    // the hash grid has its own section (`hash_depth`) with a chart per system family
+    let grid = hash_depth::html(&recs);
+    let charts = overview_charts(&recs, grid.is_empty());
     let mut html = String::from(HEAD);
     if let Some(f) = files.first() {
         let e = &f.env;
@@ -710,7 +637,7 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     html += &browser_html(&all);
     html += &wasm_engines::html(&all);
     html += &failures_html(&all);
-    html += &seed003;
+    html += &grid;
     html += "<div class=charts>";
     for c in &charts {
         html += &format!("<figure>{c}</figure>");
@@ -719,6 +646,94 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     html += &primitives::html(&recs);
     html += &non_empty(gas_table(&recs), Table::html);
     html += &pool::html(&recs);
+    html += &all_measurements_html(&recs);
+    html += TAIL;
+    html
+}
+
+/// The report's overview charts: prove time, memory, circuit and proof size against arity,
+/// batch-root prove time against depth (unless the hash grid has its own section), each
+/// system's configurations, native hash throughput.
+fn overview_charts(recs: &[&Record], no_grid: bool) -> Vec<String> {
+    let mut charts: Vec<String> = Vec::new();
+    let not_batch =
+        |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
+    let s = collect_series(recs, "prove", |r| {
+        Some((r.case.arity? as f64, r.median()?)).filter(|_| not_batch(r))
+    });
+    if s.iter().any(|(_, v)| v.len() > 1) || !s.is_empty() {
+        charts.extend(line_chart(
+            "Prove time vs tree arity (median, warm)",
+            "arity (children per node)",
+            "prove time (s)",
+            &s,
+            true,
+        ));
+    }
+    let s = collect_series(recs, "prove", |r| {
+        Some((r.case.depth? as f64, r.median()?))
+            .filter(|_| r.case.circuit == Some(Circuit::BatchRoot) && no_grid)
+    });
+    charts.extend(line_chart(
+        "Batch-root prove time vs depth",
+        "depth d (tree of arity^d leaves)",
+        "prove time (s)",
+        &s,
+        true,
+    ));
+    let s = collect_series(recs, "prove", |r| {
+        Some((r.case.arity? as f64, r.peak_rss_bytes? as f64 / 1048576.0)).filter(|_| not_batch(r))
+    });
+    charts.extend(line_chart(
+        "Peak memory while proving vs arity",
+        "arity (children per node)",
+        "peak RSS (MiB)",
+        &s,
+        false,
+    ));
+    let s = collect_series(recs, "prove", |r| {
+        Some((r.case.arity? as f64, *r.metrics.get("constraints")?)).filter(|_| not_batch(r))
+    });
+    charts.extend(line_chart(
+        "Circuit size vs arity",
+        "arity (children per node)",
+        "constraints",
+        &s,
+        true,
+    ));
+    let s = collect_series(recs, "prove", |r| {
+        Some((r.case.arity? as f64, *r.metrics.get("proof_bytes")?)).filter(|_| not_batch(r))
+    });
+    charts.extend(line_chart(
+        "Proof size vs arity",
+        "arity (children per node)",
+        "proof size (bytes)",
+        &s,
+        false,
+    ));
+    charts.extend(per_system_bar_charts(recs));
+    let mut bars: Vec<(String, f64)> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
+        .filter_map(|r| {
+            Some((
+                format!("{} t={}", r.case.hash_label(), r.case.width?),
+                *r.metrics.get("permutations_per_s")?,
+            ))
+        })
+        .collect();
+    bars.sort_by(|a, b| b.1.total_cmp(&a.1));
+    charts.extend(bar_chart(
+        "Native permutation throughput (one thread)",
+        "permutations per second (log scale)",
+        &bars,
+    ));
+    charts
+}
+
+/// The sortable table of every record, with its metrics.
+fn all_measurements_html(recs: &[&Record]) -> String {
+    let mut html = String::new();
     html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
     let metric_keys: BTreeSet<&String> = recs
         .iter()
@@ -744,7 +759,7 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
         html += &format!("<th onclick=\"sortBy({i})\">{}</th>", esc(c));
     }
     html += "</tr></thead><tbody>";
-    for r in &recs {
+    for r in recs {
         let s = r.summary;
         let cpu_med = zkbench_results::stats::Summary::of(&r.cpu_s).map(|s| s.median);
         let num = |v: Option<f64>, f: &dyn Fn(f64) -> String| match v {
@@ -786,7 +801,6 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
         html += "</tr>";
     }
     html += "</tbody></table>";
-    html += TAIL;
     html
 }
 

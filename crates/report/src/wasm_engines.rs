@@ -1,7 +1,7 @@
-//! The report's WebAssembly-engines section (suite `wasm-engines`, seed
-//! 001): one module's MiMC hash and Groth16 verification per engine (V8
+//! The report's WebAssembly-engines section (suite `wasm-engines`, the Ewasm
+//! post's workloads, docs/papers.md): one module's MiMC hash and Groth16 verification per engine (V8
 //! Liftoff, V8 TurboFan, V8 jitless, wasmtime) beside the same Rust code
-//! natively, against the seed's figures. Records of that suite have case
+//! natively, against the post's figures. Records of that suite have case
 //! ids starting with [`ENGINES_PREFIX`] and appear only here.
 //!
 //! [`html`] and [`markdown`] return nothing when there is no such record.
@@ -18,13 +18,13 @@ use crate::format::{esc, fmt_seconds};
 /// (`peers/wasm-engines/run.mjs`).
 pub const ENGINES_PREFIX: &str = "wasm-engines/";
 
-/// Seed 001: MiMC hash in V8 Liftoff (AssemblyScript), seconds.
-pub const SEED_MIMC_LIFTOFF_S: f64 = 0.25e-3;
-/// Seed 001: Groth16 verification in V8 Liftoff (websnark port), seconds.
-pub const SEED_VERIFY_LIFTOFF_S: f64 = 26e-3;
-/// Seed 001: EVM-parity target for one MiMC hash (1M gas / 20 hashes at 10M gas per 300 ms).
+/// The Ewasm post: MiMC hash in V8 Liftoff (AssemblyScript), seconds.
+pub const EWASM_MIMC_LIFTOFF_S: f64 = 0.25e-3;
+/// The Ewasm post: Groth16 verification in V8 Liftoff (websnark port), seconds.
+pub const EWASM_VERIFY_LIFTOFF_S: f64 = 26e-3;
+/// The Ewasm post: EVM-parity target for one MiMC hash (1M gas / 20 hashes at 10M gas per 300 ms).
 pub const EVM_MIMC_S: f64 = 1.5e-3;
-/// Seed 001: EVM-parity target for a Groth16 verification (600k gas).
+/// The Ewasm post: EVM-parity target for a Groth16 verification (600k gas).
 pub const EVM_VERIFY_S: f64 = 18e-3;
 
 /// Engines in the order the section lists them.
@@ -119,7 +119,7 @@ fn secs(x: Option<f64>) -> String {
     x.map(fmt_seconds).unwrap_or_else(|| "-".into())
 }
 
-/// Cells of one row: engine, MiMC, its ratios to the seed and the EVM target,
+/// Cells of one row: engine, MiMC, its ratios to the post's figure and the EVM target,
 /// verify, its ratios, both over native.
 fn cells(r: &EngineRow, native: Option<&EngineRow>) -> [String; 10] {
     let over_native = |x: Option<f64>, n: Option<f64>| match (x, n) {
@@ -129,10 +129,10 @@ fn cells(r: &EngineRow, native: Option<&EngineRow>) -> [String; 10] {
     [
         r.engine.clone(),
         secs(r.mimc_s),
-        ratio(r.mimc_s, SEED_MIMC_LIFTOFF_S),
+        ratio(r.mimc_s, EWASM_MIMC_LIFTOFF_S),
         ratio(r.mimc_s, EVM_MIMC_S),
         secs(r.verify_s),
-        ratio(r.verify_s, SEED_VERIFY_LIFTOFF_S),
+        ratio(r.verify_s, EWASM_VERIFY_LIFTOFF_S),
         ratio(r.verify_s, EVM_VERIFY_S),
         format!(
             "{} / {}",
@@ -147,17 +147,17 @@ fn cells(r: &EngineRow, native: Option<&EngineRow>) -> [String; 10] {
 const HEADER: [&str; 10] = [
     "engine",
     "MiMC hash",
-    "/ seed 001 Liftoff (0.25 ms)",
+    "/ Ewasm post Liftoff (0.25 ms)",
     "/ EVM parity (1.5 ms)",
     "Groth16 verify",
-    "/ seed 001 Liftoff (26 ms)",
+    "/ Ewasm post Liftoff (26 ms)",
     "/ EVM parity (18 ms)",
     "/ native (MiMC / verify)",
     "wall time (MiMC / verify)",
     "not measured",
 ];
 
-const ABOUT: &str = "The same WebAssembly module (zkbench-wasm, single-threaded) per engine, beside the same Rust code natively; one MiMC hash is Tornado Cash's hashLeftRight (circomlib MiMCSponge, 220 rounds), one Groth16 verification is zkbench's verifier on its proof of a note spend (3 public inputs). Seed 001 measured an AssemblyScript MiMC and a websnark-port verifier in V8 Liftoff (0.25 ms, 26 ms); its EVM-parity targets are 1.5 ms and 18 ms. Times are median CPU time of the measuring thread (process CPU time for the Node engines), which on a shared machine is what the engine spent; the wall-time medians are in their own column. A ratio below 1 beats the figure.";
+const ABOUT: &str = "The same WebAssembly module (zkbench-wasm, single-threaded) per engine, beside the same Rust code natively; one MiMC hash is Tornado Cash's hashLeftRight (circomlib MiMCSponge, 220 rounds), one Groth16 verification is zkbench's verifier on its proof of a note spend (3 public inputs). The Ewasm post (2019) measured an AssemblyScript MiMC and a websnark-port verifier in V8 Liftoff (0.25 ms, 26 ms); its EVM-parity targets are 1.5 ms and 18 ms. Times are median CPU time of the measuring thread (process CPU time for the Node engines), which on a shared machine is what the engine spent; the wall-time medians are in their own column. A ratio below 1 beats the figure.";
 
 /// The section in Markdown (empty without `wasm-engines` records).
 pub fn markdown(recs: &[&Record]) -> String {
@@ -167,7 +167,7 @@ pub fn markdown(recs: &[&Record]) -> String {
     }
     let native = rows.iter().find(|r| r.engine == "native");
     let mut out = format!(
-        "### WebAssembly engines (seed 001; median)\n\n{ABOUT}\n\n| {} |\n|---|{}\n",
+        "### WebAssembly engines (the Ewasm post's workloads; median)\n\n{ABOUT}\n\n| {} |\n|---|{}\n",
         HEADER.join(" | "),
         "---:|".repeat(8) + "---|"
     );
@@ -185,7 +185,7 @@ pub fn html(recs: &[&Record]) -> String {
     }
     let native = rows.iter().find(|r| r.engine == "native");
     let mut h = format!(
-        "<h2>WebAssembly engines (seed 001)</h2><p class=meta>{}</p><table><thead><tr>",
+        "<h2>WebAssembly engines (the Ewasm post's workloads)</h2><p class=meta>{}</p><table><thead><tr>",
         esc(ABOUT)
     );
     for c in HEADER {
@@ -233,7 +233,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_pair_engines_with_the_seed() {
+    fn rows_pair_engines_with_the_posts_figures() {
         let recs = [
             rec(
                 "wasm-v8-liftoff",
@@ -266,10 +266,10 @@ mod tests {
             ["native", "wasm-v8-liftoff", "wasm-v8-jitless"]
         );
         let md = markdown(&refs);
-        // liftoff: 0.5 ms is 2x the seed's 0.25 ms; 13 ms is half its 26 ms; 5x native
+        // liftoff: 0.5 ms is 2x the post's 0.25 ms; 13 ms is half its 26 ms; 5x native
         assert!(md.contains("| wasm-v8-liftoff | 500.0 µs | 2.00× | 0.33× | 13.0 ms | 0.50× | 0.72× | 5.0× / 5.0× | 1.5 ms / 39.0 ms |"), "{md}");
         assert!(md.contains("Skipped: no WebAssembly"), "{md}");
-        assert!(html(&refs).contains("seed 001"));
+        assert!(html(&refs).contains("Ewasm post"));
         assert!(markdown(&[]).is_empty());
     }
 }

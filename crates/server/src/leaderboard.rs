@@ -83,17 +83,31 @@ fn device_class(e: &Environment) -> String {
     format!("{cpu} · {} CPUs · {}", e.logical_cpus, e.arch)
 }
 
-/// Renders the page from every stored submission (info and canonical document).
-pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
-    // (case id, phase) -> device class -> entries
-    let mut cases: BTreeMap<(String, String), BTreeMap<String, Vec<Entry>>> = BTreeMap::new();
-    let (mut systems, mut hashes, mut arities, mut phases) = (
-        BTreeSet::new(),
-        BTreeSet::new(),
-        BTreeSet::new(),
-        BTreeSet::new(),
-    );
-    let mut devices = BTreeSet::new();
+/// (case id, phase) → device class → one entry per submission.
+type Cases = BTreeMap<(String, String), BTreeMap<String, Vec<Entry>>>;
+
+/// What the page shows: the matching entries, and every value the filters can offer.
+#[derive(Default)]
+struct Collected {
+    cases: Cases,
+    systems: BTreeSet<String>,
+    hashes: BTreeSet<String>,
+    arities: BTreeSet<usize>,
+    phases: BTreeSet<String>,
+    devices: BTreeSet<String>,
+}
+
+/// Reads every submission: each successful record that passes the filters is an entry.
+fn collect(docs: &[(SubmissionInfo, String)], f: &Filters) -> Collected {
+    let mut c = Collected::default();
+    let Collected {
+        cases,
+        systems,
+        hashes,
+        arities,
+        phases,
+        devices,
+    } = &mut c;
     for (info, text) in docs {
         let Ok(file) = serde_json::from_str::<ResultsFile>(text) else {
             continue;
@@ -141,6 +155,19 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
                 });
         }
     }
+    c
+}
+
+/// Renders the page from every stored submission (info and canonical document).
+pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
+    let Collected {
+        cases,
+        systems,
+        hashes,
+        arities,
+        phases,
+        devices,
+    } = collect(docs, f);
 
     let mut h = String::with_capacity(64 * 1024);
     h.push_str(
