@@ -2,24 +2,34 @@
 //! (`zkbench list`, `--system` values) and the report iterate over it.
 //!
 //! Adding a proof system is its own crate implementing
-//! [`zkbench_core::ProofSystem`] plus one line in [`all`]
-//! (`Box::new(ProofBackend::new(MySystem))`); the measurement loop, records,
-//! report and CLI listing come with it.
+//! [`zkbench_core::ProofSystem`] plus a [`SystemId`] variant in
+//! `zkbench-systems` (its name and its prover); the measurement loop,
+//! records, report and CLI listing come with it.
 
 pub use crate::backend::Backend;
 use crate::{case::Case, evm::EvmVerifiers, native::NativeHash, proof::ProofBackend};
+use zkbench_systems::{ProofSystem, SystemId, WithSystem};
 
-/// All backends compiled into this build.
+/// A prover as a benchmark backend (run by [`SystemId::dispatch`]).
+struct AsBackend;
+
+impl WithSystem for AsBackend {
+    type Output = Box<dyn Backend>;
+
+    fn run<P: ProofSystem>(self, system: P) -> Box<dyn Backend> {
+        Box::new(ProofBackend::new(system))
+    }
+}
+
+/// All backends compiled into this build: the native hashes, every
+/// [`SystemId`]'s prover, the EVM verifiers, the primitives and the pool.
 pub fn all() -> Vec<Box<dyn Backend>> {
-    vec![
-        Box::new(NativeHash),
-        Box::new(ProofBackend::new(zkbench_groth16::Groth16)),
-        Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::default())),
-        Box::new(ProofBackend::new(zkbench_halo2::Halo2Kzg::keccak())),
-        Box::new(EvmVerifiers),
-        Box::new(crate::primitives::Primitives),
-        Box::new(crate::pool::PoolBench),
-    ]
+    let mut all: Vec<Box<dyn Backend>> = vec![Box::new(NativeHash)];
+    all.extend(SystemId::ALL.map(|id| id.dispatch(AsBackend)));
+    all.push(Box::new(EvmVerifiers));
+    all.push(Box::new(crate::primitives::Primitives));
+    all.push(Box::new(crate::pool::PoolBench));
+    all
 }
 
 /// The backend for a case in `backends`, if any.
@@ -36,19 +46,8 @@ pub fn for_case(case: &Case) -> Option<Box<dyn Backend>> {
 }
 
 /// Names of the proof systems in [`all`] (the accepted `system` values of
-/// proof cases; the native and EVM backends are not proof systems).
+/// proof cases, [`SystemId::ALL`]; the native and EVM backends are not proof
+/// systems).
 pub fn proof_system_names() -> Vec<&'static str> {
-    all()
-        .iter()
-        .map(|b| b.name())
-        .filter(|n| {
-            ![
-                "native",
-                crate::evm::BACKEND_NAME,
-                crate::primitives::BACKEND_NAME,
-                crate::pool::BACKEND_NAME,
-            ]
-            .contains(n)
-        })
-        .collect()
+    SystemId::ALL.map(SystemId::name).to_vec()
 }

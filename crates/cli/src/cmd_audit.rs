@@ -11,6 +11,7 @@ use zkbench_core::{
     AuditReport,
 };
 use zkbench_hash::HashFamily;
+use zkbench_systems::SystemId;
 
 /// Arguments of `zkbench audit`.
 #[derive(Args, Debug)]
@@ -58,9 +59,9 @@ struct Row {
 /// The statements audited for `system`: small trees (height 2, batches of
 /// `arity` and 4 leaves) of every hash family the backend proves.
 fn grid(system: &str, a: &AuditArgs) -> anyhow::Result<Vec<StatementConfig>> {
-    let families: Vec<(HashFamily, Option<u64>)> = match system {
+    let families: Vec<(HashFamily, Option<u64>)> = match system.parse() {
         // chips exist for these two families only
-        "halo2-kzg" => vec![
+        Ok(SystemId::Halo2Kzg) => vec![
             (HashFamily::Poseidon2, Some(5)),
             (HashFamily::Poseidon2, Some(7)),
             (HashFamily::Poseidon, None),
@@ -130,11 +131,13 @@ pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
         if a.system.as_deref().is_some_and(|s| s != b.name()) {
             continue;
         }
-        if a.system.is_none() && b.name() == "halo2-kzg-keccak" {
+        if a.system.is_none() && b.name() == SystemId::Halo2KzgKeccak.name() {
             // the same circuits and keys as halo2-kzg (the transcript is not part of the
             // circuit): only its verifier differs, fuzzed with --system halo2-kzg-keccak
             eprintln!(
-                "halo2-kzg-keccak: the circuits of halo2-kzg (audited here); fuzz its verifier with --system halo2-kzg-keccak"
+                "{0}: the circuits of {1} (audited here); fuzz its verifier with --system {0}",
+                SystemId::Halo2KzgKeccak,
+                SystemId::Halo2Kzg
             );
             continue;
         }

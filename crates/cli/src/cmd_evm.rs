@@ -4,12 +4,13 @@ use std::{path::PathBuf, process::ExitCode};
 
 use anyhow::{bail, Context};
 use clap::Args;
+use zkbench_systems::SystemId;
 
 /// Arguments of `zkbench verifier`.
 #[derive(Args, Debug)]
 pub struct VerifierArgs {
     /// Proof system: groth16 or halo2-kzg.
-    #[arg(long, default_value = "groth16")]
+    #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
     /// Proof directory written by `zkbench prove` (or snarkjs): groth16 reads
     /// verification_key.json; halo2-kzg reads meta.json and loads the keys from the key cache.
@@ -27,7 +28,7 @@ pub struct VerifierArgs {
 #[derive(Args, Debug)]
 pub struct CalldataArgs {
     /// Proof system: groth16 or halo2-kzg.
-    #[arg(long, default_value = "groth16")]
+    #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
     /// Proof directory written by `zkbench prove` (or snarkjs): proof.json and public.json are
     /// read (groth16); proof.bin, public.json and meta.json (halo2-kzg, keccak transcript).
@@ -43,19 +44,15 @@ pub struct CalldataArgs {
     pub keys: Option<PathBuf>,
 }
 
-/// The systems with an EVM verifier.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum System {
-    Groth16,
-    Halo2,
-}
-
-fn check_system(system: &str) -> anyhow::Result<System> {
-    match system {
-        "groth16" => Ok(System::Groth16),
-        "halo2-kzg" | "halo2-kzg-keccak" => Ok(System::Halo2),
-        other => bail!(
-            "unknown proof system {other:?} for on-chain verification; available: groth16, halo2-kzg"
+/// The system of `--system`: every [`SystemId`] has an EVM verifier (the
+/// Halo2 ones read proofs with the Keccak transcript).
+fn check_system(system: &str) -> anyhow::Result<SystemId> {
+    match system.parse() {
+        Ok(id) => Ok(id),
+        Err(_) => bail!(
+            "unknown proof system {system:?} for on-chain verification; available: {}, {}",
+            SystemId::Groth16,
+            SystemId::Halo2Kzg
         ),
     }
 }
@@ -78,14 +75,14 @@ fn halo2_dir(
 pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
     let system = check_system(&a.system)?;
     let (src, contract, abi) = match system {
-        System::Groth16 => (
+        SystemId::Groth16 => (
             zkbench_evm::groth16_verifier_for_dir(&a.dir).with_context(|| {
                 format!("cannot read the verification key in {}", a.dir.display())
             })?,
             zkbench_evm::GROTH16_CONTRACT,
             "verifyProof with snarkjs's ABI",
         ),
-        System::Halo2 => (
+        SystemId::Halo2Kzg | SystemId::Halo2KzgKeccak => (
             halo2_dir(&a.dir, a.keys.as_ref())?.verifier()?,
             zkbench_evm::HALO2_CONTRACT,
             "a Yul object: call with instances ‖ keccak-transcript proof, reverts when invalid; compile as standard-JSON language Yul, optimizer on, runs 1, details.yul false",
@@ -96,7 +93,7 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
             std::fs::write(path, &src)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             eprintln!("wrote {} (contract {contract}, {abi})", path.display());
-            if system == System::Halo2 && path.extension().is_some_and(|e| e == "sol") {
+            if system.is_halo2() && path.extension().is_some_and(|e| e == "sol") {
                 eprintln!(
                     "note: the Halo2 verifier is a Yul object, not Solidity source: compile it with `solc --strict-assembly --optimize --optimize-runs 1 --no-optimize-yul` (or standard JSON: language \"Yul\", optimizer on, runs 1, details.yul false); a .yul name says so"
                 );
@@ -109,7 +106,7 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
 
 /// `zkbench calldata`.
 pub fn calldata(a: CalldataArgs) -> anyhow::Result<ExitCode> {
-    if check_system(&a.system)? == System::Halo2 {
+    if check_system(&a.system)?.is_halo2() {
         let c = halo2_dir(&a.dir, a.keys.as_ref())?.calldata()?;
         println!("0x{}", hex_encode(&c));
         return Ok(ExitCode::SUCCESS);

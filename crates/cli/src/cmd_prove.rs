@@ -10,19 +10,19 @@ use anyhow::{bail, Context};
 use clap::Args;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zkbench_bench::case::{format_leaves, parse_leaves};
+use zkbench_bench::case::format_leaves;
 use zkbench_groth16::{
-    api::{self, Circuit, PhaseTimings},
     artifacts::{self, Artifacts, TEST_SETUP_WARNING},
-    CircuitKind, SpendConfig,
+    Circuit, Keys, PhaseTimings, SpendConfig,
 };
-use zkbench_hash::{field::fr_to_decimal, HashFamily};
+use zkbench_hash::field::fr_to_decimal;
+use zkbench_systems::{ProofConfig, SystemId};
 
 /// Arguments of `zkbench prove`.
 #[derive(Args, Debug)]
 pub struct ProveArgs {
-    /// Proof system: groth16.
-    #[arg(long, default_value = "groth16")]
+    /// Proof system: groth16, halo2-kzg or halo2-kzg-keccak.
+    #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
     /// Hash family of the tree and the note.
     #[arg(long, default_value = "poseidon2")]
@@ -69,8 +69,8 @@ pub struct ProveArgs {
 /// Arguments of `zkbench verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Proof system: groth16.
-    #[arg(long, default_value = "groth16")]
+    /// Proof system: groth16, halo2-kzg or halo2-kzg-keccak.
+    #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
     /// Directory written by `zkbench prove` (or snarkjs: proof.json, public.json, verification_key.json).
     #[arg(long)]
@@ -91,65 +91,53 @@ pub(crate) fn key_cache_dir(explicit: Option<&PathBuf>) -> PathBuf {
     base.join("zkbench").join("keys")
 }
 
-/// Checks `system` against the registry of proof systems
-/// (`zkbench_bench::backends`); `prove`/`verify` write and read the artifact
-/// formats of groth16 (snarkjs JSON) and halo2-kzg.
-fn check_system(system: &str) -> anyhow::Result<()> {
-    let names = zkbench_bench::backends::proof_system_names();
-    if !names.contains(&system) {
-        bail!(
-            "unknown proof system {system:?}; available: {}",
-            names.join(", ")
-        );
-    }
-    if !matches!(system, "groth16" | "halo2-kzg" | "halo2-kzg-keccak") {
-        bail!("proof system {system:?} has no artifact format for prove/verify yet (available: groth16, halo2-kzg, halo2-kzg-keccak)");
-    }
-    Ok(())
-}
-
 fn ms(d: Option<std::time::Duration>) -> String {
     d.map(|d| format!("{:.1} ms", d.as_secs_f64() * 1e3))
         .unwrap_or_else(|| "-".into())
 }
 
-/// `zkbench prove`.
+/// `zkbench prove`: the configuration parsed once ([`ProofConfig`]), then
+/// the system's own artifact format (groth16: snarkjs JSON; halo2-kzg:
+/// proof.bin and meta.json).
 pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
-    check_system(&a.system)?;
-    if a.zkey && a.system != "groth16" {
+    let config = ProofConfig::parse(
+        &a.system,
+        &a.hash,
+        a.alpha,
+        a.arity,
+        &a.leaves,
+        &a.circuit,
+    )?;
+    if a.zkey && config.system != SystemId::Groth16 {
         bail!("--zkey applies to groth16 only (a .zkey is snarkjs's Groth16 proving key)");
     }
-    if a.system.starts_with("halo2-kzg") {
-        return prove_halo2(a);
+    match config.system {
+        SystemId::Groth16 => prove_groth16(a, config.statement),
+        SystemId::Halo2Kzg | SystemId::Halo2KzgKeccak => prove_halo2(a, config),
     }
+}
+
+/// `zkbench prove --system groth16`.
+fn prove_groth16(a: ProveArgs, cfg: SpendConfig) -> anyhow::Result<ExitCode> {
     if a.transcript.is_some() {
         bail!("--transcript applies to halo2-kzg only (Groth16 proofs have no transcript)");
     }
     if a.srs.is_some() {
         bail!("--srs applies to halo2-kzg only (Groth16 has a circuit-specific setup; use --ptau FILE)");
     }
-    let family: HashFamily = a.hash.parse()?;
-    let circuit_kind: CircuitKind = a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let leaves = parse_leaves(&a.leaves).map_err(anyhow::Error::msg)?;
-    let cfg = SpendConfig {
-        family,
-        alpha: a.alpha,
-        arity: a.arity,
-        leaves,
-        circuit: circuit_kind,
-    };
     let circuit = Circuit::new(&cfg)?;
     let counts = circuit.num_constraints()?;
     if a.ptau.is_none() {
         eprintln!("WARNING: {TEST_SETUP_WARNING}");
     }
     println!(
-        "groth16 · {} circuit · {}{} · arity {} · {} leaves · height {} · {} constraints · {} public inputs",
-        circuit_kind.name(),
-        family,
+        "{} · {} circuit · {}{} · arity {} · {} leaves · height {} · {} constraints · {} public inputs",
+        SystemId::Groth16,
+        cfg.circuit.name(),
+        cfg.family,
         cfg.alpha.map(|x| format!(" (alpha {x})")).unwrap_or_default(),
-        a.arity,
-        format_leaves(leaves),
+        cfg.arity,
+        format_leaves(cfg.leaves),
         circuit.shape().height,
         counts.constraints,
         counts.public_inputs
@@ -182,12 +170,12 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     let (proof, public, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
     timings.setup = Some(setup);
     let t1 = Instant::now();
-    let ok = api::verify(&keys.pvk, &public, &proof)?;
+    let ok = zkbench_groth16::verify(&keys.pvk, &public, &proof)?;
     timings.verify = Some(t1.elapsed());
     if !ok {
         bail!("internal error: the fresh proof does not verify");
     }
-    let proof_bytes = api::proof_size(&proof);
+    let proof_bytes = zkbench_groth16::proof_size(&proof);
     let mut meta = artifacts::meta_json(
         &cfg,
         a.seed,
@@ -245,7 +233,7 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &api::Keys) {
+fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &Keys) {
     println!(
         "setup {} ({}, proving key {} bytes)\nwitness {} · prove {} · verify {}",
         ms(t.setup),
@@ -263,29 +251,22 @@ fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &api::Keys)
     );
 }
 
-/// `zkbench prove --system halo2-kzg`.
-fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
+/// `zkbench prove --system halo2-kzg` (or `halo2-kzg-keccak`).
+fn prove_halo2(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
     use zkbench_halo2::api::{self as h2, Halo2Circuit, Halo2Config, Srs};
-    let family: HashFamily = a.hash.parse()?;
-    let circuit_kind: zkbench_halo2::statement::CircuitKind =
-        a.circuit.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let leaves = parse_leaves(&a.leaves).map_err(anyhow::Error::msg)?;
     let cfg = Halo2Config {
-        statement: zkbench_halo2::statement::StatementConfig {
-            family,
-            alpha: a.alpha,
-            arity: a.arity,
-            leaves,
-            circuit: circuit_kind,
-        },
+        statement: config.statement,
         layout: Default::default(),
     };
-    let transcript: h2::Transcript = match (&a.transcript, a.system.as_str()) {
-        (Some(t), "halo2-kzg") => t.parse()?,
+    let transcript: h2::Transcript = match (&a.transcript, config.system) {
+        (Some(t), SystemId::Halo2Kzg) => t.parse()?,
         (Some(t), _) if t != "keccak" => {
-            bail!("--system halo2-kzg-keccak proves with the keccak transcript, not {t:?}")
+            bail!(
+                "--system {} proves with the keccak transcript, not {t:?}",
+                SystemId::Halo2KzgKeccak
+            )
         }
-        (_, "halo2-kzg-keccak") => h2::Transcript::Keccak,
+        (_, SystemId::Halo2KzgKeccak) => h2::Transcript::Keccak,
         _ => h2::Transcript::Blake2b,
     };
     let circuit = Halo2Circuit::new(&cfg)?.with_transcript(transcript);
@@ -296,7 +277,11 @@ fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
     if srs.is_test_setup() {
         eprintln!("WARNING: UNSAFE TEST SRS ({}): tau is derivable from the seed; anyone can forge proofs. For testing and benchmarking only; pass --srs FILE for real use.", srs.label());
     }
-    println!("halo2-kzg · {} · {transcript} transcript", circuit.stats()?);
+    println!(
+        "{} · {} · {transcript} transcript",
+        SystemId::Halo2Kzg,
+        circuit.stats()?
+    );
     let cache = key_cache_dir(a.keys.as_ref());
     let t0 = Instant::now();
     let (keys, cached) = circuit
@@ -338,8 +323,8 @@ fn prove_halo2(a: ProveArgs) -> anyhow::Result<ExitCode> {
 
 /// `zkbench verify`.
 pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
-    check_system(&a.system)?;
-    if a.system.starts_with("halo2-kzg") {
+    let system: SystemId = a.system.parse()?;
+    if system.is_halo2() {
         let t = Instant::now();
         let cache = key_cache_dir(a.keys.as_ref());
         let (ok, _) = zkbench_halo2::api::verify_dir(&a.dir, &cache)

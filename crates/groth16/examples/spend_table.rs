@@ -118,7 +118,7 @@ fn main() {
                     tv.push(t1.elapsed());
                     tw.push(t.witness.unwrap());
                     tp.push(t.prove.unwrap());
-                    proof_bytes = zkbench_groth16::api::proof_size(&proof);
+                    proof_bytes = zkbench_groth16::proof_size(&proof);
                 }
                 println!(
                     "| {f} | {alpha} | {arity} | {h} | {} | {} | {:.0?} | {:.1?} | {:.0?} | {:.0?} | {:.1?} | {} | {} |",

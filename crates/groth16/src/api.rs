@@ -36,8 +36,6 @@ use crate::prover::{self, ProverTables};
 use crate::statement::{PublicInputs, TreeShape, Witness};
 use crate::Groth16Error;
 
-pub use crate::statement::MAX_BATCH_LEAVES;
-
 /// What to prove (hash family and exponent, tree arity and size, circuit):
 /// the shared [`StatementConfig`](crate::statement::StatementConfig).
 pub type SpendConfig = crate::statement::StatementConfig;

@@ -9,8 +9,12 @@
 //! * [`gadgets`]: [`gadgets::PermutationGadget`] / [`gadgets::NodeHashGadget`]
 //!   and one gadget per hash family;
 //! * [`circuits`]: the circuits (membership product for positions);
-//! * [`api`]: [`SpendConfig`], [`Circuit`] with separately timed phases
-//!   (setup, witness, prove, verify), key cache;
+//! * [`Circuit`] and [`Keys`] (the types behind [`Groth16`]'s
+//!   `ProofSystem` impl, with separately timed phases, the key cache, ptau
+//!   keys and the snarkjs artifacts' needs), [`SpendConfig`], [`verify`],
+//!   [`proof_size`]: the crate's direct surface for what the `ProofSystem`
+//!   trait does not cover (the CLI's snarkjs-format proofs, the pool); the
+//!   front door by system name is `zkbench-systems`;
 //! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
 //!   (ark-groth16's proofs, with fixed-base MSM tables); [`wasm_mont`]: the
 //!   29-bit-limb field multiplication its MSM uses in WebAssembly;
@@ -27,7 +31,7 @@
 //! seed); they are labelled `test_setup: true` everywhere.
 #![deny(missing_docs)]
 
-pub mod api;
+mod api;
 pub mod artifacts;
 pub mod audit;
 pub mod backend;
@@ -52,8 +56,8 @@ pub mod zkey;
 pub use zkbench_statement as statement;
 
 pub use api::{
-    num_constraints, prove, setup, verify, Assignment, Circuit, ConstraintCounts, Keys,
-    PhaseTimings, SpendConfig,
+    num_constraints, proof_size, prove, setup, verify, Assignment, Circuit, ConstraintCounts,
+    Keys, PhaseTimings, SpendConfig,
 };
 pub use backend::HashBackend;
 pub use error::Groth16Error;

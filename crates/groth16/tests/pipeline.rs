@@ -176,7 +176,7 @@ fn prove_verify_keys_and_artifacts() {
     assert!(timings.witness.is_some() && timings.prove.is_some());
     assert_eq!(public, c.public_inputs(&w).unwrap());
     assert!(verify(&keys.pvk, &public, &proof).unwrap());
-    assert_eq!(zkbench_groth16::api::proof_size(&proof), 128);
+    assert_eq!(zkbench_groth16::proof_size(&proof), 128);
 
     // wrong public inputs → false
     for i in 0..3 {

@@ -148,10 +148,10 @@ fn snarkjs_made_ptau_is_read_and_checked() {
     assert!(!keys.test_setup);
     let w = circuit.random_witness(&mut rng);
     let (proof, public, _) = circuit.prove(&keys, &w, &mut rng).unwrap();
-    assert!(zkbench_groth16::api::verify(&keys.pvk, &public, &proof).unwrap());
+    assert!(zkbench_groth16::verify(&keys.pvk, &public, &proof).unwrap());
     let mut bad_public = public.clone();
     bad_public.0[0] += Fr::from(1u64);
-    assert!(!zkbench_groth16::api::verify(&keys.pvk, &bad_public, &proof).unwrap());
+    assert!(!zkbench_groth16::verify(&keys.pvk, &bad_public, &proof).unwrap());
     // The unprepared file cannot give Groth16 keys, and says why.
     let e = circuit
         .setup_from_ptau(&dir.path().join("p1.ptau"), &mut rng)
