@@ -160,14 +160,7 @@ fn collect(docs: &[(SubmissionInfo, String)], f: &Filters) -> Collected {
 
 /// Renders the page from every stored submission (info and canonical document).
 pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
-    let Collected {
-        cases,
-        systems,
-        hashes,
-        arities,
-        phases,
-        devices,
-    } = collect(docs, f);
+    let c = collect(docs, f);
 
     let mut h = String::with_capacity(64 * 1024);
     h.push_str(
@@ -186,7 +179,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
          <b>best</b> is the fastest of them and <b>median</b> their median, per device class \
          (CPU model, logical CPUs, architecture); in the charts the bar is the median and the red tick the best. Raw data: <a href=\"/api/results\">/api/results</a>.</p>",
         docs.len(),
-        devices.len()
+        c.devices.len()
     );
 
     // Filters.
@@ -215,7 +208,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "system",
         "system",
-        systems.into_iter().collect(),
+        c.systems.into_iter().collect(),
         f.system.clone(),
         "any",
     );
@@ -223,7 +216,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "hash",
         "hash",
-        hashes.into_iter().collect(),
+        c.hashes.into_iter().collect(),
         f.hash.clone(),
         "any",
     );
@@ -231,7 +224,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "arity",
         "arity",
-        arities.iter().map(|a| a.to_string()).collect(),
+        c.arities.iter().map(|a| a.to_string()).collect(),
         f.arity.map(|a| a.to_string()),
         "any",
     );
@@ -239,17 +232,17 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "phase",
         "phase",
-        phases.into_iter().collect(),
+        c.phases.into_iter().collect(),
         f.phase.clone(),
         "any",
     );
     h.push_str("<button type=\"submit\">filter</button></form>");
 
-    if cases.is_empty() {
+    if c.cases.is_empty() {
         h.push_str("<p>No measured results match these filters yet. Submit some with \
                     <code>zkbench run --submit URL</code> or <code>zkbench submit results.json --to URL</code>.</p>");
     }
-    for ((case_id, phase), classes) in &cases {
+    for ((case_id, phase), classes) in &c.cases {
         // (class, best, median, n, entries)
         let mut rows: Vec<(&String, f64, f64, &Vec<Entry>)> = classes
             .iter()
