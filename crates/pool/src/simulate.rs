@@ -539,7 +539,7 @@ impl<'a> Run<'a> {
         let blocked = chain.senders(0xbb, 1, cfg.denomination)?[0];
         let b = cfg.shape.batch_size();
         let seq = Sequencer::new(sequencer, pool, provers, [blocked].into_iter().collect())?;
-        let attacker = chain.receivers(0xa7, 1, U256::ZERO, &pool.to_vec())?[0];
+        let attacker = chain.receivers(0xa7, 1, U256::ZERO, pool.as_slice())?[0];
         let p = Parties {
             pool,
             sequencer,
@@ -602,7 +602,7 @@ impl<'a> Run<'a> {
         } else {
             U256::ZERO
         };
-        let recipients = chain.receivers(0xee, cfg.deposits, recipient_start, &p.pool.to_vec())?;
+        let recipients = chain.receivers(0xee, cfg.deposits, recipient_start, p.pool.as_slice())?;
         let mut everyone: Vec<Address> = depositors.clone();
         everyone.extend(&live_depositors);
         everyone.extend(&recipients);
