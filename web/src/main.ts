@@ -162,7 +162,15 @@ class ProverWorker {
 
 const isolated = window.crossOriginIsolated === true && typeof SharedArrayBuffer !== "undefined";
 const cores = navigator.hardwareConcurrency || 1;
-const wantThreads = isolated ? Math.max(1, Math.min(cores, Number(params.get("threads") || cores))) : 1;
+/** Worker threads by default: one per logical core the browser reports, at most 16. */
+const MAX_DEFAULT_THREADS = 16;
+/** `?threads=N` runs at N (1 to 64, oversubscribed if N is above the cores: the work-overhead check). */
+function threadsWanted(): number {
+  const asked = Math.floor(Number(params.get("threads")));
+  if (Number.isFinite(asked) && asked >= 1) return Math.min(asked, 64);
+  return Math.max(1, Math.min(cores, MAX_DEFAULT_THREADS));
+}
+const wantThreads = isolated ? threadsWanted() : 1;
 
 const nav = navigator as Navigator & { deviceMemory?: number };
 

@@ -339,8 +339,12 @@ fn prove_on_pool(
     // The five MSMs as one batch of pieces: A, B (G1), H, L, then B (G2).
     let g1 = [&tables.a, &tables.b_g1, &tables.h, &tables.l];
     let g1_scalars: [&[_]; 4] = [&z, &z, &h, aux];
-    let mut shapes: Vec<Shape> = g1.iter().map(|t| t.shape()).collect();
-    shapes.push(tables.b_g2.shape());
+    let mut shapes: Vec<Shape> = g1
+        .iter()
+        .zip(g1_scalars)
+        .map(|(t, s)| t.shape_for(s))
+        .collect();
+    shapes.push(tables.b_g2.shape_for(&z));
     let pieces = split(&shapes, zkbench_msm::threads());
     let run = |p: &Piece| {
         let t = Instant::now();

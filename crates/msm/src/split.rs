@@ -3,40 +3,73 @@
 //! A piece is a range of one MSM's bases added into a bucket set of its own;
 //! the pieces' sums are added at the end. More pieces balance the threads'
 //! loads better but each costs one more bucket reduction (about
-//! `3·2^(c-1)` additions for a window of `c` bits), so the split is sized by
-//! cost, not by count:
+//! `4·2^(c-1)` additions for a window of `c` bits), so the split is sized by
+//! cost, not by count. Starting from one piece per MSM, the MSM whose pieces
+//! are largest gets one more piece while that lowers the estimated time of
+//! the batch, `max(total work / threads, largest piece)`, by at least 2%,
+//! and while the total work stays within 20% of the unsplit work. On one
+//! thread nothing is split; on two, only an MSM larger than about half the
+//! batch; on sixteen the pieces come out about equal.
 //!
-//! * the total work `W` (table points to add, weighted by the cost of one
-//!   addition in the MSM's group) is cut into about one piece per thread,
-//!   each MSM getting pieces in proportion to its share of `W` (gnark-crypto
-//!   splits by windows first and then by points when there are more cores
-//!   than windows; with fixed-base tables every window of a base goes to the
-//!   same buckets, so splitting by bases is the one split that adds no
-//!   doubling chain);
-//! * no piece is so small that its reduction is more than an eighth of its
-//!   additions: on one or two threads an MSM is one piece, the work of a
-//!   proof at 16 threads stays within a few percent of the work at one;
-//! * pieces are ordered largest first, so that a pool taking them in order
-//!   finishes them at about the same time (longest processing time first).
+//! gnark-crypto splits by windows first and then by points when there are
+//! more cores than windows; with fixed-base tables every window of a base
+//! goes to the same buckets, so splitting by bases is the split that adds no
+//! doubling chain. Pieces are ordered largest first, so that workers taking
+//! them in order ([`run_pieces`]) finish at about the same time (longest
+//! processing time first).
 
 use std::ops::Range;
 
 /// What the split needs to know of one MSM.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
     /// Number of bases the pieces cut (a table's kept bases).
     pub bases: usize,
     /// Cost of one base: table points per base times the cost of one
-    /// addition in its group (G1 = 1).
+    /// addition in its group (G1 = 1), when `prefix` is empty.
     pub base_cost: f64,
     /// Cost of one more piece: its bucket reduction, in the same unit.
     pub piece_cost: f64,
+    /// Cumulative cost of the bases in the same unit (`bases + 1` entries
+    /// from 0), where the bases cost unequal amounts: a witness is full of
+    /// zeros and ones, whose additions are few. Empty: every base costs
+    /// `base_cost`.
+    pub prefix: Vec<f64>,
 }
 
 impl Shape {
     /// The additions of the whole MSM.
     pub fn work(&self) -> f64 {
-        self.bases as f64 * self.base_cost
+        match self.prefix.last() {
+            Some(&w) => w,
+            None => self.bases as f64 * self.base_cost,
+        }
+    }
+
+    /// The cost of the bases in `range`.
+    pub fn cost(&self, range: &Range<usize>) -> f64 {
+        if self.prefix.len() == self.bases + 1 {
+            self.prefix[range.end] - self.prefix[range.start]
+        } else {
+            range.len() as f64 * self.base_cost
+        }
+    }
+
+    /// `k` consecutive ranges of about equal cost covering every base.
+    fn cut(&self, k: usize) -> Vec<Range<usize>> {
+        let n = self.bases;
+        if self.prefix.len() != n + 1 {
+            return (0..k).map(|p| p * n / k..(p + 1) * n / k).collect();
+        }
+        let total = self.work();
+        let mut bounds = vec![0];
+        for p in 1..k {
+            let goal = total * p as f64 / k as f64;
+            let at = self.prefix.partition_point(|&c| c < goal).min(n);
+            bounds.push(at.max(*bounds.last().unwrap_or(&0)));
+        }
+        bounds.push(n);
+        bounds.windows(2).map(|w| w[0]..w[1]).collect()
     }
 }
 
@@ -49,48 +82,69 @@ pub struct Piece {
     pub range: Range<usize>,
 }
 
-/// A piece's reduction is at most this fraction of its additions.
-const MAX_REDUCTION_SHARE: f64 = 1.0 / 8.0;
+/// Splitting stops when the batch's estimated time improves by less than
+/// this fraction.
+const MIN_GAIN: f64 = 0.02;
+/// The split's total work (additions and reductions) stays within this
+/// factor of the unsplit work.
+const MAX_WORK: f64 = 1.2;
 
 /// The pieces of the MSMs `shapes` for `threads` workers, largest first.
 /// Every base of every MSM is in exactly one piece; an MSM without bases
 /// has none.
 pub fn split(shapes: &[Shape], threads: usize) -> Vec<Piece> {
-    let total: f64 = shapes.iter().map(Shape::work).sum();
-    let target = total / threads.max(1) as f64;
+    let counts = piece_counts(shapes, threads);
     let mut pieces = Vec::new();
-    for (msm, s) in shapes.iter().enumerate() {
-        if s.bases == 0 {
-            continue;
+    for ((msm, s), &k) in shapes.iter().enumerate().zip(&counts) {
+        if k > 0 {
+            pieces.extend(s.cut(k).into_iter().map(|range| Piece { msm, range }));
         }
-        let k = pieces_for(s, target, threads);
-        let n = s.bases;
-        pieces.extend((0..k).map(|p| Piece {
-            msm,
-            range: p * n / k..(p + 1) * n / k,
-        }));
     }
     pieces.retain(|p| !p.range.is_empty());
-    let cost = |p: &Piece| p.range.len() as f64 * shapes[p.msm].base_cost;
+    let cost = |p: &Piece| shapes[p.msm].cost(&p.range);
     pieces.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
     pieces
 }
 
-/// How many pieces MSM `s` gets when a piece should do about `target`
-/// additions.
-fn pieces_for(s: &Shape, target: f64, threads: usize) -> usize {
-    if threads <= 1 || target <= 0.0 {
-        return 1;
-    }
-    let by_share = (s.work() / target).round().max(1.0);
-    // the largest count whose pieces still pay for their reduction
-    let by_overhead = if s.piece_cost > 0.0 {
-        (s.work() * MAX_REDUCTION_SHARE / s.piece_cost).floor().max(1.0)
-    } else {
-        f64::INFINITY
+/// How many pieces each MSM gets (0 for an MSM without bases).
+fn piece_counts(shapes: &[Shape], threads: usize) -> Vec<usize> {
+    let t = threads.max(1) as f64;
+    let mut k: Vec<usize> = shapes.iter().map(|s| usize::from(s.bases > 0)).collect();
+    let piece = |i: usize, k: &[usize]| shapes[i].work() / k[i] as f64 + shapes[i].piece_cost;
+    let total = |k: &[usize]| -> f64 {
+        shapes
+            .iter()
+            .zip(k)
+            .map(|(s, &k)| s.work() + k as f64 * s.piece_cost)
+            .sum()
     };
-    let k = by_share.min(by_overhead).min(threads as f64) as usize;
-    k.clamp(1, s.bases)
+    let estimate = |k: &[usize]| {
+        let largest = (0..k.len())
+            .filter(|&i| k[i] > 0)
+            .map(|i| piece(i, k))
+            .fold(0.0, f64::max);
+        (total(k) / t).max(largest)
+    };
+    let budget = total(&k) * MAX_WORK;
+    let mut best = (estimate(&k), k.clone());
+    // cut the MSM with the largest pieces again and again, keeping the
+    // best split seen; ties between MSMs take several cuts to pay off
+    loop {
+        let Some(i) = (0..shapes.len())
+            .filter(|&i| k[i] > 0 && k[i] < shapes[i].bases && k[i] < 2 * threads)
+            .max_by(|&a, &b| piece(a, &k).total_cmp(&piece(b, &k)))
+        else {
+            return best.1;
+        };
+        k[i] += 1;
+        if total(&k) > budget {
+            return best.1;
+        }
+        let e = estimate(&k);
+        if e < best.0 * (1.0 - MIN_GAIN) {
+            best = (e, k.clone());
+        }
+    }
 }
 
 /// The threads work is cut for: the current rayon pool's, but no more than
@@ -203,7 +257,29 @@ mod tests {
             bases,
             base_cost,
             piece_cost,
+            prefix: vec![],
         }
+    }
+
+    /// Pieces follow the cost of the bases, not their number.
+    #[test]
+    fn skewed_costs_cut_by_cost() {
+        // 900 cheap bases (cost 1) then 100 dear ones (cost 20)
+        let mut prefix = vec![0.0];
+        for i in 0..1000 {
+            let c = if i < 900 { 1.0 } else { 20.0 };
+            prefix.push(prefix[i] + c);
+        }
+        let s = Shape {
+            bases: 1000,
+            base_cost: 0.0,
+            piece_cost: 1.0,
+            prefix,
+        };
+        let p = split(&[s.clone()], 4);
+        let costs: Vec<f64> = p.iter().map(|p| s.cost(&p.range)).collect();
+        let (lo, hi) = (costs.iter().cloned().fold(f64::MAX, f64::min), costs[0]);
+        assert!(p.len() >= 4 && hi <= 1.5 * lo, "{p:?} {costs:?}");
     }
 
     #[test]
@@ -216,21 +292,28 @@ mod tests {
 
     #[test]
     fn many_threads_share_by_work() {
-        // a G1 MSM twice the work of a G2 one: twice the pieces
-        let s = [shape(8000, 20.0, 1000.0), shape(2000, 40.0, 1000.0)];
+        // a G1 MSM twice the work of a G2 one, cheap reductions: pieces of
+        // about equal work, twice as many for the larger MSM
+        let s = [shape(8000, 20.0, 100.0), shape(2000, 40.0, 100.0)];
         let p = split(&s, 12);
         let count = |m| p.iter().filter(|p| p.msm == m).count();
-        assert_eq!((count(0), count(1)), (8, 4));
+        assert_eq!((count(0), count(1)), (8, 4), "{p:?}");
         // largest first
         let cost = |p: &Piece| p.range.len() as f64 * s[p.msm].base_cost;
         assert!(p.windows(2).all(|w| cost(&w[0]) >= cost(&w[1])));
+        // two threads: the MSM of two thirds of the work is cut in two
+        let p = split(&s, 2);
+        assert_eq!(p.iter().map(|p| p.msm).collect::<Vec<_>>(), [0, 0, 1]);
+        // one thread: nothing is cut
+        assert_eq!(split(&s, 1).len(), 2);
     }
 
     #[test]
-    fn small_msms_are_not_cut_below_their_reduction() {
-        // 300 bases × 20 points = 6000 additions; a reduction of 3000: one piece
-        let p = split(&[shape(300, 20.0, 3000.0)], 16);
-        assert_eq!(p.len(), 1);
+    fn the_work_stays_within_its_budget() {
+        // reductions a tenth of the MSM: some pieces, not sixteen
+        let p = split(&[shape(1000, 20.0, 2000.0)], 16);
+        let work = 20_000.0 + p.len() as f64 * 2000.0;
+        assert!(p.len() > 1 && work <= 1.2 * 22_000.0 + 1e-9, "{} pieces", p.len());
     }
 
     proptest! {
@@ -251,7 +334,7 @@ mod tests {
                     next = r.end;
                 }
                 prop_assert_eq!(next, s.bases);
-                prop_assert!(ranges.len() <= threads.max(1));
+                prop_assert!(ranges.len() <= 2 * threads.max(1));
             }
         }
     }

@@ -186,7 +186,27 @@ impl<P: RawCurve> FixedBaseTable<P> {
             bases: self.len(),
             base_cost: self.windows as f64 * P::ADD_COST,
             piece_cost: REDUCTION_COST * (1u64 << (self.window - 1)) as f64 * P::ADD_COST,
+            prefix: Vec::new(),
         }
+    }
+
+    /// [`Self::shape`] with the cost of every base estimated from its
+    /// scalar: one addition per `c`-bit window of its bit length (none for
+    /// zero), and one more for a scalar of a single window, whose additions
+    /// meet in the same few buckets (a witness's zeros, ones and small
+    /// values: cheap, and far from uniform along the bases).
+    pub fn shape_for(&self, scalars: &[Scalar]) -> Shape {
+        let c = self.window as u32;
+        let mut prefix = Vec::with_capacity(self.len() + 1);
+        let mut acc = 0.0;
+        prefix.push(acc);
+        for &i in &self.indices {
+            let bits = scalars[i as usize].num_bits();
+            let adds = bits.div_ceil(c) + u32::from(bits > 0 && bits <= c);
+            acc += adds as f64 * P::ADD_COST;
+            prefix.push(acc);
+        }
+        Shape { prefix, ..self.shape() }
     }
 
     /// `Σ scalars[i] · base[i]` over all bases, cut into pieces for the
@@ -198,7 +218,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
         P::BaseField: MsmField,
     {
         on_cores(|| {
-            let pieces = split(&[self.shape()], threads());
+            let pieces = split(&[self.shape_for(scalars)], threads());
             run_pieces(&pieces, |p: &Piece| self.msm_range(scalars, p.range.clone()))
                 .into_iter()
                 .sum()
