@@ -30,7 +30,6 @@ pub mod pool;
 pub mod primitives;
 pub mod proof;
 pub mod runner;
-pub mod scaling;
 pub mod suite;
 pub mod sys;
 

@@ -10,6 +10,8 @@
 //!   Merkle depth), [`wasm_engines`] (one WebAssembly module per engine),
 //!   [`pool`] (the private pool against the Tornado Cash baseline) and
 //!   [`primitives`] (MSM, FFT, polynomial commitments, prover parts);
+//! - [`scaling`]: speed against threads (ratio to the peer, work overhead,
+//!   a speedup chart per case), first in the summary when a run has it;
 //! - [`compare`]: `zkbench compare`, the ratio of medians of two files;
 //! - the building blocks: [`table::Table`] (one table, rendered as Markdown
 //!   or HTML), [`charts`] (every SVG chart) and [`format`] (numbers and text).
@@ -26,6 +28,7 @@ pub mod headline;
 pub mod pool;
 pub mod primitives;
 pub mod report;
+pub mod scaling;
 pub mod table;
 pub mod wasm_engines;
 

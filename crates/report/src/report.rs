@@ -370,6 +370,10 @@ pub fn markdown_summary(files: &[ResultsFile], ctx: &Context) -> String {
             e.build_profile
         );
     }
+    if let Some(t) = crate::scaling::markdown(files) {
+        out += &t;
+        out.push('\n');
+    }
     out += &headline_tables(&recs, ctx, Table::markdown);
     out += &non_empty(same_statement_table(&recs, ctx), Table::markdown);
     out += &browser_markdown(&all);
@@ -632,6 +636,7 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     if recs.iter().any(|r| r.test_setup) {
         html += "<p class=warn>Keys marked <b>test setup</b> come from a setup whose toxic waste is known (deterministic seed): fine for benchmarking, never for production.</p>";
     }
+    html += &crate::scaling::html(files).unwrap_or_default();
     html += &headline_tables(&recs, ctx, Table::html);
     html += &non_empty(same_statement_table(&recs, ctx), Table::html);
     html += &browser_html(&all);

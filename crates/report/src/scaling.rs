@@ -13,7 +13,9 @@
 use std::collections::BTreeMap;
 
 use plotters::prelude::*;
-use zkbench_core::{stats::Summary, CaseKind, Record, ResultsFile, Status};
+
+use crate::format::esc;
+use zkbench_results::{stats::median, CaseKind, Record, ResultsFile, Status};
 
 /// One measured point of a series.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,10 +56,6 @@ impl Series {
         let c = self.points.get(&t)?.cpu_s?;
         (c0 > 0.0).then(|| c / c0)
     }
-}
-
-fn median(v: &[f64]) -> Option<f64> {
-    Summary::of(v).map(|s| s.median)
 }
 
 /// The case a record measures, without system and threads.
@@ -254,13 +252,6 @@ pub fn html(files: &[ResultsFile]) -> Option<String> {
     Some(out)
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// One speedup chart per case: every system's speedup over one thread
 /// against the thread count (log scale), the ideal line drawn, the legend
 /// beside the plot; the title leads with zkbench's ratio to the peer at the
@@ -363,7 +354,7 @@ fn legend_entry(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkbench_core::{Case, Environment};
+    use zkbench_results::{Case, Circuit, Environment};
 
     fn record(system: &str, kind: CaseKind, threads: usize, wall: f64, cpu: f64) -> Record {
         let mut case = match kind {
@@ -377,7 +368,7 @@ mod tests {
                 arity: Some(2),
                 leaves: Some(1 << 32),
                 depth: None,
-                circuit: Some(zkbench_core::Circuit::Membership),
+                circuit: Some(Circuit::Membership),
                 threads,
                 size: None,
             },
