@@ -266,7 +266,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("perf", include_str!("../../../suites/perf.toml")),
     ("scaling", include_str!("../../../suites/scaling.toml")),
     ("evm", include_str!("../../../suites/evm.toml")),
-    ("seed003", include_str!("../../../suites/seed003.toml")),
+    ("hash-grid", include_str!("../../../suites/hash-grid.toml")),
     (
         "primitives",
         include_str!("../../../suites/primitives.toml"),
@@ -279,6 +279,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../../suites/wasm-engines.toml"),
     ),
 ];
+
+/// Former names of built-in suites, still accepted: `(old, current)`.
+pub const ALIASES: &[(&str, &str)] = &[("seed003", "hash-grid")];
 
 impl Suite {
     /// Parses a suite from TOML text.
@@ -293,6 +296,10 @@ impl Suite {
 
     /// A built-in suite by name, or a suite file by path.
     pub fn load(name_or_path: &str) -> Result<Self, SuiteError> {
+        let name_or_path = ALIASES
+            .iter()
+            .find(|(old, _)| *old == name_or_path)
+            .map_or(name_or_path, |(_, new)| *new);
         if let Some((_, text)) = BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
             return Self::from_toml(name_or_path, text);
         }
@@ -861,5 +868,13 @@ mod tests {
         assert!(!p.wants_more(3, 1.5));
         assert!(p.wants_more(3, 0.5));
         assert!(!p.wants_more(5, 0.1));
+    }
+
+    #[test]
+    fn former_suite_names_still_load() {
+        for (old, new) in ALIASES {
+            assert_eq!(Suite::load(old).expect("alias loads").name, *new);
+        }
+        assert_eq!(Suite::load("scaling").expect("scaling").name, "scaling");
     }
 }
