@@ -133,7 +133,10 @@ pub fn peer<'a>(s: &Series, all: &'a [Series]) -> Option<(&'a Series, String)> {
     if let Some(p) = named("gnark-groth16", true) {
         return Some((p, "gnark-groth16".into()));
     }
-    named("gnark-groth16", false).map(|p| (p, format!("gnark-groth16 ({})", p.case)))
+    named("gnark-groth16", false).map(|p| {
+        let what = p.case.split(',').next().unwrap_or(&p.case);
+        (p, format!("gnark-groth16 ({what})"))
+    })
 }
 
 /// The thread counts of all series, in order.
@@ -269,9 +272,17 @@ pub fn charts(files: &[ResultsFile]) -> Vec<String> {
         .collect()
 }
 
-/// "case: zkbench <system> 0.42x <peer> at 16 threads" where there is a peer.
+/// zkbench's own systems: its MSM (`zkbench`) and its proof systems (all
+/// but the peers, whose names start with the project they come from).
+fn is_ours(system: &str) -> bool {
+    const PEERS: [&str; 5] = ["gnark", "snarkjs", "arkworks", "halo2curves", "rapidsnark"];
+    !PEERS.iter().any(|p| system.starts_with(p))
+}
+
+/// "case: <system> 0.42x <peer> at 16 threads" for zkbench's series where
+/// it has a peer.
 fn title(case: &str, on: &[&Series], all: &[Series]) -> String {
-    for s in on {
+    for s in on.iter().filter(|s| is_ours(&s.system)) {
         if let Some((p, name)) = peer(s, all) {
             let common = s.points.keys().filter(|t| p.points.contains_key(t)).max();
             if let Some(&t) = common {
@@ -299,7 +310,14 @@ fn chart(title: &str, on: &[&Series]) -> Option<String> {
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(64)
-            .build_cartesian_2d((1.0..max_t * 1.15).log_scale(), (0.8..top * 1.25).log_scale())
+            .build_cartesian_2d(
+                (0.9..max_t * 1.15)
+                    .log_scale()
+                    .with_key_points(powers_of_two(max_t)),
+                (0.8..top * 1.25)
+                    .log_scale()
+                    .with_key_points(powers_of_two(top)),
+            )
             .ok()?;
         c.configure_mesh()
             .x_desc("threads (cores)")
@@ -336,6 +354,13 @@ fn chart(title: &str, on: &[&Series]) -> Option<String> {
         whole.present().ok()?;
     }
     Some(svg)
+}
+
+/// 1, 2, 4, … up to `max` (the thread counts a scaling suite runs at).
+fn powers_of_two(max: f64) -> Vec<f64> {
+    std::iter::successors(Some(1.0), |x| Some(x * 2.0))
+        .take_while(|&x| x <= max * 1.01)
+        .collect()
 }
 
 fn legend_entry(
