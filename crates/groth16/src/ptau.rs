@@ -658,29 +658,13 @@ pub fn write_test_ptau_with(
         g2_uncompressed(spx, &mut pubkey_u);
     }
     let response: [u8; 64] = Blake2b512::digest(&pubkey_u).into();
-    let mut next = Blake2b512::new();
-    next.update(response);
-    let mut u = Vec::with_capacity(tau_g1.len() * 64);
-    for p in &tau_g1 {
-        g1_uncompressed(p, &mut u);
-    }
-    next.update(&u);
-    u.clear();
-    for p in &tau_g2 {
-        g2_uncompressed(p, &mut u);
-    }
-    next.update(&u);
-    for pts in [&alpha_tau_g1, &beta_tau_g1] {
-        u.clear();
-        for p in pts.iter() {
-            g1_uncompressed(p, &mut u);
-        }
-        next.update(&u);
-    }
-    u.clear();
-    g2_uncompressed(&beta_g2, &mut u);
-    next.update(&u);
-    let next_challenge: [u8; 64] = next.finalize().into();
+    let next_challenge = next_challenge_hash(
+        &response,
+        &tau_g1,
+        &tau_g2,
+        [&alpha_tau_g1, &beta_tau_g1],
+        &beta_g2,
+    );
 
     let mut contrib = Vec::new();
     contrib.extend_from_slice(&1u32.to_le_bytes());
@@ -731,24 +715,76 @@ pub fn write_test_ptau_with(
         return Ok((tau, alpha, beta));
     }
 
-    // Phase-2 preparation: Lagrange bases at τ for every domain 2^p.
+    write_phase2(&mut w, &powers, power, alpha, beta)?;
+    w.w.flush().map_err(|e| PtauError::Io {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    Ok((tau, alpha, beta))
+}
+
+/// The hash of the contribution's response and its points (uncompressed,
+/// Blake2b-512): the challenge a next contributor would build on.
+fn next_challenge_hash(
+    response: &[u8; 64],
+    tau_g1: &[G1Affine],
+    tau_g2: &[G2Affine],
+    alpha_beta_g1: [&[G1Affine]; 2],
+    beta_g2: &G2Affine,
+) -> [u8; 64] {
+    let mut next = Blake2b512::new();
+    next.update(response);
+    let mut u = Vec::with_capacity(tau_g1.len() * 64);
+    for p in tau_g1 {
+        g1_uncompressed(p, &mut u);
+    }
+    next.update(&u);
+    u.clear();
+    for p in tau_g2 {
+        g2_uncompressed(p, &mut u);
+    }
+    next.update(&u);
+    for pts in alpha_beta_g1 {
+        u.clear();
+        for p in pts {
+            g1_uncompressed(p, &mut u);
+        }
+        next.update(&u);
+    }
+    u.clear();
+    g2_uncompressed(beta_g2, &mut u);
+    next.update(&u);
+    next.finalize().into()
+}
+
+/// Phase-2 preparation: Lagrange bases at τ for every domain 2^p (sections
+/// 12 to 15 of a prepared file).
+fn write_phase2<W: Write + Seek>(
+    w: &mut SectionWriter<W>,
+    powers: &[Fr],
+    power: u32,
+    alpha: Fr,
+    beta: Fr,
+) -> Result<(), PtauError> {
+    let g1 = G1Projective::generator();
+    let g2 = G2Projective::generator();
     w.section_chunks(12, |out| {
         for p in 0..=power + 1 {
-            let s = lagrange_scalars(&powers, p, p == power + 1);
+            let s = lagrange_scalars(powers, p, p == power + 1);
             out(&lem_g1(&batch_g1(g1, &s)))?;
         }
         Ok(())
     })?;
     w.section_chunks(13, |out| {
         for p in 0..=power {
-            out(&lem_g2(&batch_g2(g2, &lagrange_scalars(&powers, p, false))))?;
+            out(&lem_g2(&batch_g2(g2, &lagrange_scalars(powers, p, false))))?;
         }
         Ok(())
     })?;
     for (id, k) in [(14u32, alpha), (15, beta)] {
         w.section_chunks(id, |out| {
             for p in 0..=power {
-                let s: Vec<Fr> = lagrange_scalars(&powers, p, false)
+                let s: Vec<Fr> = lagrange_scalars(powers, p, false)
                     .into_iter()
                     .map(|x| x * k)
                     .collect();
@@ -757,11 +793,7 @@ pub fn write_test_ptau_with(
             Ok(())
         })?;
     }
-    w.w.flush().map_err(|e| PtauError::Io {
-        path: path.display().to_string(),
-        source: e,
-    })?;
-    Ok((tau, alpha, beta))
+    Ok(())
 }
 
 // ------------------------------------------------------------------ reading
