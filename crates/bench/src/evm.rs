@@ -26,8 +26,8 @@
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zkbench_evm::{CallOutcome, CallStatus, Chain, Compiled, Groth16Calldata, Solc};
 use zkbench_core::CaseStatement;
+use zkbench_evm::{CallOutcome, CallStatus, Chain, Compiled, Groth16Calldata, Solc};
 use zkbench_groth16::Circuit;
 
 use crate::{

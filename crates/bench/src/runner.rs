@@ -136,7 +136,9 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
     for ext in &suite.externals {
         bar.set_message(format!("external {}", ext.name));
         for &t in &external_threads(ext, opts) {
-            results.records.extend(run_external_at(ext, t, &profile, &env));
+            results
+                .records
+                .extend(run_external_at(ext, t, &profile, &env));
         }
         bar.inc(1);
     }
@@ -459,7 +461,12 @@ mod tests {
             command: cmd.iter().map(|s| s.to_string()).collect(),
             threads: vec![],
         };
-        let r = run_external(&ext(&["sh", "-c", "echo boom >&2; exit 3"]), &[], &profile, &env);
+        let r = run_external(
+            &ext(&["sh", "-c", "echo boom >&2; exit 3"]),
+            &[],
+            &profile,
+            &env,
+        );
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].status, Status::Error);
         assert!(

@@ -89,7 +89,8 @@ pub fn with_cpus<T>(n: usize, f: impl FnOnce() -> T) -> (T, Option<usize>) {
         let me = Pid::from_raw(0);
         if let Ok(old) = sched_getaffinity(me) {
             let mut set = CpuSet::new();
-            if cpus[..n].iter().all(|&c| set.set(c).is_ok()) && sched_setaffinity(me, &set).is_ok() {
+            if cpus[..n].iter().all(|&c| set.set(c).is_ok()) && sched_setaffinity(me, &set).is_ok()
+            {
                 let out = f();
                 let _ = sched_setaffinity(me, &old);
                 return (out, Some(n));

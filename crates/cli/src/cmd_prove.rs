@@ -100,14 +100,7 @@ fn ms(d: Option<std::time::Duration>) -> String {
 /// the system's own artifact format (groth16: snarkjs JSON; halo2-kzg:
 /// proof.bin and meta.json).
 pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
-    let config = ProofConfig::parse(
-        &a.system,
-        &a.hash,
-        a.alpha,
-        a.arity,
-        &a.leaves,
-        &a.circuit,
-    )?;
+    let config = ProofConfig::parse(&a.system, &a.hash, a.alpha, a.arity, &a.leaves, &a.circuit)?;
     if a.zkey && config.system != SystemId::Groth16 {
         bail!("--zkey applies to groth16 only (a .zkey is snarkjs's Groth16 proving key)");
     }

@@ -23,7 +23,11 @@ fn floors() -> BTreeMap<String, usize> {
             continue;
         };
         for name in cells[2].split(',').map(|c| c.trim().trim_matches('`')) {
-            let package = if name == "cli" { "zkbench".to_string() } else { format!("zkbench-{name}") };
+            let package = if name == "cli" {
+                "zkbench".to_string()
+            } else {
+                format!("zkbench-{name}")
+            };
             assert!(out.insert(package, floor).is_none(), "{name} listed twice");
         }
     }
@@ -35,11 +39,21 @@ fn floors() -> BTreeMap<String, usize> {
 fn workspace_deps() -> BTreeMap<String, Vec<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
     let packages = meta["packages"].as_array().expect("packages");
     let members: Vec<String> = packages
@@ -88,11 +102,24 @@ fn every_crate_depends_only_on_lower_floors() {
 fn the_server_is_free_of_the_crypto_stack() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["tree", "-p", "zkbench-server", "--edges", "normal", "--prefix", "none", "--offline"])
+        .args([
+            "tree",
+            "-p",
+            "zkbench-server",
+            "--edges",
+            "normal",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo tree runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let tree = String::from_utf8_lossy(&out.stdout);
     let ark: Vec<&str> = tree.lines().filter(|l| l.starts_with("ark-")).collect();
     assert!(ark.is_empty(), "zkbench-server pulls in {ark:?}");

@@ -46,18 +46,18 @@ pub mod pool;
 pub mod prover;
 pub mod prover_cache;
 pub mod ptau;
+mod qap;
 pub mod snarkjs;
 pub mod system;
 pub mod testing;
-mod qap;
 pub mod zkey;
 
 /// The statements, from `zkbench-statement` (one definition for every backend).
 pub use zkbench_statement as statement;
 
 pub use api::{
-    num_constraints, proof_size, prove, setup, verify, Assignment, Circuit, ConstraintCounts,
-    Keys, PhaseTimings, SpendConfig,
+    num_constraints, proof_size, prove, setup, verify, Assignment, Circuit, ConstraintCounts, Keys,
+    PhaseTimings, SpendConfig,
 };
 pub use backend::HashBackend;
 pub use error::Groth16Error;

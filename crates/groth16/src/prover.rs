@@ -35,8 +35,8 @@ use rayon::prelude::*;
 // browsers (std's panics on wasm32-unknown-unknown).
 use web_time::Instant;
 
-pub use zkbench_msm::{FixedBaseTable, RawCurve};
 use zkbench_msm::{run_pieces, split, Piece, Shape};
+pub use zkbench_msm::{FixedBaseTable, RawCurve};
 
 /// Pieces per MSM the tables' windows are chosen for: about one per four
 /// threads (the five MSMs of a proof share the threads).
@@ -408,4 +408,3 @@ fn prove_on_pool(
     };
     Ok((proof, timings))
 }
-

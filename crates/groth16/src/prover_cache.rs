@@ -62,8 +62,8 @@ use ark_relations::r1cs::{ConstraintMatrices, Matrix};
 use ark_serialize::CanonicalSerialize;
 
 use crate::prover::ProverTables;
-use zkbench_msm::{num_windows, Backing, FixedBaseTable, PointBytes, RawCurve};
 use crate::Groth16Error;
+use zkbench_msm::{num_windows, Backing, FixedBaseTable, PointBytes, RawCurve};
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
 const VERSION: u8 = 3;

@@ -230,7 +230,11 @@ impl<M: FrMul> Fft<M> {
             pre.map_or(v[j], |p| M::mul(&v[j], &p[j]))
         };
         #[cfg(feature = "parallel")]
-        let w: Vec<Fr> = (0..n).into_par_iter().with_min_len(n / t).map(load).collect();
+        let w: Vec<Fr> = (0..n)
+            .into_par_iter()
+            .with_min_len(n / t)
+            .map(load)
+            .collect();
         #[cfg(not(feature = "parallel"))]
         let w: Vec<Fr> = (0..n).map(load).collect();
         *v = w;
@@ -288,9 +292,15 @@ fn layer<M: FrMul>(v: &mut [Fr], roots: &[Fr], half: usize, t: usize) {
             }
         };
         #[cfg(feature = "parallel")]
-        lo.par_chunks_mut(len).zip(hi.par_chunks_mut(len)).enumerate().for_each(part);
+        lo.par_chunks_mut(len)
+            .zip(hi.par_chunks_mut(len))
+            .enumerate()
+            .for_each(part);
         #[cfg(not(feature = "parallel"))]
-        lo.chunks_mut(len).zip(hi.chunks_mut(len)).enumerate().for_each(part);
+        lo.chunks_mut(len)
+            .zip(hi.chunks_mut(len))
+            .enumerate()
+            .for_each(part);
     };
     #[cfg(feature = "parallel")]
     v.par_chunks_mut(2 * half).for_each(block);

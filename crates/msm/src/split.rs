@@ -284,7 +284,11 @@ mod tests {
 
     #[test]
     fn one_thread_one_piece_per_msm() {
-        let s = [shape(10, 20.0, 100.0), shape(0, 20.0, 1.0), shape(5, 60.0, 1.0)];
+        let s = [
+            shape(10, 20.0, 100.0),
+            shape(0, 20.0, 1.0),
+            shape(5, 60.0, 1.0),
+        ];
         let p = split(&s, 1);
         assert_eq!(p.len(), 2);
         assert!(p.iter().all(|p| p.range.len() == s[p.msm].bases));
@@ -313,7 +317,11 @@ mod tests {
         // reductions a tenth of the MSM: some pieces, not sixteen
         let p = split(&[shape(1000, 20.0, 2000.0)], 16);
         let work = 20_000.0 + p.len() as f64 * 2000.0;
-        assert!(p.len() > 1 && work <= 1.2 * 22_000.0 + 1e-9, "{} pieces", p.len());
+        assert!(
+            p.len() > 1 && work <= 1.2 * 22_000.0 + 1e-9,
+            "{} pieces",
+            p.len()
+        );
     }
 
     proptest! {

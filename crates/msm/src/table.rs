@@ -206,7 +206,10 @@ impl<P: RawCurve> FixedBaseTable<P> {
             acc += adds as f64 * P::ADD_COST;
             prefix.push(acc);
         }
-        Shape { prefix, ..self.shape() }
+        Shape {
+            prefix,
+            ..self.shape()
+        }
     }
 
     /// `Σ scalars[i] · base[i]` over all bases, cut into pieces for the
@@ -219,9 +222,11 @@ impl<P: RawCurve> FixedBaseTable<P> {
     {
         on_cores(|| {
             let pieces = split(&[self.shape_for(scalars)], threads());
-            run_pieces(&pieces, |p: &Piece| self.msm_range(scalars, p.range.clone()))
-                .into_iter()
-                .sum()
+            run_pieces(&pieces, |p: &Piece| {
+                self.msm_range(scalars, p.range.clone())
+            })
+            .into_iter()
+            .sum()
         })
     }
 
@@ -230,11 +235,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
     ///
     /// The signed digits of a scalar are computed once, before its row of
     /// the table is added.
-    pub fn msm_range(
-        &self,
-        scalars: &[Scalar],
-        range: std::ops::Range<usize>,
-    ) -> Projective<P>
+    pub fn msm_range(&self, scalars: &[Scalar], range: std::ops::Range<usize>) -> Projective<P>
     where
         P::BaseField: MsmField,
     {
@@ -308,14 +309,13 @@ fn signed_digits(s: &Scalar, c: usize, out: &mut [i32]) {
     debug_assert_eq!(carry, 0);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use ark_bn254::{G1Affine, G1Projective, G2Affine, G2Projective};
-    use ark_ff::Zero;
     use ark_ec::VariableBaseMSM;
     use ark_ff::UniformRand;
+    use ark_ff::Zero;
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 

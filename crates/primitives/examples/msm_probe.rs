@@ -24,12 +24,7 @@ fn cpu_ns() -> f64 {
         .sum()
 }
 
-fn run<
-    P: zkbench_msm::RawCurve<
-        ScalarField = ark_bn254::Fr,
-        BaseField: zkbench_msm::MsmField,
-    >,
->(
+fn run<P: zkbench_msm::RawCurve<ScalarField = ark_bn254::Fr, BaseField: zkbench_msm::MsmField>>(
     logs: &[usize],
     threads: usize,
     reps: usize,

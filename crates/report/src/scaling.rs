@@ -74,7 +74,11 @@ fn case_label(r: &Record) -> Option<String> {
         }
         CaseKind::Msm => {
             let size = c.size?;
-            Some(format!("MSM {}, 2^{} points", c.hash, size.trailing_zeros()))
+            Some(format!(
+                "MSM {}, 2^{} points",
+                c.hash,
+                size.trailing_zeros()
+            ))
         }
         _ => None,
     }
@@ -103,15 +107,35 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
             .get("cpu_s_per_op")
             .copied()
             .or_else(|| median(&r.cpu_s));
-        put(case.clone(), r.case.system.clone(), Point { threads: t, wall_s, cpu_s });
+        put(
+            case.clone(),
+            r.case.system.clone(),
+            Point {
+                threads: t,
+                wall_s,
+                cpu_s,
+            },
+        );
         if let Some(&h) = r.metrics.get("phase_h_s") {
             let case = format!("H polynomial of the {case}");
-            put(case, r.case.system.clone(), Point { threads: t, wall_s: h, cpu_s: None });
+            put(
+                case,
+                r.case.system.clone(),
+                Point {
+                    threads: t,
+                    wall_s: h,
+                    cpu_s: None,
+                },
+            );
         }
     }
     by.into_iter()
         .filter(|(_, p)| p.len() >= 2)
-        .map(|((case, system), points)| Series { case, system, points })
+        .map(|((case, system), points)| Series {
+            case,
+            system,
+            points,
+        })
         .collect()
 }
 
@@ -204,7 +228,11 @@ pub fn markdown(files: &[ResultsFile]) -> Option<String> {
     let mut out = String::from(
         "### Scaling with threads\n\nTime of one operation (median, wall), its ratio to the peer at the same thread count (below 1x: zkbench is faster), and work overhead (CPU time at N threads / CPU time at the smallest count; 1.00: no added work).\n\n| case | system | | ",
     );
-    out += &threads.iter().map(|t| format!("{t} thr")).collect::<Vec<_>>().join(" | ");
+    out += &threads
+        .iter()
+        .map(|t| format!("{t} thr"))
+        .collect::<Vec<_>>()
+        .join(" | ");
     out += " |\n|---|---|---|";
     out += &"---:|".repeat(threads.len());
     out.push('\n');
@@ -215,7 +243,13 @@ pub fn markdown(files: &[ResultsFile]) -> Option<String> {
         }
         let Some(s) = current else { continue };
         let cells = cells(s, &all, &row[2], &threads);
-        out += &format!("| {} | {} | {} | {} |\n", row[0], row[1], row[2], cells.join(" | "));
+        out += &format!(
+            "| {} | {} | {} | {} |\n",
+            row[0],
+            row[1],
+            row[2],
+            cells.join(" | ")
+        );
     }
     Some(out)
 }
@@ -370,10 +404,17 @@ fn legend_entry(
     color: RGBAColor,
 ) -> Option<()> {
     let y = 50 + 20 * i as i32;
-    area.draw(&PathElement::new(vec![(4, y), (26, y)], color.stroke_width(3)))
-        .ok()?;
-    area.draw(&Text::new(name.to_string(), (32, y - 7), ("sans-serif", 13)))
-        .ok()
+    area.draw(&PathElement::new(
+        vec![(4, y), (26, y)],
+        color.stroke_width(3),
+    ))
+    .ok()?;
+    area.draw(&Text::new(
+        name.to_string(),
+        (32, y - 7),
+        ("sans-serif", 13),
+    ))
+    .ok()
 }
 
 #[cfg(test)]
@@ -399,7 +440,11 @@ mod tests {
             },
         };
         case.threads = threads;
-        let phase = if kind == CaseKind::Msm { "msm" } else { "prove" };
+        let phase = if kind == CaseKind::Msm {
+            "msm"
+        } else {
+            "prove"
+        };
         let mut r = Record::new(&case, phase, threads, &Environment::default());
         r.set_samples(vec![wall; 3], vec![cpu; 3]);
         r

@@ -121,7 +121,10 @@ mod tests {
         let cases: [(_, &[&str]); 7] = [
             (
                 parse(("plonk", "poseidon", None, 2, "16", "spend")),
-                &["unknown proof system \"plonk\"", "groth16, halo2-kzg, halo2-kzg-keccak"],
+                &[
+                    "unknown proof system \"plonk\"",
+                    "groth16, halo2-kzg, halo2-kzg-keccak",
+                ],
             ),
             (
                 parse(("groth16", "sha3", None, 2, "16", "spend")),
@@ -129,7 +132,10 @@ mod tests {
             ),
             (
                 parse(("groth16", "poseidon", None, 2, "16", "teleport")),
-                &["unknown circuit \"teleport\"", "spend, membership, batch-root"],
+                &[
+                    "unknown circuit \"teleport\"",
+                    "spend, membership, batch-root",
+                ],
             ),
             (
                 parse(("groth16", "poseidon", None, 2, "3^4", "spend")),

@@ -163,10 +163,15 @@ mod tests {
             let e = bad.parse::<SystemId>().unwrap_err();
             assert_eq!(
                 e.to_string(),
-                format!("unknown proof system {bad:?}; available: groth16, halo2-kzg, halo2-kzg-keccak")
+                format!(
+                    "unknown proof system {bad:?}; available: groth16, halo2-kzg, halo2-kzg-keccak"
+                )
             );
         }
         let e = serde_json::from_str::<SystemId>("\"plonk\"").unwrap_err();
-        assert!(e.to_string().contains("unknown proof system \"plonk\""), "{e}");
+        assert!(
+            e.to_string().contains("unknown proof system \"plonk\""),
+            "{e}"
+        );
     }
 }

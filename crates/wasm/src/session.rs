@@ -121,8 +121,8 @@ impl BrowserSystem for Groth16 {
         bytes: &[u8],
         _seed: u64,
     ) -> Result<Self::Keys, WasmError> {
-        let keys =
-            zkbench_groth16::Keys::from_bytes(bytes).map_err(|e| backend_err(SystemId::Groth16, e))?;
+        let keys = zkbench_groth16::Keys::from_bytes(bytes)
+            .map_err(|e| backend_err(SystemId::Groth16, e))?;
         let expected =
             zkbench_core::statement::PublicInputs::count(circuit.config().circuit, circuit.shape())
                 + 1;
