@@ -276,7 +276,7 @@ mod tests {
             piece_cost: 1.0,
             prefix,
         };
-        let p = split(&[s.clone()], 4);
+        let p = split(std::slice::from_ref(&s), 4);
         let costs: Vec<f64> = p.iter().map(|p| s.cost(&p.range)).collect();
         let (lo, hi) = (costs.iter().cloned().fold(f64::MAX, f64::min), costs[0]);
         assert!(p.len() >= 4 && hi <= 1.5 * lo, "{p:?} {costs:?}");

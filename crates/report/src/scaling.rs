@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use plotters::prelude::*;
 
-use crate::format::esc;
+use crate::format::{esc, fmt_seconds};
 use zkbench_results::{stats::median, CaseKind, Record, ResultsFile, Status};
 
 /// One measured point of a series.
@@ -171,19 +171,8 @@ fn all_threads(all: &[Series]) -> Vec<usize> {
     t
 }
 
-fn fmt_time(s: f64) -> String {
-    if s >= 1.0 {
-        format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{:.0} µs", s * 1e6)
-    }
-}
-
 /// The rows of the table: case, system, what, and one cell per thread count.
-fn rows(all: &[Series], threads: &[usize]) -> Vec<[String; 3]> {
-    let _ = threads;
+fn rows(all: &[Series]) -> Vec<[String; 3]> {
     let mut out = Vec::new();
     for s in all {
         out.push([s.case.clone(), s.system.clone(), "time".into()]);
@@ -203,7 +192,7 @@ fn cells(s: &Series, all: &[Series], what: &str, threads: &[usize]) -> Vec<Strin
         .iter()
         .map(|&t| {
             let v = match what {
-                "time" => s.points.get(&t).map(|p| fmt_time(p.wall_s)),
+                "time" => s.points.get(&t).map(|p| fmt_seconds(p.wall_s)),
                 "work overhead" => s.work_overhead(t).map(|w| format!("{w:.2}")),
                 _ => peer(s, all).and_then(|(p, _)| {
                     let a = s.points.get(&t)?.wall_s;
@@ -237,7 +226,7 @@ pub fn markdown(files: &[ResultsFile]) -> Option<String> {
     out += &"---:|".repeat(threads.len());
     out.push('\n');
     let mut current: Option<&Series> = None;
-    for row in rows(&all, &threads) {
+    for row in rows(&all) {
         if !row[1].is_empty() {
             current = all.iter().find(|s| s.case == row[0] && s.system == row[1]);
         }
@@ -267,7 +256,7 @@ pub fn html(files: &[ResultsFile]) -> Option<String> {
     }
     out += "</tr>\n";
     let mut current: Option<&Series> = None;
-    for row in rows(&all, &threads) {
+    for row in rows(&all) {
         if !row[1].is_empty() {
             current = all.iter().find(|s| s.case == row[0] && s.system == row[1]);
         }
@@ -282,7 +271,7 @@ pub fn html(files: &[ResultsFile]) -> Option<String> {
         out += "</tr>\n";
     }
     out += "</table>\n";
-    for svg in charts(files) {
+    for svg in charts_of(&all) {
         out += &svg;
         out.push('\n');
     }
@@ -294,14 +283,18 @@ pub fn html(files: &[ResultsFile]) -> Option<String> {
 /// beside the plot; the title leads with zkbench's ratio to the peer at the
 /// largest common thread count.
 pub fn charts(files: &[ResultsFile]) -> Vec<String> {
-    let all = series(files);
+    charts_of(&series(files))
+}
+
+/// [`charts`] of series already read.
+fn charts_of(all: &[Series]) -> Vec<String> {
     let mut cases: Vec<&str> = all.iter().map(|s| s.case.as_str()).collect();
     cases.dedup();
     cases
         .into_iter()
         .filter_map(|case| {
             let on: Vec<&Series> = all.iter().filter(|s| s.case == case).collect();
-            chart(&title(case, &on, &all), &on)
+            chart(&title(case, &on, all), &on)
         })
         .collect()
 }
@@ -467,12 +460,12 @@ mod tests {
             // one thread count only: no series
             record("arkworks", CaseKind::Msm, 1, 0.4, 0.4),
         ]);
-        let all = series(&[f.clone()]);
+        let all = series(std::slice::from_ref(&f));
         assert_eq!(all.len(), 2, "{all:?}");
         let g = &all.iter().find(|s| s.system == "groth16").unwrap();
         assert_eq!(g.speedup(16), Some(10.0));
         assert!((g.work_overhead(16).unwrap() - 1.2).abs() < 1e-9);
-        let md = markdown(&[f.clone()]).unwrap();
+        let md = markdown(std::slice::from_ref(&f)).unwrap();
         assert!(md.contains("| 0.33x | 0.25x |"), "{md}");
         assert!(md.contains("| work overhead | 1.00 | 1.20 |"), "{md}");
         let charts = charts(&[f]);
