@@ -35,7 +35,7 @@ use rayon::prelude::*;
 // browsers (std's panics on wasm32-unknown-unknown).
 use web_time::Instant;
 
-use zkbench_msm::{run_pieces, split, Piece, Shape};
+use zkbench_msm::{run_plan, split, Block, Piece, Shape, SortedDigits};
 pub use zkbench_msm::{FixedBaseTable, RawCurve};
 
 /// Pieces per MSM the tables' windows are chosen for: about one per four
@@ -345,17 +345,21 @@ fn prove_on_pool(
         .map(|(t, s)| t.shape_for(s))
         .collect();
     shapes.push(tables.b_g2.shape_for(&z));
-    let pieces = split(&shapes, zkbench_msm::threads());
-    let run = |p: &Piece| {
+    let plan = split(&shapes, zkbench_msm::threads());
+    let sort = |b: &Block| match g1.get(b.msm) {
+        Some(table) => table.sort_digits(g1_scalars[b.msm], b),
+        None => tables.b_g2.sort_digits(&z, b),
+    };
+    let add = |p: &Piece, sorted: &[SortedDigits]| {
         let t = Instant::now();
         let sum = match g1.get(p.msm) {
-            Some(table) => Sum::G1(table.msm_range(g1_scalars[p.msm], p.range.clone())),
-            None => Sum::G2(tables.b_g2.msm_range(&z, p.range.clone())),
+            Some(table) => Sum::G1(table.msm_piece(g1_scalars[p.msm], p, sorted)),
+            None => Sum::G2(tables.b_g2.msm_piece(&z, p, sorted)),
         };
         (p.msm, sum, t.elapsed().as_secs_f64())
     };
     let msm_start = Instant::now();
-    let parts = run_pieces(&pieces, run);
+    let parts = run_plan(&plan, sort, add);
     let msm_wall = msm_start.elapsed().as_secs_f64();
     // A, B (G1), H, L: sums; busy: thread time per MSM (index 4: B in G2)
     let mut acc = [G1Projective::zero(); 4];

@@ -130,3 +130,36 @@ fn timed_prover_parts() {
     assert!(parts.parts().iter().all(|p| p.1 >= 0.0 && p.1.is_finite()));
     assert!(parts.total() <= wall, "{} > {wall}", parts.total());
 }
+
+/// The proof is the same whatever the pool (its five MSMs are cut into
+/// pieces by bases and by buckets for the pool's threads, capped at this
+/// machine's CPUs): equal to ark-groth16's at 1, 2, 3 and 16 threads.
+#[test]
+fn same_proof_at_every_thread_count() {
+    let cfg = SpendConfig {
+        family: HashFamily::Poseidon2,
+        alpha: Some(5),
+        arity: 4,
+        leaves: 1 << 8,
+        circuit: CircuitKind::Spend,
+    };
+    let circuit = Circuit::new(&cfg).unwrap();
+    let keys = circuit.setup(16).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(21);
+    let assignment = circuit.witness(&circuit.random_witness(&mut rng)).unwrap();
+    let reference = circuit
+        .prove_assignment_arkworks(&keys, &assignment, &mut ChaCha20Rng::seed_from_u64(4))
+        .unwrap();
+    for threads in [1, 2, 3, 16] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let ours = pool
+            .install(|| {
+                circuit.prove_assignment(&keys, &assignment, &mut ChaCha20Rng::seed_from_u64(4))
+            })
+            .unwrap();
+        assert_eq!(ours, reference, "{threads} threads");
+    }
+}

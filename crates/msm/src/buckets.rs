@@ -5,7 +5,7 @@
 
 use ark_ec::{
     short_weierstrass::{Affine, Projective},
-    AffineRepr, CurveGroup,
+    AffineRepr, CurveGroup, PrimeGroup,
 };
 use ark_ff::{One, Zero};
 
@@ -319,8 +319,11 @@ where
         }
     }
 
-    /// `Σ (i + 1) · buckets[i]`, after the last additions.
-    pub(crate) fn sum_weighted(mut self) -> Projective<P> {
+    /// `Σ (offset + i + 1) · buckets[i]`, after the last additions: the
+    /// reduction of buckets `offset..` of a bucket set cut into parts
+    /// ([`crate::split`]), its weighted sum plus `offset` times its plain
+    /// sum (the running sum at the end).
+    pub(crate) fn sum_weighted(mut self, offset: u64) -> Projective<P> {
         while !self.batch.is_empty() {
             self.flush();
         }
@@ -335,6 +338,9 @@ where
                 add_projective(&mut running, side);
             }
             add_projective(&mut acc, &running);
+        }
+        if offset > 0 {
+            acc += running.mul_bigint([offset]);
         }
         acc
     }

@@ -36,5 +36,5 @@ pub mod table;
 
 pub use field::{add_affine, add_projective, MsmField};
 pub use points::{Backing, PointBytes, RawCurve};
-pub use split::{on_cores, run_pieces, split, threads, Piece, Shape};
-pub use table::{num_windows, FixedBaseTable, Scalar};
+pub use split::{on_cores, run_pieces, run_plan, split, threads, Block, Piece, Plan, Shape};
+pub use table::{num_windows, FixedBaseTable, Scalar, SortedDigits};

@@ -1,22 +1,33 @@
 //! How a batch of MSMs is cut into pieces for a thread pool.
 //!
-//! A piece is a range of one MSM's bases added into a bucket set of its own;
-//! the pieces' sums are added at the end. More pieces balance the threads'
-//! loads better but each costs one more bucket reduction (about
-//! `4·2^(c-1)` additions for a window of `c` bits), so the split is sized by
-//! cost, not by count. Starting from one piece per MSM, the MSM whose pieces
-//! are largest gets one more piece while that lowers the estimated time of
-//! the batch, `max(total work / threads, largest piece)`, by at least 2%,
-//! and while the total work stays within 20% of the unsplit work. On one
-//! thread nothing is split; on two, only an MSM larger than about half the
-//! batch; on sixteen the pieces come out about equal.
+//! A piece is a range of one MSM's bases and one part of its buckets. Two
+//! cuts, with different costs:
+//!
+//! * **By buckets** (free in additions): the `2^(c-1)` buckets of a window
+//!   of `c` bits are cut into `parts` equal ranges (a power of two); a piece
+//!   adds only the digits that fall in its range, and reduces only its
+//!   buckets: the reduction `Σ (i+1)·bucket[i]` of a range starting at `lo`
+//!   is its own weighted sum plus `lo` times its plain sum, so the parts'
+//!   reductions add up to one whole reduction. The digits are sorted into
+//!   their parts once, in a first parallel pass over blocks of bases
+//!   ([`Block`]), so that no piece reads another's digits. A part keeps at
+//!   least [`MIN_PART_BUCKETS`] buckets, so that its batches of affine
+//!   additions stay long and rarely collide.
+//! * **By bases**: a range of bases with its own bucket set; each more
+//!   piece costs one more bucket reduction (about `4·2^(c-1)` additions).
+//!
+//! Starting from one piece per MSM, the MSM whose pieces are largest is cut
+//! again (by buckets while it may, then by bases) while that lowers the
+//! estimated time of the batch, `max(total work / threads, largest piece)`,
+//! by at least 2%, and while the total work stays within 20% of the unsplit
+//! work. On one thread nothing is cut.
 //!
 //! gnark-crypto splits by windows first and then by points when there are
 //! more cores than windows; with fixed-base tables every window of a base
-//! goes to the same buckets, so splitting by bases is the split that adds no
-//! doubling chain. Pieces are ordered largest first, so that workers taking
-//! them in order ([`run_pieces`]) finish at about the same time (longest
-//! processing time first).
+//! goes to the same buckets, so the cuts that add no doubling chain are by
+//! buckets and by bases. Pieces are ordered largest first, so that workers
+//! taking them in order ([`run_pieces`]) finish at about the same time
+//! (longest processing time first).
 
 use std::ops::Range;
 
@@ -35,6 +46,9 @@ pub struct Shape {
     /// zeros and ones, whose additions are few. Empty: every base costs
     /// `base_cost`.
     pub prefix: Vec<f64>,
+    /// Number of buckets of one bucket set (`2^(c-1)` for a window of `c`
+    /// bits); 0 or 1: the buckets are not cut.
+    pub buckets: usize,
 }
 
 impl Shape {
@@ -55,6 +69,13 @@ impl Shape {
         }
     }
 
+    /// The most bucket parts: a power of two leaving every part at least
+    /// [`MIN_PART_BUCKETS`] buckets.
+    fn max_parts(&self) -> usize {
+        let most = (self.buckets / MIN_PART_BUCKETS).max(1);
+        1 << most.ilog2()
+    }
+
     /// `k` consecutive ranges of about equal cost covering every base.
     fn cut(&self, k: usize) -> Vec<Range<usize>> {
         let n = self.bases;
@@ -73,76 +94,170 @@ impl Shape {
     }
 }
 
-/// One piece: the bases `range` of MSM number `msm`.
+/// One piece: the bases `range` of MSM number `msm`, and of their digits
+/// those in bucket part `part` of `parts`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// Index of the MSM in the slice given to [`split`].
     pub msm: usize,
     /// The bases of that MSM this piece adds.
     pub range: Range<usize>,
+    /// Which part of the buckets (`0..parts`).
+    pub part: usize,
+    /// Into how many equal parts the buckets are cut (a power of two; 1:
+    /// not cut, the piece reads its digits from the scalars itself).
+    pub parts: usize,
+    /// Where `parts > 1`: the blocks of [`Plan::blocks`] whose sorted
+    /// digits this piece adds (their bases make up `range`).
+    pub blocks: Range<usize>,
+}
+
+/// A block of one MSM's bases whose digits are sorted into `parts` bucket
+/// parts before the pieces run (the first pass of a [`Plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Index of the MSM.
+    pub msm: usize,
+    /// Its bases.
+    pub range: Range<usize>,
+    /// Into how many bucket parts its digits go.
+    pub parts: usize,
+}
+
+/// The pieces of a batch of MSMs, and the blocks whose digits are sorted
+/// first (only for MSMs cut by buckets).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// The pieces, largest first.
+    pub pieces: Vec<Piece>,
+    /// The blocks of the first pass.
+    pub blocks: Vec<Block>,
 }
 
 /// Splitting stops when the batch's estimated time improves by less than
 /// this fraction.
 const MIN_GAIN: f64 = 0.02;
-/// The split's total work (additions and reductions) stays within this
-/// factor of the unsplit work.
+/// The split's total work (additions, reductions, sorting) stays within
+/// this factor of the unsplit work.
 const MAX_WORK: f64 = 1.2;
+/// Fewest buckets in one bucket part: its batches of affine additions
+/// (at most a quarter of the buckets) stay 256 long or more.
+pub const MIN_PART_BUCKETS: usize = 1024;
+/// Cost of sorting one base's digits into bucket parts, against adding
+/// them: a digit is written and read once more (a few nanoseconds) where its
+/// addition takes about a hundred.
+const SORT_COST: f64 = 0.04;
+/// Bases per block of the sorting pass.
+const BLOCK_BASES: usize = 1024;
 
-/// The pieces of the MSMs `shapes` for `threads` workers, largest first.
-/// Every base of every MSM is in exactly one piece; an MSM without bases
-/// has none.
-pub fn split(shapes: &[Shape], threads: usize) -> Vec<Piece> {
-    let counts = piece_counts(shapes, threads);
-    let mut pieces = Vec::new();
-    for ((msm, s), &k) in shapes.iter().enumerate().zip(&counts) {
-        if k > 0 {
-            pieces.extend(s.cut(k).into_iter().map(|range| Piece { msm, range }));
-        }
-    }
-    pieces.retain(|p| !p.range.is_empty());
-    let cost = |p: &Piece| shapes[p.msm].cost(&p.range);
-    pieces.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
-    pieces
+/// How an MSM is cut: `k` ranges of bases times `m` bucket parts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cut {
+    k: usize,
+    m: usize,
 }
 
-/// How many pieces each MSM gets (0 for an MSM without bases).
-fn piece_counts(shapes: &[Shape], threads: usize) -> Vec<usize> {
+/// The pieces of the MSMs `shapes` for `threads` workers (largest first),
+/// and the blocks to sort first. Every digit of every base of every MSM is
+/// in exactly one piece; an MSM without bases has none.
+pub fn split(shapes: &[Shape], threads: usize) -> Plan {
+    let cuts = cuts(shapes, threads);
+    let mut plan = Plan::default();
+    for ((msm, s), cut) in shapes.iter().enumerate().zip(&cuts) {
+        if cut.k == 0 {
+            continue;
+        }
+        for range in s.cut(cut.k).into_iter().filter(|r| !r.is_empty()) {
+            let first = plan.blocks.len();
+            if cut.m > 1 {
+                let blocks = range.len().div_ceil(BLOCK_BASES);
+                plan.blocks.extend((0..blocks).map(|b| Block {
+                    msm,
+                    range: range.start + b * range.len() / blocks
+                        ..range.start + (b + 1) * range.len() / blocks,
+                    parts: cut.m,
+                }));
+            }
+            let blocks = first..plan.blocks.len();
+            plan.pieces.extend((0..cut.m).map(|part| Piece {
+                msm,
+                range: range.clone(),
+                part,
+                parts: cut.m,
+                blocks: blocks.clone(),
+            }));
+        }
+    }
+    let cost = |p: &Piece| {
+        let s = &shapes[p.msm];
+        (s.cost(&p.range) + s.piece_cost) / p.parts as f64
+    };
+    plan.pieces.sort_by(|a, b| cost(b).total_cmp(&cost(a)));
+    plan
+}
+
+/// How each MSM is cut (`k = 0` for an MSM without bases).
+fn cuts(shapes: &[Shape], threads: usize) -> Vec<Cut> {
     let t = threads.max(1) as f64;
-    let mut k: Vec<usize> = shapes.iter().map(|s| usize::from(s.bases > 0)).collect();
-    let piece = |i: usize, k: &[usize]| shapes[i].work() / k[i] as f64 + shapes[i].piece_cost;
-    let total = |k: &[usize]| -> f64 {
+    let mut c: Vec<Cut> = shapes
+        .iter()
+        .map(|s| Cut {
+            k: usize::from(s.bases > 0),
+            m: 1,
+        })
+        .collect();
+    let piece = |i: usize, c: &[Cut]| {
+        let s = &shapes[i];
+        (s.work() / c[i].k as f64 + s.piece_cost) / c[i].m as f64
+    };
+    let total = |c: &[Cut]| -> f64 {
         shapes
             .iter()
-            .zip(k)
-            .map(|(s, &k)| s.work() + k as f64 * s.piece_cost)
+            .zip(c)
+            .map(|(s, c)| {
+                let sort = if c.m > 1 { SORT_COST * s.work() } else { 0.0 };
+                s.work() + c.k as f64 * s.piece_cost + sort
+            })
             .sum()
     };
-    let estimate = |k: &[usize]| {
-        let largest = (0..k.len())
-            .filter(|&i| k[i] > 0)
-            .map(|i| piece(i, k))
+    let estimate = |c: &[Cut]| {
+        let largest = (0..c.len())
+            .filter(|&i| c[i].k > 0)
+            .map(|i| piece(i, c))
             .fold(0.0, f64::max);
-        (total(k) / t).max(largest)
+        (total(c) / t).max(largest)
     };
-    let budget = total(&k) * MAX_WORK;
-    let mut best = (estimate(&k), k.clone());
-    // cut the MSM with the largest pieces again and again, keeping the
-    // best split seen; ties between MSMs take several cuts to pay off
+    let budget = total(&c) * MAX_WORK;
+    let mut best = (estimate(&c), c.clone());
+    // cut the MSM with the largest pieces again and again (by buckets
+    // first), keeping the best split seen; ties between MSMs take several
+    // cuts to pay off
     loop {
+        let next = |i: usize| {
+            let (s, Cut { k, m }) = (&shapes[i], c[i]);
+            if k == 0 || k * m >= 2 * threads {
+                None
+            } else if 2 * m <= s.max_parts() && 2 * k * m <= 2 * threads {
+                Some(Cut { k, m: 2 * m })
+            } else if k < s.bases {
+                Some(Cut { k: k + 1, m })
+            } else {
+                None
+            }
+        };
         let Some(i) = (0..shapes.len())
-            .filter(|&i| k[i] > 0 && k[i] < shapes[i].bases && k[i] < 2 * threads)
-            .max_by(|&a, &b| piece(a, &k).total_cmp(&piece(b, &k)))
+            .filter(|&i| next(i).is_some())
+            .max_by(|&a, &b| piece(a, &c).total_cmp(&piece(b, &c)))
         else {
             return best.1;
         };
-        k[i] += 1;
-        if total(&k) > budget {
+        c[i] = next(i).expect("filtered");
+        if total(&c) > budget {
             return best.1;
         }
-        let e = estimate(&k);
+        let e = estimate(&c);
         if e < best.0 * (1.0 - MIN_GAIN) {
-            best = (e, k.clone());
+            best = (e, c.clone());
         }
     }
 }
@@ -216,7 +331,7 @@ pub fn on_cores<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 /// within one piece of each other. (A rayon `par_iter` over the pieces would
 /// instead cut the list in halves, fixing which pieces go together before
 /// any finishes.)
-pub fn run_pieces<T: Send>(pieces: &[Piece], f: impl Fn(&Piece) -> T + Sync) -> Vec<T> {
+pub fn run_pieces<I: Sync, T: Send>(pieces: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
     let workers = threads().min(pieces.len());
     if workers <= 1 {
         return pieces.iter().map(f).collect();
@@ -247,6 +362,19 @@ pub fn run_pieces<T: Send>(pieces: &[Piece], f: impl Fn(&Piece) -> T + Sync) -> 
     unreachable!("one worker without the parallel feature")
 }
 
+/// Runs a [`Plan`]: `sort` of every block (the first pass, in parallel),
+/// then `add` of every piece with the sorted blocks it reads
+/// (`&sorted[piece.blocks]`), both through [`run_pieces`]; the pieces'
+/// results in the plan's order.
+pub fn run_plan<L: Send + Sync, T: Send>(
+    plan: &Plan,
+    sort: impl Fn(&Block) -> L + Sync,
+    add: impl Fn(&Piece, &[L]) -> T + Sync,
+) -> Vec<T> {
+    let sorted = run_pieces(&plan.blocks, sort);
+    run_pieces(&plan.pieces, |p| add(p, &sorted[p.blocks.clone()]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +386,7 @@ mod tests {
             base_cost,
             piece_cost,
             prefix: vec![],
+            buckets: 0,
         }
     }
 
@@ -275,8 +404,9 @@ mod tests {
             base_cost: 0.0,
             piece_cost: 1.0,
             prefix,
+            buckets: 0,
         };
-        let p = split(std::slice::from_ref(&s), 4);
+        let p = split(std::slice::from_ref(&s), 4).pieces;
         let costs: Vec<f64> = p.iter().map(|p| s.cost(&p.range)).collect();
         let (lo, hi) = (costs.iter().cloned().fold(f64::MAX, f64::min), costs[0]);
         assert!(p.len() >= 4 && hi <= 1.5 * lo, "{p:?} {costs:?}");
@@ -289,7 +419,7 @@ mod tests {
             shape(0, 20.0, 1.0),
             shape(5, 60.0, 1.0),
         ];
-        let p = split(&s, 1);
+        let p = split(&s, 1).pieces;
         assert_eq!(p.len(), 2);
         assert!(p.iter().all(|p| p.range.len() == s[p.msm].bases));
     }
@@ -299,23 +429,23 @@ mod tests {
         // a G1 MSM twice the work of a G2 one, cheap reductions: pieces of
         // about equal work, twice as many for the larger MSM
         let s = [shape(8000, 20.0, 100.0), shape(2000, 40.0, 100.0)];
-        let p = split(&s, 12);
+        let p = split(&s, 12).pieces;
         let count = |m| p.iter().filter(|p| p.msm == m).count();
         assert_eq!((count(0), count(1)), (8, 4), "{p:?}");
         // largest first
         let cost = |p: &Piece| p.range.len() as f64 * s[p.msm].base_cost;
         assert!(p.windows(2).all(|w| cost(&w[0]) >= cost(&w[1])));
         // two threads: the MSM of two thirds of the work is cut in two
-        let p = split(&s, 2);
+        let p = split(&s, 2).pieces;
         assert_eq!(p.iter().map(|p| p.msm).collect::<Vec<_>>(), [0, 0, 1]);
         // one thread: nothing is cut
-        assert_eq!(split(&s, 1).len(), 2);
+        assert_eq!(split(&s, 1).pieces.len(), 2);
     }
 
     #[test]
     fn the_work_stays_within_its_budget() {
         // reductions a tenth of the MSM: some pieces, not sixteen
-        let p = split(&[shape(1000, 20.0, 2000.0)], 16);
+        let p = split(&[shape(1000, 20.0, 2000.0)], 16).pieces;
         let work = 20_000.0 + p.len() as f64 * 2000.0;
         assert!(
             p.len() > 1 && work <= 1.2 * 22_000.0 + 1e-9,
@@ -324,25 +454,76 @@ mod tests {
         );
     }
 
+    /// A large MSM with many buckets is cut by buckets, not bases: one
+    /// reduction in all, sixteen pieces for sixteen threads.
+    #[test]
+    fn large_windows_cut_by_buckets() {
+        let s = Shape {
+            buckets: 1 << 15,
+            ..shape(1 << 18, 16.0, 4.0 * 32768.0)
+        };
+        let plan = split(std::slice::from_ref(&s), 16);
+        assert_eq!(plan.pieces.len(), 16, "{:?}", plan.pieces);
+        assert!(plan
+            .pieces
+            .iter()
+            .all(|p| p.parts == 16 && p.range == (0..1 << 18)));
+        assert_eq!(plan.blocks.len(), (1 << 18) / BLOCK_BASES);
+        // a window of 13 bits (4096 buckets): at most 4 parts
+        let s = Shape {
+            buckets: 1 << 12,
+            ..shape(6000, 20.0, 4.0 * 4096.0)
+        };
+        let plan = split(std::slice::from_ref(&s), 16);
+        assert!(plan.pieces.iter().all(|p| p.parts <= 4), "{plan:?}");
+        assert!(plan.pieces.len() >= 8, "{plan:?}");
+        // one thread: nothing is cut, nothing sorted
+        let plan = split(std::slice::from_ref(&s), 1);
+        assert_eq!((plan.pieces.len(), plan.blocks.len()), (1, 0));
+    }
+
     proptest! {
+        /// Every (base, bucket part) of every MSM is in exactly one piece,
+        /// and a piece's blocks make up its bases.
         #[test]
         fn pieces_cover_every_base_once(
-            sizes in proptest::collection::vec((0usize..5000, 1.0f64..60.0, 0.0f64..50_000.0), 1..6),
+            sizes in proptest::collection::vec((0usize..5000, 1.0f64..60.0, 0.0f64..50_000.0, 0u32..17), 1..6),
             threads in 1usize..40,
         ) {
-            let shapes: Vec<Shape> = sizes.iter().map(|&(n, c, r)| shape(n, c, r)).collect();
-            let pieces = split(&shapes, threads);
+            let shapes: Vec<Shape> = sizes
+                .iter()
+                .map(|&(n, c, r, b)| Shape { buckets: (1usize << b) >> 1, ..shape(n, c, r) })
+                .collect();
+            let plan = split(&shapes, threads);
             for (m, s) in shapes.iter().enumerate() {
-                let mut ranges: Vec<_> = pieces.iter().filter(|p| p.msm == m).map(|p| p.range.clone()).collect();
+                let mine: Vec<&Piece> = plan.pieces.iter().filter(|p| p.msm == m).collect();
+                let mut ranges: Vec<_> = mine.iter().map(|p| p.range.clone()).collect();
                 ranges.sort_by_key(|r| r.start);
+                ranges.dedup();
                 let mut next = 0;
                 for r in &ranges {
                     prop_assert_eq!(r.start, next);
                     prop_assert!(!r.is_empty());
                     next = r.end;
+                    let mut parts: Vec<_> = mine.iter().filter(|p| p.range == *r).map(|p| (p.part, p.parts)).collect();
+                    parts.sort();
+                    let m = parts[0].1;
+                    prop_assert_eq!(parts, (0..m).map(|q| (q, m)).collect::<Vec<_>>());
+                    prop_assert!(m == 1 || m * MIN_PART_BUCKETS <= s.buckets);
                 }
                 prop_assert_eq!(next, s.bases);
-                prop_assert!(ranges.len() <= 2 * threads.max(1));
+                prop_assert!(mine.len() <= 2 * threads.max(1));
+                for p in &mine {
+                    let blocks = &plan.blocks[p.blocks.clone()];
+                    if p.parts > 1 {
+                        prop_assert_eq!(blocks[0].range.start, p.range.start);
+                        prop_assert_eq!(blocks[blocks.len() - 1].range.end, p.range.end);
+                        prop_assert!(blocks.windows(2).all(|w| w[0].range.end == w[1].range.start));
+                        prop_assert!(blocks.iter().all(|b| b.msm == m && b.parts == p.parts));
+                    } else {
+                        prop_assert!(blocks.is_empty());
+                    }
+                }
             }
         }
     }
