@@ -237,18 +237,22 @@ pub const POOL_ERRORS: &[&str] = &[
 pub fn describe(status: &CallStatus) -> String {
     match status {
         CallStatus::Returned(_) => "ok".into(),
-        CallStatus::Reverted(data) => {
-            if data.len() >= 4 {
-                for e in POOL_ERRORS {
-                    if selector(&format!("{e}()")) == data[..4] {
-                        return (*e).to_string();
-                    }
-                }
-            }
-            format!("revert 0x{}", hex::encode(data))
-        }
+        CallStatus::Reverted(data) => match error_name(data, POOL_ERRORS) {
+            Some(e) => e.into(),
+            None => format!("revert 0x{}", hex::encode(data)),
+        },
         CallStatus::Halted(h) => format!("halt {h}"),
     }
+}
+
+/// The custom error among `errors` (names of errors without arguments)
+/// whose selector starts the revert data `data`.
+pub(crate) fn error_name(data: &[u8], errors: &[&'static str]) -> Option<&'static str> {
+    let sel = data.get(..4)?;
+    errors
+        .iter()
+        .find(|e| selector(&format!("{e}()")) == sel)
+        .copied()
 }
 
 /// One decoded `Deposit(uint256 indexed commitment, address indexed depositor, uint256 batch, uint256 position)`.

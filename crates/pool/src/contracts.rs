@@ -115,27 +115,58 @@ impl PoolProvers {
             )
         })?;
         let flat: TreePath = tree.path(slot, pos)?.flatten()?;
-        let shape = self.spend.shape();
-        let path = MerklePath::from_merkle(&flat, shape)?;
-        let refund = U256::ZERO;
-        let ext = abi::ext_data_hash(recipient, relayer, fee, refund);
-        let w = Witness::Spend(SpendWitness {
-            nullifier: note.nullifier,
-            secret: note.secret,
-            path,
-            ext_data_hash: ext,
-        });
-        let (proof, public, _) = self.spend.prove(&self.spend_keys, &w, rng)?;
-        let args = WithdrawArgs {
-            root: abi::fr_u256(&public.0[0]),
-            nullifier_hash: abi::fr_u256(&public.0[1]),
+        let path = MerklePath::from_merkle(&flat, self.spend.shape())?;
+        let to = Payout {
             recipient,
             relayer,
             fee,
-            refund,
         };
-        Ok((Groth16Calldata::new(&proof, &public), args))
+        prove_spend((&self.spend, &self.spend_keys), note, path, to, rng)
     }
+}
+
+/// Who a withdrawal pays: `denomination − fee` to the recipient, `fee` to
+/// the relayer (no refund).
+pub(crate) struct Payout {
+    /// Who receives `denomination − fee`.
+    pub recipient: Address,
+    /// Who receives `fee`.
+    pub relayer: Address,
+    /// Relayer fee in wei.
+    pub fee: U256,
+}
+
+/// Proves with the note-spend circuit and its keys (`spend`) that `note`
+/// sits at the end of `path`, bound to the withdrawal `to`; returns the
+/// calldata of the proof and the withdrawal's other arguments (root and
+/// nullifier hash from the proof's public inputs). The one spend proof of
+/// the pool ([`PoolProvers::prove_withdrawal`]) and the Tornado baseline
+/// ([`crate::tornado::TornadoProver::prove_withdrawal`]).
+pub(crate) fn prove_spend<R: RngCore>(
+    spend: (&Circuit, &Keys),
+    note: &Note,
+    path: MerklePath,
+    to: Payout,
+    rng: &mut R,
+) -> Result<(Groth16Calldata, WithdrawArgs), PoolError> {
+    let (circuit, keys) = spend;
+    let refund = U256::ZERO;
+    let w = Witness::Spend(SpendWitness {
+        nullifier: note.nullifier,
+        secret: note.secret,
+        path,
+        ext_data_hash: abi::ext_data_hash(to.recipient, to.relayer, to.fee, refund),
+    });
+    let (proof, public, _) = circuit.prove(keys, &w, rng)?;
+    let args = WithdrawArgs {
+        root: abi::fr_u256(&public.0[0]),
+        nullifier_hash: abi::fr_u256(&public.0[1]),
+        recipient: to.recipient,
+        relayer: to.relayer,
+        fee: to.fee,
+        refund,
+    };
+    Ok((Groth16Calldata::new(&proof, &public), args))
 }
 
 /// `(slot, position)` of `leaf` in the committed slots of `tree`.

@@ -344,7 +344,7 @@ pub fn simulate_on(
     let w = run.withdraw_all(&notes, &acc.recipients, &what_if)?;
     let pending_deposits = run.seq.pending();
     let live = run.check_liveness(&acc.live_depositors)?;
-    let balance_conserved = run.check_balances(&acc, w.count)?;
+    let balance_conserved = run.check_balances(&acc, w.made.count)?;
     let shape = cfg.shape;
     Ok(SimulationReport {
         chain: run.chain.describe(),
@@ -353,7 +353,7 @@ pub fn simulate_on(
         era_depth: shape.era_depth,
         batch_size: run.b,
         deposits: cfg.deposits,
-        withdrawals: w.count,
+        withdrawals: w.made.count,
         batches: commits.gas.len(),
         blocklisted: 1,
         pending_deposits,
@@ -485,11 +485,42 @@ struct Attacks {
 /// each, and the attacks tried around the first.
 #[derive(Default)]
 struct Withdrawals {
-    count: usize,
-    gas: Vec<u64>,
+    made: Tally,
     txs: Vec<String>,
-    prove_s: Vec<f64>,
     attacks: Attacks,
+}
+
+/// What the withdrawal loops of the pool and of the Tornado baseline keep:
+/// how many withdrawals were made, and the gas and proof time of each.
+#[derive(Default)]
+pub(crate) struct Tally {
+    /// Withdrawals made.
+    pub(crate) count: usize,
+    /// Gas of each.
+    pub(crate) gas: Vec<u64>,
+    /// Proof time of each, in seconds.
+    pub(crate) prove_s: Vec<f64>,
+}
+
+impl Tally {
+    /// Whether `max` withdrawals (`None`: no limit) have been made.
+    pub(crate) fn reached(&self, max: Option<usize>) -> bool {
+        max.is_some_and(|m| self.count >= m)
+    }
+
+    /// Runs `prove` and records its wall time.
+    pub(crate) fn timed<T>(&mut self, prove: impl FnOnce() -> T) -> T {
+        let t = Instant::now();
+        let out = prove();
+        self.prove_s.push(t.elapsed().as_secs_f64());
+        out
+    }
+
+    /// Records one withdrawal that used `gas`.
+    pub(crate) fn record(&mut self, gas: u64) {
+        self.gas.push(gas);
+        self.count += 1;
+    }
 }
 
 /// The liveness check: whether it held, and the gas of the reclaim and of
@@ -765,24 +796,18 @@ impl<'a> Run<'a> {
         let (cfg, pool, relayer) = (self.cfg, self.p.pool, self.p.relayer);
         let mut w = Withdrawals::default();
         for (i, note) in notes.iter().enumerate() {
-            if cfg.max_withdrawals.is_some_and(|m| w.count >= m) {
+            if w.made.reached(cfg.max_withdrawals) {
                 break;
             }
             let commitment = note.commitment(provers.hashes());
             if i == self.p.blocked_at || find_leaf(self.seq.tree(), &commitment).is_none() {
                 continue;
             }
-            let t = Instant::now();
-            let (proof, args) = provers.prove_withdrawal(
-                self.seq.tree(),
-                note,
-                recipients[i],
-                relayer,
-                cfg.fee,
-                &mut self.rng,
-            )?;
-            w.prove_s.push(t.elapsed().as_secs_f64());
-            let first = w.count == 0;
+            let tree = self.seq.tree();
+            let (proof, args) = w.made.timed(|| {
+                provers.prove_withdrawal(tree, note, recipients[i], relayer, cfg.fee, &mut self.rng)
+            })?;
+            let first = w.made.count == 0;
             if first {
                 let blocked_note = &notes[self.p.blocked_at];
                 w.attacks = self.try_attacks(note, &proof, &args, what_if, blocked_note)?;
@@ -793,9 +818,8 @@ impl<'a> Run<'a> {
             self.ledger
                 .transfer(pool, recipients[i], cfg.denomination - cfg.fee);
             self.ledger.transfer(pool, relayer, cfg.fee);
-            w.gas.push(r.gas_tx);
+            w.made.record(r.gas_tx);
             w.txs.extend(r.tx_hash);
-            w.count += 1;
             if first {
                 let (_, d) = self.attempt("withdraw_double_spend", relayer, &call)?;
                 w.attacks.double = d == "NullifierAlreadySpent";
@@ -977,7 +1001,7 @@ fn gas_report(
     live: &Liveness,
     deploy: [u64; 3],
 ) -> GasReport {
-    let (gd, gc, gw) = (median(deposits), median(&commits.gas), median(&w.gas));
+    let (gd, gc, gw) = (median(deposits), median(&commits.gas), median(&w.made.gas));
     GasReport {
         deposit: gd,
         commit: gc,
@@ -997,7 +1021,7 @@ fn gas_report(
 fn prover_report(provers: &PoolProvers, commits: &Commits, w: &Withdrawals) -> ProverReport {
     ProverReport {
         batch_prove_s: median(&commits.prove_s),
-        withdraw_prove_s: median(&w.prove_s),
+        withdraw_prove_s: median(&w.made.prove_s),
         batch_constraints: provers.batch_keys.matrices.num_constraints,
         withdraw_constraints: provers.spend_keys.matrices.num_constraints,
         test_setup: provers.batch_keys.test_setup && provers.spend_keys.test_setup,

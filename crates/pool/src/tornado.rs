@@ -14,8 +14,6 @@
 //! native incremental tree (`zkbench_merkle::IncrementalMerkleTree::tornado`)
 //! after every deposit.
 
-use std::time::Instant;
-
 use ark_ff::UniformRand;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -24,13 +22,11 @@ use zkbench_evm::{Address, CallStatus, Chain, Groth16Calldata, Solc, U256};
 use zkbench_groth16::{Circuit, Keys};
 use zkbench_hash::{Fr, HashFamily};
 use zkbench_merkle::IncrementalMerkleTree;
-use zkbench_statement::{
-    CircuitKind, MerklePath, NativeHashes, SpendWitness, StatementConfig, Witness,
-};
+use zkbench_statement::{CircuitKind, MerklePath, NativeHashes, StatementConfig};
 
 use crate::abi::{self, fr_u256, WithdrawArgs};
-use crate::contracts::read_word as read;
-use crate::simulate::{account, median, require};
+use crate::contracts::{prove_spend, read_word as read, Payout};
+use crate::simulate::{account, median, require, Tally};
 use crate::wallet::Note;
 use crate::PoolError;
 
@@ -63,17 +59,11 @@ pub const TORNADO_ERRORS: &[&str] = &[
 
 /// `ok`, the baseline's error name, or the raw revert/halt.
 pub fn describe(status: &CallStatus) -> String {
-    if let CallStatus::Reverted(data) = status {
-        if data.len() >= 4 {
-            if let Some(e) = TORNADO_ERRORS
-                .iter()
-                .find(|e| abi::selector(&format!("{e}()")) == data[..4])
-            {
-                return (*e).to_string();
-            }
-        }
+    match status {
+        CallStatus::Reverted(data) => abi::error_name(data, TORNADO_ERRORS)
+            .map_or_else(|| abi::describe(status), str::to_string),
+        _ => abi::describe(status),
     }
-    abi::describe(status)
 }
 
 /// The creation code of circomlibjs's MiMCSponge hasher contract (seed
@@ -166,23 +156,12 @@ impl TornadoProver {
                 PoolError::Note("the note's commitment is not in the tree".into())
             })?;
         let path = MerklePath::from_merkle(&tree.path(index as u64)?, self.circuit.shape())?;
-        let refund = U256::ZERO;
-        let w = Witness::Spend(SpendWitness {
-            nullifier: note.nullifier,
-            secret: note.secret,
-            path,
-            ext_data_hash: abi::ext_data_hash(recipient, relayer, fee, refund),
-        });
-        let (proof, public, _) = self.circuit.prove(&self.keys, &w, rng)?;
-        let args = WithdrawArgs {
-            root: fr_u256(&public.0[0]),
-            nullifier_hash: fr_u256(&public.0[1]),
+        let to = Payout {
             recipient,
             relayer,
             fee,
-            refund,
         };
-        Ok((Groth16Calldata::new(&proof, &public), args))
+        prove_spend((&self.circuit, &self.keys), note, path, to, rng)
     }
 }
 
@@ -388,15 +367,15 @@ pub fn simulate_tornado(
     let (tree, notes, gas_deposit, root_ok) = run.deposit_all(&depositors)?;
     let duplicate_commitment_rejected = run.try_duplicate_commitment(&notes[0])?;
     let w = run.withdraw_all(&tree, &notes, &recipients)?;
-    let balanced = run.balances_ok(&depositors, &recipients, w.count)?;
-    let (gd, gw) = (median(&gas_deposit), median(&w.gas));
-    let mut ps = w.prove_s.clone();
+    let balanced = run.balances_ok(&depositors, &recipients, w.made.count)?;
+    let (gd, gw) = (median(&gas_deposit), median(&w.made.gas));
+    let mut ps = w.made.prove_s.clone();
     ps.sort_by(f64::total_cmp);
     Ok(TornadoReport {
         design: "Tornado Cash (classic: on-chain MiMCSponge incremental tree, circomlibjs hasher contract)".into(),
         levels: prover.levels,
         deposits: cfg.deposits,
-        withdrawals: w.count,
+        withdrawals: w.made.count,
         pool_address: format!("{:#x}", run.pool),
         gas: TornadoGas {
             deposit: gd,
@@ -441,9 +420,7 @@ fn check_config(cfg: &TornadoConfig) -> Result<(), PoolError> {
 /// and whether each attack tried around the first was rejected.
 #[derive(Default)]
 struct BaselineWithdrawals {
-    count: usize,
-    gas: Vec<u64>,
-    prove_s: Vec<f64>,
+    made: Tally,
     double: bool,
     forged: bool,
     front: bool,
@@ -541,19 +518,12 @@ impl Baseline<'_> {
         let (cfg, prover, relayer, attacker) = (self.cfg, self.prover, self.relayer, self.attacker);
         let mut w = BaselineWithdrawals::default();
         for (i, note) in notes.iter().enumerate() {
-            if cfg.max_withdrawals.is_some_and(|m| w.count >= m) {
+            if w.made.reached(cfg.max_withdrawals) {
                 break;
             }
-            let t = Instant::now();
-            let (proof, args) = prover.prove_withdrawal(
-                tree,
-                note,
-                recipients[i],
-                relayer,
-                cfg.fee,
-                &mut self.rng,
-            )?;
-            w.prove_s.push(t.elapsed().as_secs_f64());
+            let (proof, args) = w.made.timed(|| {
+                prover.prove_withdrawal(tree, note, recipients[i], relayer, cfg.fee, &mut self.rng)
+            })?;
             if i == 0 {
                 let stolen = WithdrawArgs {
                     recipient: attacker,
@@ -585,8 +555,7 @@ impl Baseline<'_> {
                 format!("baseline withdrawal of note {i}"),
                 &r.outcome.status,
             )?;
-            w.gas.push(r.outcome.gas_tx);
-            w.count += 1;
+            w.made.record(r.outcome.gas_tx);
             if i == 0 {
                 w.double = self.try_withdraw("withdraw_double_spend", &proof, &args)?
                     == "NullifierAlreadySpent";
