@@ -113,36 +113,52 @@ func sample(p profile, f func()) (wall, cpu []float64) {
 	return wall, cpu
 }
 
+// jacobian is a Jacobian point type J (pointer P) whose affine type is A:
+// what walk and multiExp need of bn254's G1 and G2.
+type jacobian[J, A any] interface {
+	*J
+	FromAffine(*A) *J
+	ScalarMultiplication(*J, *big.Int) *J
+	AddAssign(*J) *J
+	MultiExp([]A, []fr.Element, ecc.MultiExpConfig) (*J, error)
+}
+
+// walk calls emit with the n points start, start+step, … of the group of
+// the generator g (start and step random multiples of g).
+func walk[J, A any, P jacobian[J, A]](g *A, n int, rng *rand.Rand, emit func(i int, p *J)) {
+	var start, step, gj J
+	P(&gj).FromAffine(g)
+	P(&start).ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
+	P(&step).ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
+	cur := start
+	for i := 0; i < n; i++ {
+		emit(i, &cur)
+		P(&cur).AddAssign(&step)
+	}
+}
+
 func walkG1(n int, rng *rand.Rand) []bn254.G1Affine {
 	_, _, g, _ := bn254.Generators()
-	var start, step bn254.G1Jac
-	var gj bn254.G1Jac
-	gj.FromAffine(&g)
-	start.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
-	step.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
 	jac := make([]bn254.G1Jac, n)
-	cur := start
-	for i := range jac {
-		jac[i] = cur
-		cur.AddAssign(&step)
-	}
+	walk(&g, n, rng, func(i int, p *bn254.G1Jac) { jac[i] = *p })
 	return bn254.BatchJacobianToAffineG1(jac)
 }
 
 func walkG2(n int, rng *rand.Rand) []bn254.G2Affine {
 	_, _, _, g := bn254.Generators()
-	var start, step bn254.G2Jac
-	var gj bn254.G2Jac
-	gj.FromAffine(&g)
-	start.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
-	step.ScalarMultiplication(&gj, big.NewInt(rng.Int63()))
 	out := make([]bn254.G2Affine, n)
-	cur := start
-	for i := range out {
-		out[i].FromJacobian(&cur)
-		cur.AddAssign(&step)
-	}
+	walk(&g, n, rng, func(i int, p *bn254.G2Jac) { out[i].FromJacobian(p) })
 	return out
+}
+
+// multiExp returns the MSM of pts and sc in the Jacobian type J on t tasks.
+func multiExp[J, A any, P jacobian[J, A]](pts []A, sc []fr.Element) func(t int) {
+	return func(t int) {
+		var r J
+		if _, err := P(&r).MultiExp(pts, sc, ecc.MultiExpConfig{NbTasks: t}); err != nil {
+			panic(err)
+		}
+	}
 }
 
 func scalars(n int) []fr.Element {
@@ -210,21 +226,9 @@ func main() {
 			var run func(t int)
 			switch group {
 			case "bn254-g1":
-				pts, sc := walkG1(int(n), rng), scalars(int(n))
-				run = func(t int) {
-					var r bn254.G1Jac
-					if _, err := r.MultiExp(pts, sc, ecc.MultiExpConfig{NbTasks: t}); err != nil {
-						panic(err)
-					}
-				}
+				run = multiExp[bn254.G1Jac](walkG1(int(n), rng), scalars(int(n)))
 			case "bn254-g2":
-				pts, sc := walkG2(int(n), rng), scalars(int(n))
-				run = func(t int) {
-					var r bn254.G2Jac
-					if _, err := r.MultiExp(pts, sc, ecc.MultiExpConfig{NbTasks: t}); err != nil {
-						panic(err)
-					}
-				}
+				run = multiExp[bn254.G2Jac](walkG2(int(n), rng), scalars(int(n)))
 			default:
 				fmt.Fprintln(os.Stderr, "unknown group", group)
 				os.Exit(2)
