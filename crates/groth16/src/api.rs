@@ -316,13 +316,7 @@ impl Circuit {
 
     /// The constraint matrices (synthesis in setup mode, LCs inlined).
     pub fn matrices(&self) -> Result<ConstraintMatrices<Fr>, Groth16Error> {
-        let cs = ConstraintSystem::<Fr>::new_ref();
-        cs.set_optimization_goal(OptimizationGoal::Constraints);
-        cs.set_mode(SynthesisMode::Setup);
-        self.circuit(None).generate_constraints(cs.clone())?;
-        cs.finalize();
-        cs.to_matrices()
-            .ok_or_else(|| Groth16Error::Config("constraint matrices unavailable".into()))
+        setup_matrices(self.circuit(None))
     }
 
     /// Constraint counts of this circuit.
@@ -376,14 +370,7 @@ impl Circuit {
 
     /// [`Circuit::setup`] without the prover tables.
     fn setup_keys(&self, seed: u64) -> Result<Keys, Groth16Error> {
-        let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let matrices = self.matrices()?;
-        let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(
-            self.circuit(None),
-            &mut rng,
-        )?;
-        let pvk = prepare_verifying_key(&pk.vk);
-        Ok(Keys::new(pk, pvk, Arc::new(matrices), true))
+        test_setup_keys(self.circuit(None), seed)
     }
 
     /// Keys from the cache directory `dir` (keyed by every parameter and the
@@ -444,19 +431,7 @@ impl Circuit {
     /// matrices) and returns the full assignment.
     pub fn witness(&self, witness: &Witness) -> Result<Assignment, Groth16Error> {
         self.check_kind(witness)?;
-        let cs = ConstraintSystem::<Fr>::new_ref();
-        cs.set_optimization_goal(OptimizationGoal::Constraints);
-        cs.set_mode(SynthesisMode::Prove {
-            construct_matrices: false,
-        });
-        self.circuit(Some(witness.clone()))
-            .generate_constraints(cs.clone())?;
-        let inner = cs.borrow().expect("constraint system still borrowed");
-        let num_instance = inner.instance_assignment.len();
-        let mut full = Vec::with_capacity(num_instance + inner.witness_assignment.len());
-        full.extend_from_slice(&inner.instance_assignment);
-        full.extend_from_slice(&inner.witness_assignment);
-        Ok(Assignment { full, num_instance })
+        synthesize_assignment(self.circuit(Some(witness.clone())))
     }
 
     /// Whether `assignment` satisfies every constraint (`A·z ∘ B·z = C·z`).
@@ -563,6 +538,53 @@ impl Circuit {
         };
         Ok((proof, assignment.public_inputs(), timings))
     }
+}
+
+/// The constraint matrices of `circuit` (synthesis in setup mode, LCs
+/// inlined): [`Circuit::matrices`], and the pool's slot-insert circuit's.
+pub(crate) fn setup_matrices<C: ConstraintSynthesizer<Fr>>(
+    circuit: C,
+) -> Result<ConstraintMatrices<Fr>, Groth16Error> {
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(SynthesisMode::Setup);
+    circuit.generate_constraints(cs.clone())?;
+    cs.finalize();
+    cs.to_matrices()
+        .ok_or_else(|| Groth16Error::Config("constraint matrices unavailable".into()))
+}
+
+/// **Test setup** keys of `circuit` (the circuit without a witness): its
+/// matrices, then circuit-specific Groth16 key generation with a ChaCha20
+/// RNG seeded by `seed` (known toxic waste). No prover tables yet.
+pub(crate) fn test_setup_keys<C: ConstraintSynthesizer<Fr> + Clone>(
+    circuit: C,
+    seed: u64,
+) -> Result<Keys, Groth16Error> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let matrices = setup_matrices(circuit.clone())?;
+    let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(circuit, &mut rng)?;
+    let pvk = prepare_verifying_key(&pk.vk);
+    Ok(Keys::new(pk, pvk, Arc::new(matrices), true))
+}
+
+/// Witness generation for `circuit` (with its witness): synthesis computing
+/// values only (no matrices); the full assignment `[1, public…, witness…]`.
+pub(crate) fn synthesize_assignment<C: ConstraintSynthesizer<Fr>>(
+    circuit: C,
+) -> Result<Assignment, Groth16Error> {
+    let cs = ConstraintSystem::<Fr>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(SynthesisMode::Prove {
+        construct_matrices: false,
+    });
+    circuit.generate_constraints(cs.clone())?;
+    let inner = cs.borrow().expect("constraint system still borrowed");
+    let num_instance = inner.instance_assignment.len();
+    let mut full = Vec::with_capacity(num_instance + inner.witness_assignment.len());
+    full.extend_from_slice(&inner.instance_assignment);
+    full.extend_from_slice(&inner.witness_assignment);
+    Ok(Assignment { full, num_instance })
 }
 
 fn check_assignment(keys: &Keys, assignment: &Assignment) -> Result<(), Groth16Error> {

@@ -8,16 +8,16 @@ use std::sync::Arc;
 
 use ark_bn254::Bn254;
 use ark_ff::{One, UniformRand, Zero};
-use ark_groth16::{prepare_verifying_key, Groth16, Proof};
+use ark_groth16::Proof;
 use ark_relations::r1cs::{
-    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef,
-    OptimizationGoal, SynthesisError, SynthesisMode,
+    ConstraintMatrices, ConstraintSynthesizer, ConstraintSystemRef, SynthesisError,
 };
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha20Rng;
+use rand::RngCore;
 use zkbench_hash::{Fr, HashFamily};
 
-use crate::api::{counts, ConstraintCounts, Keys};
+use crate::api::{
+    counts, setup_matrices, synthesize_assignment, test_setup_keys, ConstraintCounts, Keys,
+};
 use crate::backend::HashBackend;
 use crate::lc::{Cs, LinVar};
 use crate::statement::pool::{
@@ -164,13 +164,7 @@ impl SlotInsert {
 
     /// The constraint matrices.
     pub fn matrices(&self) -> Result<ConstraintMatrices<Fr>, Groth16Error> {
-        let cs = ConstraintSystem::<Fr>::new_ref();
-        cs.set_optimization_goal(OptimizationGoal::Constraints);
-        cs.set_mode(SynthesisMode::Setup);
-        self.circuit(None).generate_constraints(cs.clone())?;
-        cs.finalize();
-        cs.to_matrices()
-            .ok_or_else(|| Groth16Error::Config("constraint matrices unavailable".into()))
+        setup_matrices(self.circuit(None))
     }
 
     /// Constraint counts.
@@ -181,14 +175,7 @@ impl SlotInsert {
     /// **Test setup** (toxic waste from `seed`, as [`crate::Circuit::setup`]),
     /// with the prover tables built.
     pub fn setup(&self, seed: u64) -> Result<Keys, Groth16Error> {
-        let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let matrices = self.matrices()?;
-        let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(
-            self.circuit(None),
-            &mut rng,
-        )?;
-        let pvk = prepare_verifying_key(&pk.vk);
-        let keys = Keys::new(pk, pvk, Arc::new(matrices), true);
+        let keys = test_setup_keys(self.circuit(None), seed)?;
         keys.prover_tables();
         Ok(keys)
     }
@@ -202,25 +189,6 @@ impl SlotInsert {
         )?))
     }
 
-    /// The full assignment of `circuit`, and whether it satisfies `keys`' matrices.
-    fn assignment(
-        &self,
-        circuit: SlotInsertCircuit,
-    ) -> Result<crate::api::Assignment, Groth16Error> {
-        let cs = ConstraintSystem::<Fr>::new_ref();
-        cs.set_optimization_goal(OptimizationGoal::Constraints);
-        cs.set_mode(SynthesisMode::Prove {
-            construct_matrices: false,
-        });
-        circuit.generate_constraints(cs.clone())?;
-        let inner = cs.borrow().expect("constraint system still borrowed");
-        let num_instance = inner.instance_assignment.len();
-        let mut full = Vec::with_capacity(num_instance + inner.witness_assignment.len());
-        full.extend_from_slice(&inner.instance_assignment);
-        full.extend_from_slice(&inner.witness_assignment);
-        Ok(crate::api::Assignment { full, num_instance })
-    }
-
     /// Whether the witness with these public inputs (native ones when `None`)
     /// satisfies every constraint (negative tests).
     pub fn is_satisfied(
@@ -231,7 +199,7 @@ impl SlotInsert {
     ) -> Result<bool, Groth16Error> {
         let mut c = self.circuit(Some(w.clone()));
         c.public_override = public;
-        let a = self.assignment(c)?;
+        let a = synthesize_assignment(c)?;
         Ok(crate::api::is_satisfied(&keys.matrices, &a.full))
     }
 
@@ -243,7 +211,7 @@ impl SlotInsert {
         w: &SlotInsertWitness,
         rng: &mut R,
     ) -> Result<(Proof<Bn254>, PublicInputs), Groth16Error> {
-        let a = self.assignment(self.circuit(Some(w.clone())))?;
+        let a = synthesize_assignment(self.circuit(Some(w.clone())))?;
         if !crate::api::is_satisfied(&keys.matrices, &a.full) {
             return Err(Groth16Error::Witness(
                 "the slot-insert witness does not satisfy the circuit".into(),
