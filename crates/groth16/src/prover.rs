@@ -38,11 +38,12 @@ use web_time::Instant;
 use zkbench_msm::{run_plan, split, Block, Piece, Shape, SortedDigits};
 pub use zkbench_msm::{FixedBaseTable, RawCurve};
 
-/// Pieces per MSM the tables' windows are chosen for: about one per four
-/// threads (the five MSMs of a proof share the threads).
-fn chunks_per_msm() -> usize {
-    zkbench_msm::threads().div_ceil(4)
-}
+/// Bucket sets per MSM the tables' windows are chosen for: one, whatever
+/// the threads. The pieces of a proof's MSMs share bucket reductions by
+/// cutting the buckets into parts ([`zkbench_msm::split`]), which keeps the
+/// window the one-thread cost model picks (and a cached table good for any
+/// pool).
+const CHUNKS_PER_MSM: usize = 1;
 
 /// Fixed-base tables for the five MSMs of one proving key.
 pub struct ProverTables {
@@ -56,7 +57,7 @@ pub struct ProverTables {
 impl ProverTables {
     /// Precomputes the tables for `pk`.
     pub fn new(pk: &ProvingKey<Bn254>) -> Self {
-        let t = chunks_per_msm();
+        let t = CHUNKS_PER_MSM;
         Self {
             a: FixedBaseTable::new(&pk.a_query, t),
             b_g1: FixedBaseTable::new(&pk.b_g1_query, t),

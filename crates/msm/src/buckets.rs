@@ -51,6 +51,90 @@ pub(crate) struct AffineBuckets<'a, P: RawCurve> {
     soa: [Vec<u64>; 4],
     /// Whether batches go to the eight-lane kernel (where this CPU has it).
     vector: bool,
+    /// Additions per batch: a quarter of the buckets, at most [`MAX_BATCH`].
+    batch_size: usize,
+}
+
+/// The memory of a bucket set, kept by each thread between MSMs
+/// ([`Buffers::take`], and [`AffineBuckets`]'s `Drop`): a proof's MSM
+/// pieces would otherwise each allocate and free hundreds of kilobytes
+/// (beyond glibc's mmap threshold: fresh pages faulted in, then unmapped
+/// with a TLB shootdown on every core of the process), costs that grow
+/// with the threads.
+struct Buffers<P: RawCurve> {
+    buckets: Vec<Affine<P>>,
+    state: Vec<u8>,
+    batch: Vec<Entry>,
+    deferred: Vec<Entry>,
+    retry: Vec<Entry>,
+    side: Vec<Projective<P>>,
+    scratch: Vec<P::BaseField>,
+    prefix: Vec<P::BaseField>,
+    soa: [Vec<u64>; 4],
+}
+
+thread_local! {
+    /// Spare [`Buffers`] of this thread, of any curve.
+    static SPARE: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = const {
+        std::cell::RefCell::new(Vec::new())
+    };
+}
+
+/// Spare buffers kept per thread (of all curves together).
+const MAX_SPARE: usize = 4;
+
+impl<P: RawCurve> Buffers<P> {
+    /// This thread's spare buffers for curve `P`, or new empty ones.
+    fn take() -> Self {
+        SPARE
+            .with(|s| {
+                let mut s = s.borrow_mut();
+                let i = s.iter().position(|b| b.is::<Self>())?;
+                s.swap_remove(i).downcast::<Self>().ok()
+            })
+            .map_or_else(
+                || Self {
+                    buckets: Vec::new(),
+                    state: Vec::new(),
+                    batch: Vec::new(),
+                    deferred: Vec::new(),
+                    retry: Vec::new(),
+                    side: Vec::new(),
+                    scratch: Vec::new(),
+                    prefix: Vec::new(),
+                    soa: Default::default(),
+                },
+                |b| *b,
+            )
+    }
+
+    /// Keeps `self` for this thread's next bucket set.
+    fn give(self) {
+        SPARE.with(|s| {
+            let mut s = s.borrow_mut();
+            if s.len() < MAX_SPARE {
+                s.push(Box::new(self));
+            }
+        });
+    }
+}
+
+impl<P: RawCurve> Drop for AffineBuckets<'_, P> {
+    fn drop(&mut self) {
+        use std::mem::take;
+        Buffers::<P> {
+            buckets: take(&mut self.buckets),
+            state: take(&mut self.state),
+            batch: take(&mut self.batch),
+            deferred: take(&mut self.deferred),
+            retry: take(&mut self.retry),
+            side: take(&mut self.side),
+            scratch: take(&mut self.scratch),
+            prefix: take(&mut self.prefix),
+            soa: take(&mut self.soa),
+        }
+        .give();
+    }
 }
 
 /// One addition `buckets[bucket] += ±points[point]`: the table point is
@@ -131,23 +215,34 @@ where
     /// the eight-lane kernel where this CPU has it.
     pub(crate) fn new(n: usize, points: &'a [u8], vector: bool) -> Self {
         let cap = MAX_BATCH.min(n.div_ceil(4)).max(1);
+        let mut b = Buffers::<P>::take();
+        b.buckets.clear();
+        b.buckets.resize(n, Affine::<P>::zero());
+        b.state.clear();
+        b.state.resize(n, EMPTY);
+        for v in [&mut b.batch, &mut b.deferred, &mut b.retry] {
+            v.clear();
+        }
+        b.batch.reserve(cap);
+        b.side.clear();
         Self {
             points,
-            buckets: vec![Affine::<P>::zero(); n],
-            state: vec![EMPTY; n],
-            batch: Vec::with_capacity(cap),
-            deferred: Vec::with_capacity(cap / 2),
-            retry: Vec::with_capacity(cap / 2),
-            side: Vec::new(),
-            scratch: Vec::with_capacity(cap),
-            prefix: Vec::with_capacity(cap),
-            soa: Default::default(),
+            buckets: b.buckets,
+            state: b.state,
+            batch: b.batch,
+            deferred: b.deferred,
+            retry: b.retry,
+            side: b.side,
+            scratch: b.scratch,
+            prefix: b.prefix,
+            soa: b.soa,
             vector,
+            batch_size: cap,
         }
     }
 
     fn capacity(&self) -> usize {
-        self.batch.capacity()
+        self.batch_size
     }
 
     /// The point `±points[e.point]` of an entry (never the point at infinity:
@@ -188,7 +283,8 @@ where
             }
             _ => {
                 if self.side.is_empty() {
-                    self.side = vec![Projective::<P>::zero(); self.buckets.len()];
+                    self.side
+                        .resize(self.buckets.len(), Projective::<P>::zero());
                 }
                 add_affine(&mut self.side[b], &Self::point(self.points, e));
             }

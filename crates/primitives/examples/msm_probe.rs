@@ -1,8 +1,10 @@
 //! Times zkbench's fixed-base MSM (and optionally arkworks') on the
 //! `primitives` suite's inputs, for profiling and before/after comparisons:
-//! `cargo run --release -p zkbench-primitives --example msm_probe -- g1 16,18 2 5 [ark] [skew]`
-//! (group, log sizes, threads, repetitions; `ark`: also time arkworks and
-//! check the result; `skew`: witness-like scalars, 9 in 10 of them 0 or ±1).
+//! `cargo run --release -p zkbench-primitives --example msm_probe -- g1 16,18 1,2,16 5 [ark] [skew]`
+//! (group, log sizes, thread counts, repetitions; `ark`: also time arkworks
+//! and check the result; `skew`: witness-like scalars, 9 in 10 of them 0 or
+//! ±1). The table is built once per size, with every thread; each thread
+//! count then runs in a pool of its own.
 //! It prints wall and CPU nanoseconds per point (CPU: all threads, steadier
 //! on a loaded machine).
 
@@ -26,7 +28,7 @@ fn cpu_ns() -> f64 {
 
 fn run<P: zkbench_msm::RawCurve<ScalarField = ark_bn254::Fr, BaseField: zkbench_msm::MsmField>>(
     logs: &[usize],
-    threads: usize,
+    threads: &[usize],
     reps: usize,
     ark: bool,
     skew: bool,
@@ -47,42 +49,50 @@ fn run<P: zkbench_msm::RawCurve<ScalarField = ark_bn254::Fr, BaseField: zkbench_
             }
         }
         let t = Instant::now();
-        let table = FixedBaseTable::new(&points, threads);
+        let table = FixedBaseTable::new(&points, 1);
         let build = t.elapsed().as_secs_f64();
         let expected = ark.then(|| msm::arkworks(&points, &scalars).into_affine());
-        let mut times = Vec::new();
-        let mut cpu = Vec::new();
-        for _ in 0..reps {
-            let t = Instant::now();
-            let c0 = cpu_ns();
-            let got = msm::zkbench(&table, &scalars).into_affine();
-            cpu.push((cpu_ns() - c0) / n as f64);
-            times.push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
-            if let Some(e) = expected {
-                assert_eq!(got, e);
-            }
-        }
-        times.sort_by(f64::total_cmp);
-        cpu.sort_by(f64::total_cmp);
-        let mut line = format!(
-            "2^{k}: window {} build {build:.1}s zkbench ns/pt min {:.0} median {:.0} cpu-ns/pt min {:.0} median {:.0}",
-            table.window(),
-            times[0],
-            times[times.len() / 2],
-            cpu[0],
-            cpu[cpu.len() / 2]
-        );
-        if ark {
-            let mut a = Vec::new();
-            for _ in 0..reps.min(3) {
+        for &th in threads {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(th)
+                .build()
+                .expect("thread pool");
+            let mut times = Vec::new();
+            let mut cpu = Vec::new();
+            for _ in 0..reps {
                 let t = Instant::now();
-                let _ = std::hint::black_box(msm::arkworks(&points, &scalars));
-                a.push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
+                let c0 = cpu_ns();
+                let got = pool
+                    .install(|| msm::zkbench(&table, &scalars))
+                    .into_affine();
+                cpu.push((cpu_ns() - c0) / n as f64);
+                times.push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
+                if let Some(e) = expected {
+                    assert_eq!(got, e);
+                }
             }
-            a.sort_by(f64::total_cmp);
-            line += &format!(" | arkworks min {:.0} ratio {:.2}", a[0], times[0] / a[0]);
+            times.sort_by(f64::total_cmp);
+            cpu.sort_by(f64::total_cmp);
+            let mut line = format!(
+                "2^{k} threads {th}: window {} build {build:.1}s zkbench ns/pt min {:.0} median {:.0} cpu-ns/pt min {:.0} median {:.0}",
+                table.window(),
+                times[0],
+                times[times.len() / 2],
+                cpu[0],
+                cpu[cpu.len() / 2]
+            );
+            if ark {
+                let mut a = Vec::new();
+                for _ in 0..reps.min(3) {
+                    let t = Instant::now();
+                    let _ = std::hint::black_box(pool.install(|| msm::arkworks(&points, &scalars)));
+                    a.push(t.elapsed().as_secs_f64() * 1e9 / n as f64);
+                }
+                a.sort_by(f64::total_cmp);
+                line += &format!(" | arkworks min {:.0} ratio {:.2}", a[0], times[0] / a[0]);
+            }
+            println!("{line}");
         }
-        println!("{line}");
     }
 }
 
@@ -96,16 +106,18 @@ fn main() {
         .split(',')
         .map(|s| s.parse().expect("log size"))
         .collect();
-    let threads: usize = args.get(3).map_or(2, |s| s.parse().expect("threads"));
+    let threads: Vec<usize> = args
+        .get(3)
+        .map(String::as_str)
+        .unwrap_or("2")
+        .split(',')
+        .map(|s| s.parse().expect("threads"))
+        .collect();
     let reps: usize = args.get(4).map_or(5, |s| s.parse().expect("reps"));
     let ark = args.iter().skip(5).any(|s| s == "ark");
     let skew = args.iter().skip(5).any(|s| s == "skew");
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-        .expect("thread pool");
     match group {
-        "g2" => run::<ark_bn254::g2::Config>(&logs, threads, reps, ark, skew),
-        _ => run::<ark_bn254::g1::Config>(&logs, threads, reps, ark, skew),
+        "g2" => run::<ark_bn254::g2::Config>(&logs, &threads, reps, ark, skew),
+        _ => run::<ark_bn254::g1::Config>(&logs, &threads, reps, ark, skew),
     }
 }
