@@ -29,6 +29,21 @@ use crate::points::RawCurve;
 pub(crate) struct AffineBuckets<'a, P: RawCurve> {
     /// The table points the additions refer to (raw limbs).
     points: &'a [u8],
+    /// The buckets, the batch and their scratch memory.
+    b: Buffers<P>,
+    /// Whether batches go to the eight-lane kernel (where this CPU has it).
+    vector: bool,
+    /// Additions per batch: a quarter of the buckets, at most [`MAX_BATCH`].
+    batch_size: usize,
+}
+
+/// The memory of a bucket set, kept by each thread between MSMs
+/// ([`Buffers::take`], and [`AffineBuckets`]'s `Drop`): a proof's MSM
+/// pieces would otherwise each allocate and free hundreds of kilobytes
+/// (beyond glibc's mmap threshold: fresh pages faulted in, then unmapped
+/// with a TLB shootdown on every core of the process), costs that grow
+/// with the threads.
+struct Buffers<P: RawCurve> {
     /// The bucket sums; `buckets[b]` is meaningful only if `state[b]` is not
     /// [`EMPTY`].
     buckets: Vec<Affine<P>>,
@@ -49,28 +64,6 @@ pub(crate) struct AffineBuckets<'a, P: RawCurve> {
     /// Scratch of the eight-lane kernel ([`MsmField::batch_add_x8`]): the
     /// batch's points and buckets, the sums written over `qx`, `qy`.
     soa: [Vec<u64>; 4],
-    /// Whether batches go to the eight-lane kernel (where this CPU has it).
-    vector: bool,
-    /// Additions per batch: a quarter of the buckets, at most [`MAX_BATCH`].
-    batch_size: usize,
-}
-
-/// The memory of a bucket set, kept by each thread between MSMs
-/// ([`Buffers::take`], and [`AffineBuckets`]'s `Drop`): a proof's MSM
-/// pieces would otherwise each allocate and free hundreds of kilobytes
-/// (beyond glibc's mmap threshold: fresh pages faulted in, then unmapped
-/// with a TLB shootdown on every core of the process), costs that grow
-/// with the threads.
-struct Buffers<P: RawCurve> {
-    buckets: Vec<Affine<P>>,
-    state: Vec<u8>,
-    batch: Vec<Entry>,
-    deferred: Vec<Entry>,
-    retry: Vec<Entry>,
-    side: Vec<Projective<P>>,
-    scratch: Vec<P::BaseField>,
-    prefix: Vec<P::BaseField>,
-    soa: [Vec<u64>; 4],
 }
 
 thread_local! {
@@ -83,6 +76,22 @@ thread_local! {
 /// Spare buffers kept per thread (of all curves together).
 const MAX_SPARE: usize = 4;
 
+impl<P: RawCurve> Default for Buffers<P> {
+    fn default() -> Self {
+        Self {
+            buckets: Vec::new(),
+            state: Vec::new(),
+            batch: Vec::new(),
+            deferred: Vec::new(),
+            retry: Vec::new(),
+            side: Vec::new(),
+            scratch: Vec::new(),
+            prefix: Vec::new(),
+            soa: Default::default(),
+        }
+    }
+}
+
 impl<P: RawCurve> Buffers<P> {
     /// This thread's spare buffers for curve `P`, or new empty ones.
     fn take() -> Self {
@@ -92,20 +101,7 @@ impl<P: RawCurve> Buffers<P> {
                 let i = s.iter().position(|b| b.is::<Self>())?;
                 s.swap_remove(i).downcast::<Self>().ok()
             })
-            .map_or_else(
-                || Self {
-                    buckets: Vec::new(),
-                    state: Vec::new(),
-                    batch: Vec::new(),
-                    deferred: Vec::new(),
-                    retry: Vec::new(),
-                    side: Vec::new(),
-                    scratch: Vec::new(),
-                    prefix: Vec::new(),
-                    soa: Default::default(),
-                },
-                |b| *b,
-            )
+            .map_or_else(Self::default, |b| *b)
     }
 
     /// Keeps `self` for this thread's next bucket set.
@@ -121,19 +117,7 @@ impl<P: RawCurve> Buffers<P> {
 
 impl<P: RawCurve> Drop for AffineBuckets<'_, P> {
     fn drop(&mut self) {
-        use std::mem::take;
-        Buffers::<P> {
-            buckets: take(&mut self.buckets),
-            state: take(&mut self.state),
-            batch: take(&mut self.batch),
-            deferred: take(&mut self.deferred),
-            retry: take(&mut self.retry),
-            side: take(&mut self.side),
-            scratch: take(&mut self.scratch),
-            prefix: take(&mut self.prefix),
-            soa: take(&mut self.soa),
-        }
-        .give();
+        std::mem::take(&mut self.b).give();
     }
 }
 
@@ -227,15 +211,7 @@ where
         b.side.clear();
         Self {
             points,
-            buckets: b.buckets,
-            state: b.state,
-            batch: b.batch,
-            deferred: b.deferred,
-            retry: b.retry,
-            side: b.side,
-            scratch: b.scratch,
-            prefix: b.prefix,
-            soa: b.soa,
+            b,
             vector,
             batch_size: cap,
         }
@@ -259,7 +235,7 @@ where
     /// The entry's addition (possibly later).
     pub(crate) fn add(&mut self, e: Entry) {
         self.insert(e);
-        if self.batch.len() == self.capacity() {
+        if self.b.batch.len() == self.capacity() {
             self.flush();
         }
     }
@@ -269,24 +245,25 @@ where
     /// or adds it to the bucket's overflow if `deferred` is full too.
     fn insert(&mut self, e: Entry) {
         let b = e.bucket as usize;
-        match self.state[b] {
+        match self.b.state[b] {
             EMPTY => {
-                self.buckets[b] = Self::point(self.points, e);
-                self.state[b] = FULL;
+                self.b.buckets[b] = Self::point(self.points, e);
+                self.b.state[b] = FULL;
             }
-            FULL if self.batch.len() < self.capacity() => {
-                self.state[b] = BUSY;
-                self.batch.push(e);
+            FULL if self.b.batch.len() < self.capacity() => {
+                self.b.state[b] = BUSY;
+                self.b.batch.push(e);
             }
-            _ if self.deferred.len() < self.capacity() / 2 => {
-                self.deferred.push(e);
+            _ if self.b.deferred.len() < self.capacity() / 2 => {
+                self.b.deferred.push(e);
             }
             _ => {
-                if self.side.is_empty() {
-                    self.side
-                        .resize(self.buckets.len(), Projective::<P>::zero());
+                if self.b.side.is_empty() {
+                    self.b
+                        .side
+                        .resize(self.b.buckets.len(), Projective::<P>::zero());
                 }
-                add_affine(&mut self.side[b], &Self::point(self.points, e));
+                add_affine(&mut self.b.side[b], &Self::point(self.points, e));
             }
         }
     }
@@ -294,32 +271,35 @@ where
     /// Performs the waiting additions with one inversion, then queues the
     /// deferred ones again (they start the next batch).
     fn flush(&mut self) {
-        if self.batch.is_empty() {
+        if self.b.batch.is_empty() {
             return;
         }
         // the eight-lane kernel where there is one (its inversion has a
         // fixed cost of sixteen lanes: not worth it for tiny batches)
-        if P::BaseField::SOA_GROUP == 0 || self.batch.len() < 32 || !self.vector || !self.flush_x8()
+        if P::BaseField::SOA_GROUP == 0
+            || self.b.batch.len() < 32
+            || !self.vector
+            || !self.flush_x8()
         {
             self.flush_scalar();
         }
-        self.batch.clear();
-        std::mem::swap(&mut self.deferred, &mut self.retry);
-        let mut retry = std::mem::take(&mut self.retry);
+        self.b.batch.clear();
+        std::mem::swap(&mut self.b.deferred, &mut self.b.retry);
+        let mut retry = std::mem::take(&mut self.b.retry);
         for &e in &retry {
             self.insert(e);
         }
         retry.clear();
-        self.retry = retry;
+        self.b.retry = retry;
     }
 
     /// The special case of an addition with `p.x = q.x` (doubling or
     /// cancellation: rare), done at once; the entry is then marked done
     /// (bucket index out of range).
     fn add_special(&mut self, e: &mut Entry, p: Affine<P>) {
-        let q = &mut self.buckets[e.bucket as usize];
+        let q = &mut self.b.buckets[e.bucket as usize];
         let sum = q.into_group() + p;
-        self.state[e.bucket as usize] = if sum.is_zero() { EMPTY } else { FULL };
+        self.b.state[e.bucket as usize] = if sum.is_zero() { EMPTY } else { FULL };
         *q = sum.into_affine();
         e.bucket = u32::MAX;
     }
@@ -330,20 +310,20 @@ where
     fn flush_x8(&mut self) -> bool {
         let points = self.points;
         let group = P::BaseField::SOA_GROUP;
-        let words = self.batch.len().div_ceil(8) * group;
-        for v in self.soa.iter_mut() {
+        let words = self.b.batch.len().div_ceil(8) * group;
+        for v in self.b.soa.iter_mut() {
             v.resize(words, 0);
         }
-        let mut batch = std::mem::take(&mut self.batch);
+        let mut batch = std::mem::take(&mut self.b.batch);
         let mut n = 0;
         for e in batch.iter_mut() {
             let p = Self::point(points, *e);
-            let q = self.buckets[e.bucket as usize];
+            let q = self.b.buckets[e.bucket as usize];
             if p.x == q.x {
                 self.add_special(e, p);
                 continue;
             }
-            let [px, py, qx, qy] = &mut self.soa;
+            let [px, py, qx, qy] = &mut self.b.soa;
             p.x.soa_put(px, n);
             p.y.soa_put(py, n);
             q.x.soa_put(qx, n);
@@ -351,7 +331,7 @@ where
             n += 1;
         }
         let groups = n.div_ceil(8);
-        let [px, py, qx, qy] = &mut self.soa;
+        let [px, py, qx, qy] = &mut self.b.soa;
         // padding lanes: (1, 0) + (0, 0), a non-zero denominator
         for k in n..groups * 8 {
             P::BaseField::one().soa_put(px, k);
@@ -362,8 +342,8 @@ where
         if !P::BaseField::batch_add_x8(px, py, qx, qy, groups) {
             // no kernel: undo nothing (the specials are done), the scalar
             // pass does the rest
-            self.batch = batch;
-            self.batch.retain(|e| e.bucket != u32::MAX);
+            self.b.batch = batch;
+            self.b.batch.retain(|e| e.bucket != u32::MAX);
             return false;
         }
         let mut k = 0;
@@ -373,12 +353,12 @@ where
             }
             let x = P::BaseField::soa_get(qx, k);
             let y = P::BaseField::soa_get(qy, k);
-            self.buckets[e.bucket as usize] = Affine::new_unchecked(x, y);
-            self.state[e.bucket as usize] = FULL;
+            self.b.buckets[e.bucket as usize] = Affine::new_unchecked(x, y);
+            self.b.state[e.bucket as usize] = FULL;
             k += 1;
         }
         batch.clear();
-        self.batch = batch;
+        self.b.batch = batch;
         true
     }
 
@@ -386,22 +366,22 @@ where
     /// field arithmetic and one inversion.
     fn flush_scalar(&mut self) {
         let points = self.points;
-        self.scratch.clear();
-        let mut batch = std::mem::take(&mut self.batch);
+        self.b.scratch.clear();
+        let mut batch = std::mem::take(&mut self.b.batch);
         for e in batch.iter_mut() {
             let p = &point::<P>(points, e.point);
-            let mut d = p.x - self.buckets[e.bucket as usize].x;
+            let mut d = p.x - self.b.buckets[e.bucket as usize].x;
             if d.is_zero() {
                 // done at once; the entry is then skipped (denominator 1)
                 self.add_special(e, Self::point(points, *e));
                 d = P::BaseField::one();
             }
-            self.scratch.push(d);
+            self.b.scratch.push(d);
         }
-        self.batch = batch;
-        batch_invert(&mut self.scratch, &mut self.prefix);
-        for (e, inv) in self.batch.iter().zip(&self.scratch) {
-            let Some(q) = self.buckets.get_mut(e.bucket as usize) else {
+        self.b.batch = batch;
+        batch_invert(&mut self.b.scratch, &mut self.b.prefix);
+        for (e, inv) in self.b.batch.iter().zip(&self.b.scratch) {
+            let Some(q) = self.b.buckets.get_mut(e.bucket as usize) else {
                 continue;
             };
             let p = &point::<P>(points, e.point);
@@ -411,7 +391,7 @@ where
             let x = lambda.square_msm() - q.x - p.x;
             let y = lambda.mul_msm(&(q.x - x)) - q.y;
             *q = Affine::new_unchecked(x, y);
-            self.state[e.bucket as usize] = FULL;
+            self.b.state[e.bucket as usize] = FULL;
         }
     }
 
@@ -420,17 +400,17 @@ where
     /// ([`crate::split`]), its weighted sum plus `offset` times its plain
     /// sum (the running sum at the end).
     pub(crate) fn sum_weighted(mut self, offset: u64) -> Projective<P> {
-        while !self.batch.is_empty() {
+        while !self.b.batch.is_empty() {
             self.flush();
         }
-        debug_assert!(self.deferred.is_empty());
+        debug_assert!(self.b.deferred.is_empty());
         let mut running = Projective::<P>::zero();
         let mut acc = Projective::<P>::zero();
-        for (i, b) in self.buckets.iter().enumerate().rev() {
-            if self.state[i] != EMPTY {
+        for (i, b) in self.b.buckets.iter().enumerate().rev() {
+            if self.b.state[i] != EMPTY {
                 add_affine(&mut running, b);
             }
-            if let Some(side) = self.side.get(i) {
+            if let Some(side) = self.b.side.get(i) {
                 add_projective(&mut running, side);
             }
             add_projective(&mut acc, &running);

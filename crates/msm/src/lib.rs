@@ -36,5 +36,8 @@ pub mod table;
 
 pub use field::{add_affine, add_projective, MsmField};
 pub use points::{Backing, PointBytes, RawCurve};
-pub use split::{on_cores, run_pieces, run_plan, split, threads, Block, Piece, Plan, Shape};
+pub use split::{
+    on_cores, run_pieces, run_plan, split, threads, vector_here, vector_workers, Block, Piece,
+    Plan, Shape,
+};
 pub use table::{num_windows, FixedBaseTable, Scalar, SortedDigits};

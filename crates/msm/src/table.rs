@@ -250,24 +250,12 @@ impl<P: RawCurve> FixedBaseTable<P> {
         let mut parts: Vec<Vec<u64>> = (0..block.parts)
             .map(|_| Vec::with_capacity(guess))
             .collect();
-        let mut digits = vec![0i32; w];
-        for k in block.range.clone() {
-            let s = &scalars[self.indices[k] as usize];
-            if s.is_zero() {
-                continue;
-            }
-            signed_digits(s, c, &mut digits);
-            for (j, &d) in digits.iter().enumerate() {
-                if d != 0 {
-                    let b = d.unsigned_abs() - 1;
-                    parts[(b >> shift) as usize].push(SortedDigits::pack(Entry {
-                        bucket: b & mask,
-                        neg: d < 0,
-                        point: k * w + j,
-                    }));
-                }
-            }
-        }
+        self.for_each_addition(scalars, block.range.clone(), |e| {
+            parts[(e.bucket >> shift) as usize].push(SortedDigits::pack(Entry {
+                bucket: e.bucket & mask,
+                ..e
+            }));
+        });
         SortedDigits(parts)
     }
 
@@ -288,7 +276,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
             return self.msm_range(scalars, piece.range.clone());
         }
         let size = (1usize << (self.window - 1)) / piece.parts;
-        let vector = P::BaseField::has_x8();
+        let vector = P::BaseField::has_x8() && crate::split::vector_here();
         let mut buckets = AffineBuckets::<P>::new(size, &self.points, vector);
         for block in sorted {
             for &e in &block.0[piece.part] {
@@ -307,7 +295,8 @@ impl<P: RawCurve> FixedBaseTable<P> {
     where
         P::BaseField: MsmField,
     {
-        self.msm_range_with(scalars, range, P::BaseField::has_x8())
+        let vector = P::BaseField::has_x8() && crate::split::vector_here();
+        self.msm_range_with(scalars, range, vector)
     }
 
     /// [`Self::msm_range`], with the eight-lane kernel for the batches
@@ -321,19 +310,33 @@ impl<P: RawCurve> FixedBaseTable<P> {
     where
         P::BaseField: MsmField,
     {
-        let c = self.window;
+        let mut buckets = AffineBuckets::<P>::new(1 << (self.window - 1), &self.points, vector);
+        self.for_each_addition(scalars, range, |e| buckets.add(e));
+        buckets.sum_weighted(0)
+    }
+
+    /// `f` of every bucket addition of the bases `range`: for each non-zero
+    /// signed digit `d` of window `j` of base `k`'s scalar, the table point
+    /// `k·windows + j` (negated where `d < 0`) into bucket `|d| − 1`. A
+    /// scalar's digits are computed once, before its row of the table is
+    /// added.
+    fn for_each_addition(
+        &self,
+        scalars: &[Scalar],
+        range: std::ops::Range<usize>,
+        mut f: impl FnMut(Entry),
+    ) {
         let w = self.windows;
-        let mut buckets = AffineBuckets::<P>::new(1 << (c - 1), &self.points, vector);
         let mut digits = vec![0i32; w];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
             if s.is_zero() {
                 continue;
             }
-            signed_digits(s, c, &mut digits);
+            signed_digits(s, self.window, &mut digits);
             for (j, &d) in digits.iter().enumerate() {
                 if d != 0 {
-                    buckets.add(Entry {
+                    f(Entry {
                         bucket: d.unsigned_abs() - 1,
                         neg: d < 0,
                         point: k * w + j,
@@ -341,7 +344,6 @@ impl<P: RawCurve> FixedBaseTable<P> {
                 }
             }
         }
-        buckets.sum_weighted(0)
     }
 }
 
