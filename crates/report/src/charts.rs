@@ -2,7 +2,11 @@
 //! with markers, horizontal bar charts, log-log size charts), and the log-axis
 //! helpers they share.
 
-use plotters::prelude::*;
+use plotters::{
+    chart::MeshStyle,
+    coord::{ranged1d::ValueFormatter, Shift},
+    prelude::*,
+};
 
 use crate::format::{fmt_count, fmt_seconds, fmt_si};
 
@@ -45,18 +49,7 @@ pub fn line_chart(
         whole.fill(&WHITE).ok()?;
         let (root, legend) = whole.split_horizontally(680);
         for (i, (name, _)) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let y = 50 + 20 * i as i32;
-            legend
-                .draw(&PathElement::new(
-                    vec![(4, y), (26, y)],
-                    color.stroke_width(3),
-                ))
-                .ok()?;
-            legend.draw(&Circle::new((15, y), 3, color.filled())).ok()?;
-            legend
-                .draw(&Text::new(name.clone(), (32, y - 7), ("sans-serif", 13)))
-                .ok()?;
+            legend_entry(&legend, i, name, Palette99::pick(i).to_rgba(), true)?;
         }
         let mut b = ChartBuilder::on(&root);
         b.caption(title, ("sans-serif", 20))
@@ -66,37 +59,29 @@ pub fn line_chart(
         macro_rules! finish {
             ($chart:expr) => {{
                 let mut chart = $chart;
-                chart
-                    .configure_mesh()
-                    .x_desc(x_label)
-                    .y_desc(y_label)
-                    .x_label_formatter(&|x| {
-                        if (x - x.round()).abs() < 1e-6 {
-                            format!("{}", x.round() as i64)
-                        } else {
-                            String::new()
-                        }
-                    })
-                    .y_label_formatter(&|y| format_axis(*y, y_label))
-                    .x_labels(12)
-                    .y_labels(8)
-                    .label_style(("sans-serif", 14))
-                    .axis_desc_style(("sans-serif", 15))
-                    .light_line_style(TRANSPARENT)
-                    .bold_line_style(RGBColor(225, 225, 225))
-                    .draw()
-                    .ok()?;
-                for (i, (name, data)) in series.iter().enumerate() {
+                report_mesh(
+                    chart
+                        .configure_mesh()
+                        .x_desc(x_label)
+                        .y_desc(y_label)
+                        .x_label_formatter(&|x| {
+                            if (x - x.round()).abs() < 1e-6 {
+                                format!("{}", x.round() as i64)
+                            } else {
+                                String::new()
+                            }
+                        })
+                        .y_label_formatter(&|y| format_axis(*y, y_label))
+                        .x_labels(12)
+                        .y_labels(8),
+                    14,
+                    15,
+                )
+                .draw()
+                .ok()?;
+                for (i, (_, data)) in series.iter().enumerate() {
                     let color = Palette99::pick(i).to_rgba();
-                    let mut data = data.clone();
-                    data.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    let _ = name;
-                    chart
-                        .draw_series(LineSeries::new(data.clone(), color.stroke_width(2)))
-                        .ok()?;
-                    chart
-                        .draw_series(data.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                        .ok()?;
+                    draw_line(&mut chart, data, color.stroke_width(2), Some(color))?;
                 }
             }};
         }
@@ -111,6 +96,77 @@ pub fn line_chart(
         whole.present().ok()?;
     }
     Some(svg)
+}
+
+/// The report's mesh style on `mesh`: tick labels of `label_px`, axis
+/// descriptions of `desc_px`, no minor grid lines and light grey major ones
+/// (every chart but the prover-parts bars).
+pub fn report_mesh<'m, 'a, 'b, X, Y, XT, YT, DB>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+    label_px: u32,
+    desc_px: u32,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+    DB: DrawingBackend,
+{
+    mesh.label_style(("sans-serif", label_px))
+        .axis_desc_style(("sans-serif", desc_px))
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(RGBColor(225, 225, 225))
+}
+
+/// Draws `points`, sorted by x, as a line in `line`, with a dot of radius 3
+/// in `dots` on each point when given.
+pub fn draw_line<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: &[(f64, f64)],
+    line: ShapeStyle,
+    dots: Option<RGBAColor>,
+) -> Option<()>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let mut data = points.to_vec();
+    data.sort_by(|a, b| a.0.total_cmp(&b.0));
+    chart
+        .draw_series(LineSeries::new(data.clone(), line))
+        .ok()?;
+    if let Some(c) = dots {
+        chart
+            .draw_series(data.iter().map(|&p| Circle::new(p, 3, c.filled())))
+            .ok()?;
+    }
+    Some(())
+}
+
+/// Entry `i` of a legend beside a plot: a short line in `color`, with a dot
+/// on it when `dot` (a line chart's markers), and `name`.
+pub fn legend_entry(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    i: usize,
+    name: &str,
+    color: RGBAColor,
+    dot: bool,
+) -> Option<()> {
+    let y = 50 + 20 * i as i32;
+    area.draw(&PathElement::new(
+        vec![(4, y), (26, y)],
+        color.stroke_width(3),
+    ))
+    .ok()?;
+    if dot {
+        area.draw(&Circle::new((15, y), 3, color.filled())).ok()?;
+    }
+    area.draw(&Text::new(
+        name.to_string(),
+        (32, y - 7),
+        ("sans-serif", 13),
+    ))
+    .ok()
 }
 
 /// A y-axis tick label: seconds when `label` says `(s)`, whole MiB, else a count.
@@ -147,32 +203,32 @@ pub fn bar_chart(title: &str, x_label: &str, bars: &[(String, f64)]) -> Option<S
             .build_cartesian_2d((lo * 0.5..hi * 2.0).log_scale(), -0.5..(n as f64 - 0.5))
             .ok()?;
         let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_labels(n)
-            .y_label_formatter(&|y| {
-                let i = y.round();
-                if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                    names[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .x_label_formatter(&|x| {
-                if x_label.contains(", s") {
-                    fmt_seconds(*x)
-                } else {
-                    fmt_count(*x)
-                }
-            })
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 15))
-            .disable_y_mesh()
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .draw()
-            .ok()?;
+        report_mesh(
+            chart
+                .configure_mesh()
+                .x_desc(x_label)
+                .y_labels(n)
+                .y_label_formatter(&|y| {
+                    let i = y.round();
+                    if (y - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
+                        names[i as usize].clone()
+                    } else {
+                        String::new()
+                    }
+                })
+                .x_label_formatter(&|x| {
+                    if x_label.contains(", s") {
+                        fmt_seconds(*x)
+                    } else {
+                        fmt_count(*x)
+                    }
+                })
+                .disable_y_mesh(),
+            13,
+            15,
+        )
+        .draw()
+        .ok()?;
         chart
             .draw_series(bars.iter().enumerate().map(|(i, b)| {
                 let y = i as f64;
@@ -274,52 +330,47 @@ pub fn loglog(
                     .with_key_points(log_key_points(ymin * 0.6, ymax * 1.6)),
             )
             .ok()?;
-        chart
-            .configure_mesh()
-            .x_desc(x_label)
-            .y_desc(y_label)
-            .x_label_formatter(&|x| {
-                if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
-                    format!("2^{}", x.round() as i64)
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|y| {
-                // label 1-2-5 ticks only (see `log_tick_labelled`)
-                if !log_tick_labelled(*y) {
-                    String::new()
-                } else if seconds {
-                    fmt_seconds(*y)
-                } else {
-                    fmt_si(*y)
-                }
-            })
-            .x_labels(16)
-            .y_labels(10)
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .draw()
-            .ok()?;
-        for (name, c, data) in lines {
-            let mut data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
-            data.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let style = color(*c);
-            let dashed = name.starts_with("cost model");
-            let stroke = if dashed {
-                RGBColor(90, 90, 90).stroke_width(2)
-            } else {
-                style.stroke_width(2)
-            };
+        report_mesh(
             chart
-                .draw_series(LineSeries::new(data.clone(), stroke))
-                .ok()?;
-            if !dashed {
-                chart
-                    .draw_series(data.iter().map(|&p| Circle::new(p, 3, style.filled())))
-                    .ok()?;
+                .configure_mesh()
+                .x_desc(x_label)
+                .y_desc(y_label)
+                .x_label_formatter(&|x| {
+                    if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
+                        format!("2^{}", x.round() as i64)
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_label_formatter(&|y| {
+                    // label 1-2-5 ticks only (see `log_tick_labelled`)
+                    if !log_tick_labelled(*y) {
+                        String::new()
+                    } else if seconds {
+                        fmt_seconds(*y)
+                    } else {
+                        fmt_si(*y)
+                    }
+                })
+                .x_labels(16)
+                .y_labels(10),
+            13,
+            14,
+        )
+        .draw()
+        .ok()?;
+        for (name, c, data) in lines {
+            let data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
+            let style = color(*c);
+            if name.starts_with("cost model") {
+                draw_line(
+                    &mut chart,
+                    &data,
+                    RGBColor(90, 90, 90).stroke_width(2),
+                    None,
+                )?;
+            } else {
+                draw_line(&mut chart, &data, style.stroke_width(2), Some(style))?;
             }
         }
         for (i, (name, c, _)) in lines.iter().enumerate() {

@@ -154,17 +154,9 @@ mod tests {
         let mut f = ResultsFile::new("t", "quick", env.clone());
         for (hash, samples) in entries {
             let case = Case {
-                kind: CaseKind::Hash,
-                system: "native".into(),
-                hash: hash.to_string(),
-                alpha: None,
                 width: Some(3),
-                arity: None,
-                leaves: None,
-                depth: None,
-                circuit: None,
                 threads: 1,
-                size: None,
+                ..Case::new(CaseKind::Hash, "native", hash)
             };
             let mut r = Record::new(&case, "hash", 1, &env);
             r.set_samples(samples.to_vec(), samples.to_vec());

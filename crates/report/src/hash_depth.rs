@@ -25,9 +25,9 @@ use zkbench_results::{
 };
 
 use crate::{
-    charts::log_bounds,
+    charts::{draw_line, log_bounds, report_mesh},
     format::{esc, fmt_seconds},
-    primitives::markdown_tables_to_html,
+    table::{Cell, Table},
 };
 
 /// The paper's hashes, in its order, with their colour index.
@@ -175,35 +175,32 @@ fn depth_chart(title: &str, y_label: &str, lines: &[Line]) -> Option<String> {
             .y_label_area_size(84)
             .build_cartesian_2d(-0.3..xmax + 0.3, (ymin * 0.6..ymax * 1.6).log_scale())
             .ok()?;
-        chart
-            .configure_mesh()
-            .x_desc("Merkle tree depth d (2^d leaves, 2^d − 1 hashes)")
-            .y_desc(y_label)
-            .x_label_formatter(&|x| {
-                if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
-                    format!("{}", x.round() as i64)
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&|y| fmt_seconds(*y))
-            .x_labels(10)
-            .y_labels(10)
-            .label_style(("sans-serif", 13))
-            .axis_desc_style(("sans-serif", 14))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .draw()
-            .ok()?;
+        report_mesh(
+            chart
+                .configure_mesh()
+                .x_desc("Merkle tree depth d (2^d leaves, 2^d − 1 hashes)")
+                .y_desc(y_label)
+                .x_label_formatter(&|x| {
+                    if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
+                        format!("{}", x.round() as i64)
+                    } else {
+                        String::new()
+                    }
+                })
+                .y_label_formatter(&|y| fmt_seconds(*y))
+                .x_labels(10)
+                .y_labels(10),
+            13,
+            14,
+        )
+        .draw()
+        .ok()?;
         for (_, hash, system, data) in lines {
             let mut data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
             data.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (marker, alpha) = system_style(system);
             let c = hash_color(hash);
-            let line = c.mix(alpha);
-            chart
-                .draw_series(LineSeries::new(data.clone(), line.stroke_width(2)))
-                .ok()?;
+            draw_line(&mut chart, &data, c.mix(alpha).stroke_width(2), None)?;
             draw_markers(&mut chart, &data, marker, c)?;
         }
         for (i, (name, hash, system, _)) in lines.iter().enumerate() {
@@ -470,68 +467,70 @@ pub fn claims(recs: &[&Record]) -> Vec<Claim> {
     ]
 }
 
-fn fastest_table(g: &Grid, title: &str) -> String {
-    let systems: Vec<&str> = R1CS
-        .iter()
+/// The systems of the R1CS and PLONKish families that `keep` (zkbench's first).
+fn systems_where(keep: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    R1CS.iter()
         .chain(PLONKISH.iter())
         .copied()
-        .filter(|s| g.keys().any(|k| k.0 == *s))
-        .collect();
-    if systems.is_empty() {
-        return String::new();
-    }
-    let mut out = format!("### {title}\n\n| depth |");
-    for s in &systems {
-        out += &format!(" {s} |");
-    }
-    out += "\n|---:|";
-    out += &"---|".repeat(systems.len());
-    out.push('\n');
-    for d in depths(g) {
-        out += &format!("| {d} |");
-        for s in &systems {
-            let measured = HASHES.iter().filter(|h| get(g, s, h, d).is_some()).count();
-            match fastest(g, s, d) {
-                Some((h, v)) => out += &format!(" {h} {} ({measured}/5) |", fmt_seconds(v)),
-                None => out += " - |",
-            }
-        }
-        out.push('\n');
-    }
-    out.push('\n');
-    out
+        .filter(|s| keep(s))
+        .collect()
 }
 
-fn mimc_table(recs: &[&Record]) -> String {
+/// The fastest hash per system and depth of `g` (`None` without a system in it).
+fn fastest_table(g: &Grid, title: &str) -> Option<Table> {
+    let systems = systems_where(|s| g.keys().any(|k| k.0 == s));
+    if systems.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(title)
+        .columns(&[], &["depth"])
+        .columns(&systems, &[]);
+    for d in depths(g) {
+        let mut cells = vec![Cell::from(d.to_string())];
+        for s in &systems {
+            let measured = HASHES.iter().filter(|h| get(g, s, h, d).is_some()).count();
+            cells.push(match fastest(g, s, d) {
+                Some((h, v)) => format!("{h} {} ({measured}/5)", fmt_seconds(v)).into(),
+                None => "-".into(),
+            });
+        }
+        t.row(cells);
+    }
+    Some(t)
+}
+
+/// MiMC per system and depth: setup, prove, memory relative to snarkjs
+/// Groth16 at depth 0 (`None` without MiMC records).
+fn mimc_table(recs: &[&Record]) -> Option<Table> {
     let setup = grid(recs, "setup");
     let prove = grid(recs, "prove");
     let rss = rss_grid(recs);
-    let systems: Vec<&str> = R1CS
-        .iter()
-        .chain(PLONKISH.iter())
-        .copied()
-        .filter(|s| prove.keys().any(|k| k.0 == *s && k.1 == "mimc-sponge"))
-        .collect();
+    let systems = systems_where(|s| prove.keys().any(|k| k.0 == s && k.1 == "mimc-sponge"));
     if systems.is_empty() {
-        return String::new();
+        return None;
     }
     // the paper's unit is Groth16 at depth 0; where that cell failed, the smallest depth measured
     let base = depths(&rss)
         .into_iter()
         .find_map(|d| get(&rss, "snarkjs-groth16", "mimc-sponge", d).map(|v| (d, v)));
-    let mut out = format!(
-        "### MiMC across proof systems (figure 5): setup / prove time, prover peak memory relative to snarkjs Groth16 at depth {}\n\n| depth |",
+    let mut t = Table::new(format!(
+        "MiMC across proof systems (figure 5): setup / prove time, prover peak memory relative to snarkjs Groth16 at depth {}",
         base.map(|b| b.0.to_string()).unwrap_or_else(|| "- (not measured)".into())
-    );
+    ))
+    .columns(&[], &["depth"]);
     for s in &systems {
-        out += &format!(" {s} setup | {s} prove | {s} memory |");
+        t = t.columns(
+            &[],
+            &[
+                &format!("{s} setup"),
+                &format!("{s} prove"),
+                &format!("{s} memory"),
+            ],
+        );
     }
-    out += "\n|---:|";
-    out += &"---:|".repeat(3 * systems.len());
-    out.push('\n');
     let ds: BTreeSet<u32> = depths(&prove).union(&depths(&setup)).copied().collect();
     for d in ds {
-        out += &format!("| {d} |");
+        let mut cells = vec![Cell::from(d.to_string())];
         for s in &systems {
             let t = |g: &Grid| {
                 get(g, s, "mimc-sponge", d)
@@ -542,13 +541,34 @@ fn mimc_table(recs: &[&Record]) -> String {
                 (Some(m), Some((_, b))) if b > 0.0 => format!("{:.2}×", m / b),
                 _ => "-".into(),
             };
-            out += &format!(" {} | {} | {m} |", t(&setup), t(&prove));
+            cells.extend([t(&setup).into(), t(&prove).into(), m.into()]);
         }
-        out.push('\n');
+        t.row(cells);
     }
-    out.push('\n');
-    out
+    Some(t)
 }
+
+/// The section's tables: the fastest hash per system and depth (prove, setup), MiMC across
+/// proof systems.
+fn tables(recs: &[&Record]) -> Vec<Table> {
+    [
+        fastest_table(
+            &grid(recs, "prove"),
+            "Fastest hash per system and depth: prove (median; measured hashes of 5)",
+        ),
+        fastest_table(
+            &grid(recs, "setup"),
+            "Fastest hash per system and depth: setup",
+        ),
+        mimc_table(recs),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Under the claims: what counts, and where the paper ran.
+const CLAIMS_NOTE: &str = "A depth counts only where every system (or every hash) of the claim was measured; depth 0 (a single leaf that is the root, no hash) does not count. The paper ran on a MacBook Pro M1; absolute times differ, the claims are about order.";
 
 /// The Markdown tables and claims (empty unless the records hold a hash grid).
 pub fn markdown(recs: &[&Record]) -> String {
@@ -560,17 +580,8 @@ pub fn markdown(recs: &[&Record]) -> String {
         out += &c.line();
         out.push('\n');
     }
-    out += "\nA depth counts only where every system (or every hash) of the claim was measured; depth 0 (a single leaf that is the root, no hash) does not count. The paper ran on a MacBook Pro M1; absolute times differ, the claims are about order.\n\n";
-    out += &fastest_table(
-        &grid(recs, "prove"),
-        "Fastest hash per system and depth: prove (median; measured hashes of 5)",
-    );
-    out += &fastest_table(
-        &grid(recs, "setup"),
-        "Fastest hash per system and depth: setup",
-    );
-    out += &mimc_table(recs);
-    out
+    out += &format!("\n{CLAIMS_NOTE}\n\n");
+    out + &tables(recs).iter().map(Table::markdown).collect::<String>()
 }
 
 /// The HTML section: charts, then the tables and claims of [`markdown`].
@@ -605,39 +616,17 @@ pub fn html(recs: &[&Record]) -> String {
     for c in &charts {
         h += &format!("<figure>{c}</figure>");
     }
-    h += "</div>";
-    let md = markdown(recs);
-    let mut in_list = false;
-    let mut tables = String::new();
-    for line in md.lines() {
-        if let Some(item) = line.strip_prefix("- ") {
-            if !in_list {
-                h += "<ul class=claims>";
-                in_list = true;
-            }
-            h += &format!("<li>{}</li>", bold(&esc(item)));
-        } else {
-            if in_list {
-                h += "</ul>";
-                in_list = false;
-            }
-            if line.starts_with('|')
-                || line.starts_with("### Fastest")
-                || line.starts_with("### MiMC")
-            {
-                tables += line;
-                tables.push('\n');
-            } else if !line.starts_with("###") && !line.is_empty() {
-                h += &format!("<p class=meta>{}</p>", esc(line));
-            } else if line.is_empty() {
-                tables.push('\n');
-            }
-        }
+    h += "</div><ul class=claims>";
+    for c in claims(recs) {
+        let line = c.line();
+        let item = line.strip_prefix("- ").unwrap_or(&line);
+        h += &format!("<li>{}</li>", bold(&esc(item)));
     }
-    if in_list {
-        h += "</ul>";
-    }
-    h + &markdown_tables_to_html(&tables)
+    h += &format!("</ul><p class=meta>{}</p>", esc(CLAIMS_NOTE));
+    h + &tables(recs)
+        .iter()
+        .map(Table::html_subsection)
+        .collect::<String>()
 }
 
 /// `**x**` → `<b>x</b>` (the claims' verdicts).
@@ -660,17 +649,10 @@ mod tests {
 
     fn rec(system: &str, hash: &str, depth: u32, phase: &str, s: f64, rss: u64) -> Record {
         let case = Case {
-            kind: CaseKind::Proof,
-            system: system.into(),
-            hash: hash.into(),
-            alpha: None,
-            width: None,
             arity: Some(2),
-            leaves: None,
             depth: Some(depth),
             circuit: Some(Circuit::BatchRoot),
-            threads: 0,
-            size: None,
+            ..Case::new(CaseKind::Proof, system, hash)
         };
         let mut r = Record::new(&case, phase, 1, &Environment::default());
         r.samples_s = vec![s];

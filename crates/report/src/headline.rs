@@ -308,7 +308,7 @@ pub fn fastest_per_system(recs: &[&Record]) -> Vec<Fastest> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkbench_results::{case::Circuit, env::Environment};
+    use zkbench_results::env::Environment;
 
     /// `ours` are zkbench's systems; poseidon2's default exponent is 5.
     fn ctx(ours: &[&str]) -> Context {
@@ -316,19 +316,7 @@ mod tests {
     }
 
     fn rec(system: &str, hash: &str, phase: &str, s: f64, constraints: f64) -> Record {
-        let case = Case {
-            kind: CaseKind::Proof,
-            system: system.into(),
-            hash: hash.into(),
-            alpha: None,
-            width: None,
-            arity: Some(2),
-            leaves: Some(1 << 32),
-            depth: None,
-            circuit: Some(Circuit::Membership),
-            threads: 0,
-            size: None,
-        };
+        let case = crate::fixtures::membership_case(system, hash);
         let mut r = Record::new(&case, phase, 2, &Environment::default());
         r.status = Status::Ok;
         r.samples_s = vec![s, s];

@@ -69,3 +69,20 @@ impl Default for Context {
         Self::new(&[], |_| None)
     }
 }
+
+/// Test fixtures shared by the sections' tests.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use zkbench_results::case::{Case, CaseKind, Circuit};
+
+    /// A membership proof of `system` with `hash`, arity 2, 2^32 leaves, all threads:
+    /// the statement most of the tests compare on.
+    pub(crate) fn membership_case(system: &str, hash: &str) -> Case {
+        Case {
+            arity: Some(2),
+            leaves: Some(1 << 32),
+            circuit: Some(Circuit::Membership),
+            ..Case::new(CaseKind::Proof, system, hash)
+        }
+    }
+}

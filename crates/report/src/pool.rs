@@ -16,7 +16,8 @@ use zkbench_results::{
 
 use crate::{
     charts::{line_chart, Series},
-    format::{esc, fmt_seconds, fmt_thousands},
+    format::{fmt_seconds, fmt_thousands},
+    table::{Cell, Table},
 };
 
 /// The paper's gas per transaction at slot depth 5, era depth 20 (its table 2, quoted).
@@ -269,6 +270,17 @@ fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
     out
 }
 
+/// The table of every configuration, the Tornado baseline last.
+fn table(rows: &[DesignRow], base: Option<&BaselineRow>) -> Table {
+    let mut t = Table::new("Private pool (the paper's figure 10 and table 2; revm, Cancun, transaction gas; test-setup keys)")
+        .columns(&[], &HEADERS);
+    let body = rows.iter().map(|r| cells(r, base));
+    for row in body.chain(base.map(baseline_cells)) {
+        t.row(row.into_iter().map(Cell::from).collect());
+    }
+    t
+}
+
 /// The pool section of the Markdown summary (empty without pool records).
 pub fn markdown(recs: &[&Record]) -> String {
     let rows = design_rows(recs);
@@ -276,23 +288,12 @@ pub fn markdown(recs: &[&Record]) -> String {
     if rows.is_empty() && base.is_none() {
         return String::new();
     }
-    let mut out = String::from("### Private pool (the paper's figure 10 and table 2; revm, Cancun, transaction gas; test-setup keys)\n\n|");
-    for h in HEADERS {
-        out += &format!(" {h} |");
-    }
-    out += "\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-    for r in &rows {
-        out += &format!("| {} |\n", cells(r, base.as_ref()).join(" | "));
-    }
-    if let Some(b) = &base {
-        out += &format!("| {} |\n", baseline_cells(b).join(" | "));
-    }
-    out += &format!(
-        "\nThe paper's table 2 (quoted): its protocol {} gas per tx at slot 5 / era 20, Tornado Cash {}.\n\n",
-        fmt_thousands(PAPER_GAS_PER_TX),
-        fmt_thousands(PAPER_TORNADO_GAS_PER_TX)
-    );
-    out
+    table(&rows, base.as_ref()).markdown()
+        + &format!(
+            "The paper's table 2 (quoted): its protocol {} gas per tx at slot 5 / era 20, Tornado Cash {}.\n\n",
+            fmt_thousands(PAPER_GAS_PER_TX),
+            fmt_thousands(PAPER_TORNADO_GAS_PER_TX)
+        )
 }
 
 /// The pool section of the HTML report: figure 10's charts and the table
@@ -319,21 +320,7 @@ pub fn html(recs: &[&Record]) -> String {
     for c in charts(&rows, base.as_ref()) {
         h += &format!("<figure>{c}</figure>");
     }
-    h += "</div><table><thead><tr>";
-    for c in HEADERS {
-        h += &format!("<th>{}</th>", esc(c));
-    }
-    h += "</tr></thead><tbody>";
-    let mut body: Vec<[String; 13]> = rows.iter().map(|r| cells(r, base.as_ref())).collect();
-    body.extend(base.as_ref().map(baseline_cells));
-    for row in body {
-        h += "<tr>";
-        for c in row {
-            h += &format!("<td>{}</td>", esc(&c));
-        }
-        h += "</tr>";
-    }
-    h + "</tbody></table>"
+    h + "</div>" + &table(&rows, base.as_ref()).html_table()
 }
 
 #[cfg(test)]
@@ -343,17 +330,9 @@ mod tests {
 
     fn rec(system: &str, slot: Option<u32>, leaves: u64, phase: &str, v: f64) -> Record {
         let case = Case {
-            kind: CaseKind::Pool,
-            system: system.into(),
-            hash: "poseidon2".into(),
-            alpha: None,
-            width: None,
-            arity: None,
             leaves: Some(leaves),
             depth: slot,
-            circuit: None,
-            threads: 0,
-            size: None,
+            ..Case::new(CaseKind::Pool, system, "poseidon2")
         };
         let mut r = Record::new(&case, phase, 1, &Default::default());
         r.set_samples(vec![v], vec![]);

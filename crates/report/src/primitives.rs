@@ -26,7 +26,8 @@ use zkbench_results::{
 
 use crate::{
     charts::{color, loglog, Line},
-    format::{esc, fmt_seconds},
+    format::fmt_seconds,
+    table::{Cell, Table},
 };
 
 /// The Groth16 prover parts in stacking order, with their labels.
@@ -414,69 +415,78 @@ fn ceilings(recs: &[&Record]) -> BTreeMap<String, (Option<u64>, Option<u64>)> {
     m
 }
 
+/// The MSM table: ns per point by system, the cost model and the ratios.
+fn msm_ns_table(recs: &[&Record]) -> Table {
+    let mut t = Table::new("MSM (ns per point, median; ratios below 1× mean zkbench is faster)")
+        .columns(&["group"], &["threads", "points"])
+        .columns(&[], &MSM_SYSTEMS)
+        .columns(
+            &[],
+            &["cost model", "zkbench / arkworks", "zkbench / gnark-crypto"],
+        );
+    let ns = |v: Option<f64>| v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "-".into());
+    for (g, threads, n, by, model) in &msm_rows(recs) {
+        let mut cells = vec![g.clone(), threads.to_string(), format_leaves(*n)];
+        cells.extend(MSM_SYSTEMS.iter().map(|s| ns(by.get(*s).copied())));
+        cells.push(ns(*model));
+        cells.push(ratio(by, "zkbench", "arkworks"));
+        cells.push(ratio(by, "zkbench", "gnark-crypto"));
+        t.row(cells.into_iter().map(Cell::from).collect());
+    }
+    t
+}
+
+/// The polynomial commitments' memory ceilings.
+fn ceiling_table(recs: &[&Record]) -> Table {
+    let mut t = Table::new("Polynomial commitments: memory ceiling").columns(
+        &["scheme"],
+        &["largest size measured", "first size out of memory"],
+    );
+    let f = |v: &Option<u64>| v.map(format_leaves).unwrap_or_else(|| "-".into());
+    for (s, (ok, oom)) in &ceilings(recs) {
+        t.row(vec![s.clone().into(), f(ok).into(), f(oom).into()]);
+    }
+    t
+}
+
+/// The Groth16 prove time by part, per proof case.
+fn breakdown_table(recs: &[&Record]) -> Table {
+    let parts: Vec<&str> = PHASES.iter().map(|p| p.1).collect();
+    let mut t = Table::new(
+        "Groth16 prove time by part (median of each part; witness generation is its own phase)",
+    )
+    .columns(&["case"], &["witness", "prove"])
+    .columns(&[], &parts)
+    .columns(&[], &["sum of parts / prove"]);
+    let secs = |v: Option<f64>| v.map(fmt_seconds).unwrap_or_else(|| "-".into());
+    for r in &breakdowns(recs) {
+        let mut cells = vec![r.label.clone(), secs(r.witness_s), fmt_seconds(r.prove_s)];
+        for (k, _) in PHASES {
+            cells.push(secs(r.parts.iter().find(|p| p.0 == k).map(|p| p.1)));
+        }
+        let sum: f64 = r.parts.iter().map(|p| p.1).sum();
+        cells.push(format!("{:.1}%", 100.0 * sum / r.prove_s));
+        t.row(cells.into_iter().map(Cell::from).collect());
+    }
+    t
+}
+
+/// The section's tables that have rows: MSM ns per point and ratios, PCS
+/// ceilings, Groth16 breakdown.
+fn tables(recs: &[&Record]) -> Vec<Table> {
+    [
+        msm_ns_table(recs),
+        ceiling_table(recs),
+        breakdown_table(recs),
+    ]
+    .into_iter()
+    .filter(|t| !t.is_empty())
+    .collect()
+}
+
 /// Markdown tables: MSM ns per point and ratios, PCS ceilings, Groth16 breakdown.
 pub fn markdown(recs: &[&Record]) -> String {
-    let mut out = String::new();
-    let rows = msm_rows(recs);
-    if !rows.is_empty() {
-        out += "### MSM (ns per point, median; ratios below 1× mean zkbench is faster)\n\n| group | threads | points | zkbench | arkworks | halo2curves | gnark-crypto | cost model | zkbench / arkworks | zkbench / gnark-crypto |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-        for (g, t, n, by, model) in &rows {
-            let cell = |s: &str| {
-                by.get(s)
-                    .map(|v| format!("{v:.0}"))
-                    .unwrap_or_else(|| "-".into())
-            };
-            out += &format!(
-                "| {g} | {t} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                format_leaves(*n),
-                cell(MSM_SYSTEMS[0]),
-                cell(MSM_SYSTEMS[1]),
-                cell(MSM_SYSTEMS[2]),
-                cell(MSM_SYSTEMS[3]),
-                model
-                    .map(|m| format!("{m:.0}"))
-                    .unwrap_or_else(|| "-".into()),
-                ratio(by, "zkbench", "arkworks"),
-                ratio(by, "zkbench", "gnark-crypto"),
-            );
-        }
-        out.push('\n');
-    }
-    let c = ceilings(recs);
-    if !c.is_empty() {
-        out += "### Polynomial commitments: memory ceiling\n\n| scheme | largest size measured | first size out of memory |\n|---|---:|---:|\n";
-        for (s, (ok, oom)) in &c {
-            let f = |v: &Option<u64>| v.map(format_leaves).unwrap_or_else(|| "-".into());
-            out += &format!("| {s} | {} | {} |\n", f(ok), f(oom));
-        }
-        out.push('\n');
-    }
-    let b = breakdowns(recs);
-    if !b.is_empty() {
-        out += "### Groth16 prove time by part (median of each part; witness generation is its own phase)\n\n| case | witness | prove | ";
-        for (_, l) in PHASES {
-            out += &format!("{l} | ");
-        }
-        out += "sum of parts / prove |\n|---|---:|---:|";
-        out += &"---:|".repeat(PHASES.len() + 1);
-        out.push('\n');
-        for r in &b {
-            out += &format!(
-                "| {} | {} | {} | ",
-                r.label,
-                r.witness_s.map(fmt_seconds).unwrap_or_else(|| "-".into()),
-                fmt_seconds(r.prove_s)
-            );
-            for (k, _) in PHASES {
-                let v = r.parts.iter().find(|p| p.0 == k).map(|p| p.1);
-                out += &format!("{} | ", v.map(fmt_seconds).unwrap_or_else(|| "-".into()));
-            }
-            let sum: f64 = r.parts.iter().map(|p| p.1).sum();
-            out += &format!("{:.1}% |\n", 100.0 * sum / r.prove_s);
-        }
-        out.push('\n');
-    }
-    out
+    tables(recs).iter().map(Table::markdown).collect()
 }
 
 /// The HTML section: charts and the Markdown tables' content as HTML tables.
@@ -486,7 +496,7 @@ pub fn html(recs: &[&Record]) -> String {
     charts.extend(msm_charts(recs));
     charts.extend(fft_chart(recs));
     charts.extend(pcs_charts(recs));
-    let tables = markdown(recs);
+    let tables = tables(recs);
     if charts.is_empty() && tables.is_empty() {
         return String::new();
     }
@@ -497,45 +507,8 @@ pub fn html(recs: &[&Record]) -> String {
         h += &format!("<figure>{c}</figure>");
     }
     h += "</div>";
-    h += &markdown_tables_to_html(&tables);
-    h
-}
-
-/// Renders the pipe tables and `###` headings of [`markdown`] as HTML.
-pub(crate) fn markdown_tables_to_html(md: &str) -> String {
-    let mut h = String::new();
-    let mut in_table = false;
-    for line in md.lines() {
-        if let Some(t) = line.strip_prefix("### ") {
-            h += &format!("<h3>{}</h3>", esc(t));
-        } else if line.starts_with("|---") {
-            continue;
-        } else if let Some(row) = line.strip_prefix('|') {
-            let cells: Vec<&str> = row
-                .trim_end_matches('|')
-                .split('|')
-                .map(str::trim)
-                .collect();
-            let tag = if in_table { "td" } else { "th" };
-            if !in_table {
-                h += "<table><thead>";
-            }
-            h += "<tr>";
-            for c in cells {
-                h += &format!("<{tag}>{}</{tag}>", esc(c));
-            }
-            h += "</tr>";
-            if !in_table {
-                h += "</thead><tbody>";
-                in_table = true;
-            }
-        } else if in_table {
-            h += "</tbody></table>";
-            in_table = false;
-        }
-    }
-    if in_table {
-        h += "</tbody></table>";
-    }
-    h
+    h + &tables
+        .iter()
+        .map(Table::html_subsection)
+        .collect::<String>()
 }

@@ -14,7 +14,7 @@ use crate::{
     hash_depth, headline,
     headline::phase_median,
     pool, primitives,
-    table::{Align, Cell, Table},
+    table::{non_empty, Align, Cell, Table},
     wasm_engines, Context,
 };
 
@@ -277,32 +277,23 @@ fn headline_tables(recs: &[&Record], ctx: &Context, render: fn(&Table) -> String
     out
 }
 
-/// `table` rendered by `render`, or nothing when it has no rows.
-fn non_empty(table: Table, render: fn(&Table) -> String) -> String {
-    if table.is_empty() {
-        String::new()
-    } else {
-        render(&table)
-    }
-}
-
 /// Failed, timed-out or skipped records, shown as failures (not dropped from the report).
 fn failures_html(recs: &[&Record]) -> String {
     let bad: Vec<&&Record> = recs.iter().filter(|r| r.status != Status::Ok).collect();
-    if bad.is_empty() {
-        return String::new();
-    }
-    let mut h = format!("<h2>Failures ({})</h2><table><thead><tr><th>case</th><th>phase</th><th>status</th><th>reason</th></tr></thead><tbody>", bad.len());
+    let mut t = Table::new(format!("Failures ({})", bad.len()))
+        .columns(&["case", "phase", "status", "reason"], &[]);
     for r in bad {
-        h += &format!(
-            "<tr class=bad><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            esc(&r.case_id),
-            esc(&r.phase),
-            format!("{:?}", r.status).to_lowercase(),
-            esc(r.error.as_deref().unwrap_or(""))
+        t.row_with_class(
+            "bad",
+            vec![
+                r.case_id.clone().into(),
+                r.phase.clone().into(),
+                format!("{:?}", r.status).to_lowercase().into(),
+                r.error.clone().unwrap_or_default().into(),
+            ],
         );
     }
-    h + "</tbody></table>"
+    non_empty(t, Table::html)
 }
 
 /// One bar chart per proof system: which of its configurations proves fastest.
@@ -656,25 +647,49 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     html
 }
 
+/// A chart of proof cases (other than batch roots) against arity: title, y label, log y,
+/// the value of a `prove` record.
+type ArityChart = (&'static str, &'static str, bool, fn(&Record) -> Option<f64>);
+
+/// The overview's charts against arity: prove time, then (after the batch-root chart) peak
+/// memory, circuit size and proof size.
+const BY_ARITY: [ArityChart; 4] = [
+    (
+        "Prove time vs tree arity (median, warm)",
+        "prove time (s)",
+        true,
+        |r| r.median(),
+    ),
+    (
+        "Peak memory while proving vs arity",
+        "peak RSS (MiB)",
+        false,
+        |r| Some(r.peak_rss_bytes? as f64 / 1048576.0),
+    ),
+    ("Circuit size vs arity", "constraints", true, |r| {
+        r.metrics.get("constraints").copied()
+    }),
+    ("Proof size vs arity", "proof size (bytes)", false, |r| {
+        r.metrics.get("proof_bytes").copied()
+    }),
+];
+
+/// One [`ArityChart`], one line per series ([`collect_series`]).
+fn arity_chart(recs: &[&Record], (title, y_label, log_y, value): &ArityChart) -> Option<String> {
+    let s = collect_series(recs, "prove", |r| {
+        Some((r.case.arity? as f64, value(r)?)).filter(|_| {
+            r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot)
+        })
+    });
+    line_chart(title, "arity (children per node)", y_label, &s, *log_y)
+}
+
 /// The report's overview charts: prove time, memory, circuit and proof size against arity,
 /// batch-root prove time against depth (unless the hash grid has its own section), each
 /// system's configurations, native hash throughput.
 fn overview_charts(recs: &[&Record], no_grid: bool) -> Vec<String> {
     let mut charts: Vec<String> = Vec::new();
-    let not_batch =
-        |r: &Record| r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot);
-    let s = collect_series(recs, "prove", |r| {
-        Some((r.case.arity? as f64, r.median()?)).filter(|_| not_batch(r))
-    });
-    if s.iter().any(|(_, v)| v.len() > 1) || !s.is_empty() {
-        charts.extend(line_chart(
-            "Prove time vs tree arity (median, warm)",
-            "arity (children per node)",
-            "prove time (s)",
-            &s,
-            true,
-        ));
-    }
+    charts.extend(arity_chart(recs, &BY_ARITY[0]));
     let s = collect_series(recs, "prove", |r| {
         Some((r.case.depth? as f64, r.median()?))
             .filter(|_| r.case.circuit == Some(Circuit::BatchRoot) && no_grid)
@@ -686,36 +701,7 @@ fn overview_charts(recs: &[&Record], no_grid: bool) -> Vec<String> {
         &s,
         true,
     ));
-    let s = collect_series(recs, "prove", |r| {
-        Some((r.case.arity? as f64, r.peak_rss_bytes? as f64 / 1048576.0)).filter(|_| not_batch(r))
-    });
-    charts.extend(line_chart(
-        "Peak memory while proving vs arity",
-        "arity (children per node)",
-        "peak RSS (MiB)",
-        &s,
-        false,
-    ));
-    let s = collect_series(recs, "prove", |r| {
-        Some((r.case.arity? as f64, *r.metrics.get("constraints")?)).filter(|_| not_batch(r))
-    });
-    charts.extend(line_chart(
-        "Circuit size vs arity",
-        "arity (children per node)",
-        "constraints",
-        &s,
-        true,
-    ));
-    let s = collect_series(recs, "prove", |r| {
-        Some((r.case.arity? as f64, *r.metrics.get("proof_bytes")?)).filter(|_| not_batch(r))
-    });
-    charts.extend(line_chart(
-        "Proof size vs arity",
-        "arity (children per node)",
-        "proof size (bytes)",
-        &s,
-        false,
-    ));
+    charts.extend(BY_ARITY[1..].iter().filter_map(|c| arity_chart(recs, c)));
     charts.extend(per_system_bar_charts(recs));
     let mut bars: Vec<(String, f64)> = recs
         .iter()
@@ -838,16 +824,8 @@ mod tests {
         use zkbench_results::case::Case;
         let case = Case {
             kind: CaseKind::Evm,
-            system: "zkbench".into(),
-            hash: "poseidon2".into(),
             alpha: Some(5),
-            width: None,
-            arity: Some(2),
-            leaves: Some(1 << 32),
-            depth: None,
-            circuit: Some(Circuit::Membership),
-            threads: 0,
-            size: None,
+            ..crate::fixtures::membership_case("zkbench", "poseidon2")
         };
         let mut r = Record::new(&case, "verify", 1, &Default::default());
         for (k, v) in [
@@ -872,22 +850,9 @@ mod tests {
 
     #[test]
     fn browser_records_pair_with_native_ones_and_stay_out_of_the_headline() {
-        use zkbench_results::case::Case;
-        let case = |system: &str| Case {
-            kind: CaseKind::Proof,
-            system: system.into(),
-            hash: "poseidon".into(),
-            alpha: None,
-            width: None,
-            arity: Some(2),
-            leaves: Some(1 << 32),
-            depth: None,
-            circuit: Some(Circuit::Membership),
-            threads: 0,
-            size: None,
-        };
         let rec = |system: &str, browser: bool, s: f64| {
-            let mut r = Record::new(&case(system), "prove", 2, &Default::default());
+            let case = crate::fixtures::membership_case(system, "poseidon");
+            let mut r = Record::new(&case, "prove", 2, &Default::default());
             if browser {
                 r.case_id = format!("{BROWSER_PREFIX}{}", r.case_id);
             }

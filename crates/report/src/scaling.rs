@@ -14,7 +14,10 @@ use std::collections::BTreeMap;
 
 use plotters::prelude::*;
 
-use crate::format::{esc, fmt_seconds};
+use crate::{
+    charts::{draw_line, legend_entry, report_mesh},
+    format::{esc, fmt_seconds},
+};
 use zkbench_results::{stats::median, CaseKind, Record, ResultsFile, Status};
 
 /// One measured point of a series.
@@ -346,16 +349,17 @@ fn chart(title: &str, on: &[&Series]) -> Option<String> {
                     .with_key_points(powers_of_two(top)),
             )
             .ok()?;
-        c.configure_mesh()
-            .x_desc("threads (cores)")
-            .y_desc("speedup over 1 thread (×)")
-            .x_label_formatter(&|x| format!("{}", x.round()))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(225, 225, 225))
-            .label_style(("sans-serif", 14))
-            .draw()
-            .ok()?;
+        report_mesh(
+            c.configure_mesh()
+                .x_desc("threads (cores)")
+                .y_desc("speedup over 1 thread (×)")
+                .x_label_formatter(&|x| format!("{}", x.round()))
+                .y_label_formatter(&|y| format!("{y:.0}")),
+            14,
+            14,
+        )
+        .draw()
+        .ok()?;
         let ideal = RGBColor(150, 150, 150);
         c.draw_series(DashedLineSeries::new(
             vec![(1.0, 1.0), (max_t, max_t)],
@@ -364,7 +368,13 @@ fn chart(title: &str, on: &[&Series]) -> Option<String> {
             ideal.stroke_width(2),
         ))
         .ok()?;
-        legend_entry(&legend, 0, "ideal (speedup = threads)", ideal.to_rgba())?;
+        legend_entry(
+            &legend,
+            0,
+            "ideal (speedup = threads)",
+            ideal.to_rgba(),
+            false,
+        )?;
         for (i, s) in on.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
             let pts: Vec<(f64, f64)> = s
@@ -372,11 +382,8 @@ fn chart(title: &str, on: &[&Series]) -> Option<String> {
                 .keys()
                 .filter_map(|&t| Some((t as f64, s.speedup(t)?)))
                 .collect();
-            c.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                .ok()?;
-            c.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))
-                .ok()?;
-            legend_entry(&legend, i + 1, &s.system, color)?;
+            draw_line(&mut c, &pts, color.stroke_width(2), Some(color))?;
+            legend_entry(&legend, i + 1, &s.system, color, false)?;
         }
         whole.present().ok()?;
     }
@@ -390,46 +397,17 @@ fn powers_of_two(max: f64) -> Vec<f64> {
         .collect()
 }
 
-fn legend_entry(
-    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
-    i: usize,
-    name: &str,
-    color: RGBAColor,
-) -> Option<()> {
-    let y = 50 + 20 * i as i32;
-    area.draw(&PathElement::new(
-        vec![(4, y), (26, y)],
-        color.stroke_width(3),
-    ))
-    .ok()?;
-    area.draw(&Text::new(
-        name.to_string(),
-        (32, y - 7),
-        ("sans-serif", 13),
-    ))
-    .ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkbench_results::{Case, Circuit, Environment};
+    use zkbench_results::{Case, Environment};
 
     fn record(system: &str, kind: CaseKind, threads: usize, wall: f64, cpu: f64) -> Record {
         let mut case = match kind {
             CaseKind::Msm => Case::primitive(kind, system, "bn254-g1", 1 << 16, threads),
             _ => Case {
                 kind,
-                system: system.into(),
-                hash: "poseidon2-gnark".into(),
-                alpha: None,
-                width: None,
-                arity: Some(2),
-                leaves: Some(1 << 32),
-                depth: None,
-                circuit: Some(Circuit::Membership),
-                threads,
-                size: None,
+                ..crate::fixtures::membership_case(system, "poseidon2-gnark")
             },
         };
         case.threads = threads;

@@ -81,6 +81,7 @@ pub struct Table {
     title: String,
     html_title: Option<String>,
     note: Option<String>,
+    about: Option<String>,
     columns: Vec<(String, Align, bool)>,
     rows: Vec<(Option<String>, Vec<Cell>)>,
 }
@@ -92,6 +93,7 @@ impl Table {
             title: title.into(),
             html_title: None,
             note: None,
+            about: None,
             columns: vec![],
             rows: vec![],
         }
@@ -106,6 +108,15 @@ impl Table {
     /// A paragraph under the HTML heading, already HTML.
     pub fn note(mut self, html: impl Into<String>) -> Self {
         self.note = Some(html.into());
+        self
+    }
+
+    /// A paragraph of plain text under the heading, in Markdown as it is and
+    /// in HTML escaped (the HTML note).
+    pub fn about(mut self, text: impl Into<String>) -> Self {
+        let text = text.into();
+        self.note = Some(esc(&text));
+        self.about = Some(text);
         self
     }
 
@@ -154,7 +165,11 @@ impl Table {
 
     /// The table as Markdown: `### title`, a pipe table and a blank line.
     pub fn markdown(&self) -> String {
-        let mut out = format!("### {}\n\n|", self.title);
+        let mut out = format!("### {}\n\n", self.title);
+        if let Some(a) = &self.about {
+            out += &format!("{a}\n\n");
+        }
+        out.push('|');
         for (h, _, key) in &self.columns {
             out += &if *key {
                 format!(" **{h}** |")
@@ -184,7 +199,18 @@ impl Table {
         if let Some(n) = &self.note {
             h += &format!("<p class=meta>{n}</p>");
         }
-        h += "<table><thead><tr>";
+        h + &self.html_table()
+    }
+
+    /// The table as a subsection of a report section: `<h3>` with the
+    /// (Markdown) title, then the `<table>`, no note.
+    pub fn html_subsection(&self) -> String {
+        format!("<h3>{}</h3>{}", esc(&self.title), self.html_table())
+    }
+
+    /// The `<table>` alone, with a head (no heading, no note).
+    pub fn html_table(&self) -> String {
+        let mut h = String::from("<table><thead><tr>");
         for (c, _, _) in &self.columns {
             h += &format!("<th>{}</th>", esc(c));
         }
@@ -200,6 +226,16 @@ impl Table {
             h += "</tr>";
         }
         h + "</tbody></table>"
+    }
+}
+
+/// `table` rendered by `render` ([`Table::markdown`], [`Table::html`]), or
+/// nothing when it has no rows.
+pub fn non_empty(table: Table, render: fn(&Table) -> String) -> String {
+    if table.is_empty() {
+        String::new()
+    } else {
+        render(&table)
     }
 }
 
@@ -228,5 +264,14 @@ mod tests {
             "<h2>Speed</h2><p class=meta>in <i>seconds</i></p><table><thead><tr><th>system</th><th>time</th></tr></thead><tbody><tr><td>a&amp;b</td><td><b>1 s</b></td></tr><tr class=bad><td>c</td><td><i>x</i></td></tr></tbody></table>"
         );
         assert!(!t.is_empty());
+        assert!(t
+            .html_subsection()
+            .starts_with("<h3>Speed &lt;fast&gt;</h3><table><thead>"));
+        let mut a = Table::new("T").about("a < b").column("x", Align::Left);
+        a.row(vec!["1".into()]);
+        assert_eq!(a.markdown(), "### T\n\na < b\n\n| x |\n|---|\n| 1 |\n\n");
+        assert!(a
+            .html()
+            .starts_with("<h2>T</h2><p class=meta>a &lt; b</p><table>"));
     }
 }

@@ -12,7 +12,10 @@ use zkbench_results::{
     stats::median,
 };
 
-use crate::format::{esc, fmt_seconds};
+use crate::{
+    format::fmt_seconds,
+    table::{non_empty, Align, Cell, Table},
+};
 
 /// Prefix of the case ids of the `wasm-engines` suite's records
 /// (`peers/wasm-engines/run.mjs`).
@@ -159,47 +162,29 @@ const HEADER: [&str; 10] = [
 
 const ABOUT: &str = "The same WebAssembly module (zkbench-wasm, single-threaded) per engine, beside the same Rust code natively; one MiMC hash is Tornado Cash's hashLeftRight (circomlib MiMCSponge, 220 rounds), one Groth16 verification is zkbench's verifier on its proof of a note spend (3 public inputs). The Ewasm post (2019) measured an AssemblyScript MiMC and a websnark-port verifier in V8 Liftoff (0.25 ms, 26 ms); its EVM-parity targets are 1.5 ms and 18 ms. Times are median CPU time of the measuring thread (process CPU time for the Node engines), which on a shared machine is what the engine spent; the wall-time medians are in their own column. A ratio below 1 beats the figure.";
 
+/// The section's table: one row per engine (no row without `wasm-engines` records).
+fn table(recs: &[&Record]) -> Table {
+    let rows = rows(recs);
+    let native = rows.iter().find(|r| r.engine == "native");
+    let mut t = Table::new("WebAssembly engines (the Ewasm post's workloads; median)")
+        .html_title("WebAssembly engines (the Ewasm post's workloads)")
+        .about(ABOUT)
+        .columns(&HEADER[..1], &HEADER[1..9])
+        .column(HEADER[9], Align::Left);
+    for r in &rows {
+        t.row(cells(r, native).into_iter().map(Cell::from).collect());
+    }
+    t
+}
+
 /// The section in Markdown (empty without `wasm-engines` records).
 pub fn markdown(recs: &[&Record]) -> String {
-    let rows = rows(recs);
-    if rows.is_empty() {
-        return String::new();
-    }
-    let native = rows.iter().find(|r| r.engine == "native");
-    let mut out = format!(
-        "### WebAssembly engines (the Ewasm post's workloads; median)\n\n{ABOUT}\n\n| {} |\n|---|{}\n",
-        HEADER.join(" | "),
-        "---:|".repeat(8) + "---|"
-    );
-    for r in &rows {
-        out += &format!("| {} |\n", cells(r, native).join(" | "));
-    }
-    out + "\n"
+    non_empty(table(recs), Table::markdown)
 }
 
 /// The section in HTML (empty without `wasm-engines` records).
 pub fn html(recs: &[&Record]) -> String {
-    let rows = rows(recs);
-    if rows.is_empty() {
-        return String::new();
-    }
-    let native = rows.iter().find(|r| r.engine == "native");
-    let mut h = format!(
-        "<h2>WebAssembly engines (the Ewasm post's workloads)</h2><p class=meta>{}</p><table><thead><tr>",
-        esc(ABOUT)
-    );
-    for c in HEADER {
-        h += &format!("<th>{}</th>", esc(c));
-    }
-    h += "</tr></thead><tbody>";
-    for r in &rows {
-        h += "<tr>";
-        for c in cells(r, native) {
-            h += &format!("<td>{}</td>", esc(&c));
-        }
-        h += "</tr>";
-    }
-    h + "</tbody></table>"
+    non_empty(table(recs), Table::html)
 }
 
 #[cfg(test)]
@@ -209,17 +194,9 @@ mod tests {
 
     fn rec(system: &str, kind: CaseKind, phase: &str, s: f64, status: Status) -> Record {
         let case = Case {
-            kind,
-            system: system.into(),
-            hash: "mimc-sponge".into(),
-            alpha: None,
-            width: None,
             arity: Some(2),
-            leaves: None,
-            depth: None,
-            circuit: None,
             threads: 1,
-            size: None,
+            ..Case::new(kind, system, "mimc-sponge")
         };
         let mut r = Record::new(&case, phase, 1, &Environment::default());
         r.case_id = format!("{ENGINES_PREFIX}{}", case.id());

@@ -168,6 +168,27 @@ pub struct Case {
 }
 
 impl Case {
+    /// A case of `kind` for `system` on `hash` (a hash family, or the group,
+    /// field or scheme of a primitive case) with every other field unset:
+    /// no exponent, width, tree, circuit or size, all threads (0). The base
+    /// that the other constructors and struct updates (`..Case::new(..)`)
+    /// fill in.
+    pub fn new(kind: CaseKind, system: &str, hash: &str) -> Self {
+        Self {
+            kind,
+            system: system.into(),
+            hash: hash.into(),
+            alpha: None,
+            width: None,
+            arity: None,
+            leaves: None,
+            depth: None,
+            circuit: None,
+            threads: 0,
+            size: None,
+        }
+    }
+
     /// A primitive case ([`CaseKind::is_primitive`]): `system` on the group,
     /// field or scheme `object` with `size` items, on `threads` threads.
     pub fn primitive(
@@ -178,17 +199,9 @@ impl Case {
         threads: usize,
     ) -> Self {
         Self {
-            kind,
-            system: system.into(),
-            hash: object.into(),
-            alpha: None,
-            width: None,
-            arity: None,
-            leaves: None,
-            depth: None,
-            circuit: None,
             threads,
             size: Some(size),
+            ..Self::new(kind, system, object)
         }
     }
 
