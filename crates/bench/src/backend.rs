@@ -5,6 +5,10 @@ use zkbench_core::{fuzz::FuzzReport, statement::StatementConfig, AuditReport};
 
 use crate::{case::Case, results::Record, suite::Profile, sys::Environment};
 
+/// What a soundness audit returns: the mutation-audit report and, when
+/// malformed proofs were asked for, the fuzzer's report; or why it failed.
+pub type AuditOutcome = Result<(AuditReport, Option<FuzzReport>), String>;
+
 /// Something that can measure cases.
 pub trait Backend: Send + Sync {
     /// Name as used in suites (`system` of proof cases; `native` for hash/merkle cases).
@@ -19,12 +23,7 @@ pub trait Backend: Send + Sync {
     /// Soundness audit of the circuit of `cfg` (mutation test from a random
     /// valid witness) and, when `fuzz > 0`, `fuzz` malformed proofs fed to
     /// the verifier. `None` for backends that prove nothing.
-    fn audit(
-        &self,
-        cfg: &StatementConfig,
-        fuzz: u64,
-        seed: u64,
-    ) -> Option<Result<(AuditReport, Option<FuzzReport>), String>> {
+    fn audit(&self, cfg: &StatementConfig, fuzz: u64, seed: u64) -> Option<AuditOutcome> {
         let _ = (cfg, fuzz, seed);
         None
     }

@@ -1,8 +1,7 @@
 //! Native hash-permutation throughput (`hash` cases), single-threaded.
 
-use std::time::Instant;
-
 use zkbench_hash::{Fr, HashFamily};
+use zkbench_wasm::hashes::calibrated_batch;
 
 use crate::{
     backend::Backend,
@@ -40,16 +39,7 @@ impl Backend for NativeHash {
             Err(e) => return fail(e.to_string()),
         };
         let t = perm.width();
-        let mut state: Vec<Fr> = (0..t as u64).map(Fr::from).collect();
-        // Calibrate a batch that takes about 20 ms, so timer resolution does not matter.
-        let t0 = Instant::now();
-        let mut calib = 0u64;
-        while t0.elapsed().as_secs_f64() < 0.02 {
-            perm.permute_mut(&mut state);
-            calib += 1;
-        }
-        let per_op = t0.elapsed().as_secs_f64() / calib as f64;
-        let batch = ((0.02 / per_op) as u64).max(1);
+        let (mut state, batch) = calibrated_batch(perm.as_ref());
         let s = measure::sample::<()>(profile, || {
             for _ in 0..batch {
                 perm.permute_mut(&mut state);

@@ -169,6 +169,18 @@ fn sampled_proof<E: std::fmt::Display>(
     ))
 }
 
+/// Samples the withdrawal proof `prove(to, relayer)` of a note to the recipient `0xee…ee`
+/// with the relayer `0x7e…7e` as the record `prove_withdraw` ([`sampled_proof`]; a
+/// withdrawal has 3 public inputs), for this design and the Tornado baseline alike.
+fn sampled_withdrawal<E: std::fmt::Display>(
+    ctx: (&Case, &Profile, &Environment),
+    constraints: f64,
+    mut prove: impl FnMut(Address, Address) -> Result<(), E>,
+) -> Result<Record, String> {
+    let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
+    sampled_proof(ctx, "prove_withdraw", constraints, 3, || prove(to, relayer))
+}
+
 fn measure_design(
     case: &Case,
     profile: &Profile,
@@ -255,13 +267,10 @@ fn measure_design(
     )?);
     let mut tree = empty.clone();
     tree.commit_slot(&leaves).map_err(|e| e.to_string())?;
-    let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
-    out.push(sampled_proof(
+    out.push(sampled_withdrawal(
         (case, profile, env),
-        "prove_withdraw",
         cw,
-        3,
-        || {
+        |to, relayer| {
             provers
                 .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
                 .map(|_| ())
@@ -337,13 +346,10 @@ fn measure_tornado(
     let mut tree = prover.empty_tree().map_err(|e| e.to_string())?;
     tree.insert(note.commitment(&hashes))
         .map_err(|e| e.to_string())?;
-    let (to, relayer) = (Address::repeat_byte(0xee), Address::repeat_byte(0x7e));
-    out.push(sampled_proof(
+    out.push(sampled_withdrawal(
         (case, profile, env),
-        "prove_withdraw",
         cw,
-        3,
-        || {
+        |to, relayer| {
             prover
                 .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
                 .map(|_| ())

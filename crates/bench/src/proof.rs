@@ -19,11 +19,11 @@ use rand_chacha::ChaCha20Rng;
 use zkbench_core::{
     fuzz::{fuzz_verifier, FuzzReport},
     statement::{StatementConfig, Witness},
-    AuditReport, CaseStatement, Metrics, ProofSystem,
+    CaseStatement, Metrics, ProofSystem,
 };
 
 use crate::{
-    backend::Backend,
+    backend::{AuditOutcome, Backend},
     case::{Case, CaseKind},
     measure::{self, PhaseSamples},
     results::{Record, Status},
@@ -259,23 +259,13 @@ impl<P: ProofSystem> Backend for ProofBackend<P> {
         records_or_failure(case, env, self.measure(case, profile, env))
     }
 
-    fn audit(
-        &self,
-        cfg: &StatementConfig,
-        fuzz: u64,
-        seed: u64,
-    ) -> Option<Result<(AuditReport, Option<FuzzReport>), String>> {
+    fn audit(&self, cfg: &StatementConfig, fuzz: u64, seed: u64) -> Option<AuditOutcome> {
         Some(self.audit_and_fuzz(cfg, fuzz, seed))
     }
 }
 
 impl<P: ProofSystem> ProofBackend<P> {
-    fn audit_and_fuzz(
-        &self,
-        cfg: &StatementConfig,
-        fuzz: u64,
-        seed: u64,
-    ) -> Result<(AuditReport, Option<FuzzReport>), String> {
+    fn audit_and_fuzz(&self, cfg: &StatementConfig, fuzz: u64, seed: u64) -> AuditOutcome {
         let sys = &self.system;
         let e = |what: &str, err: P::Error| format!("{what}: {err}");
         let circuit = sys.circuit(cfg).map_err(|x| e("circuit", x))?;

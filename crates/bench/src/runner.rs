@@ -313,19 +313,7 @@ pub fn run_external(
     profile: &Profile,
     env: &Environment,
 ) -> Vec<Record> {
-    let fake_case = Case {
-        kind: crate::case::CaseKind::Proof,
-        system: ext.name.clone(),
-        hash: "-".into(),
-        alpha: None,
-        width: None,
-        arity: None,
-        leaves: None,
-        depth: None,
-        circuit: None,
-        threads: 0,
-        size: None,
-    };
+    let fake_case = Case::new(crate::case::CaseKind::Proof, &ext.name, "-");
     let Some((prog, args)) = ext.command.split_first() else {
         return vec![Record::failed(
             &fake_case,

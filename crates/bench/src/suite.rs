@@ -448,17 +448,9 @@ impl Suite {
                 for alpha in alphas {
                     for &t in &threads {
                         let base = Case {
-                            kind: s.kind.expect("validated"),
-                            system: "native".into(),
-                            hash: fam.name().into(),
                             alpha,
-                            width: None,
-                            arity: None,
-                            leaves: None,
-                            depth: None,
-                            circuit: None,
                             threads: t,
-                            size: None,
+                            ..Case::new(s.kind.expect("validated"), "native", fam.name())
                         };
                         expand_sweep(s, fam, base, &mut out);
                     }
@@ -747,21 +739,28 @@ mod tests {
         }
     }
 
+    /// Suite `x` of the one sweep `body` (TOML keys of a `[[sweep]]`).
+    fn one_sweep(body: &str) -> Result<Suite, SuiteError> {
+        Suite::from_toml("x", &format!("name = \"x\"\n[[sweep]]\n{body}"))
+    }
+
+    /// [`one_sweep`] of groth16 proofs with the further keys `body`.
+    fn groth16_sweep(body: &str) -> Suite {
+        one_sweep(&format!(
+            "kind = \"proof\"\nsystems = [\"groth16\"]\n{body}"
+        ))
+        .unwrap()
+    }
+
     #[test]
     fn all_families_skip_arities_a_family_lacks() {
-        let s = Suite::from_toml(
-            "t",
+        let s = groth16_sweep(
             r#"
-            name = "t"
-            [[sweep]]
-            kind = "proof"
-            systems = ["groth16"]
             hashes = ["all"]
             arities = [2, 4]
             leaves = ["2^8"]
             "#,
-        )
-        .unwrap();
+        );
         let cases = s.cases(None);
         let gnark = |a| {
             cases
@@ -776,21 +775,15 @@ mod tests {
 
     #[test]
     fn grid_expansion_respects_family_alphas() {
-        let s = Suite::from_toml(
-            "t",
+        let s = groth16_sweep(
             r#"
-            name = "t"
-            [[sweep]]
-            kind = "proof"
-            systems = ["groth16"]
             hashes = ["poseidon", "poseidon2"]
             alphas = [5, 7]
             arities = [2, 4]
             leaves = ["2^36"]
             threads = [1, 2]
             "#,
-        )
-        .unwrap();
+        );
         let cases = s.cases(None);
         // poseidon: alpha 5 only (recorded as None); poseidon2: 5 and 7. x 2 arities x 2 threads.
         assert_eq!(cases.len(), (1 + 2) * 2 * 2);
@@ -846,9 +839,7 @@ mod tests {
             ("kind = \"pool\"\nsystems = [\"tornado\"]\nhashes = [\"poseidon2\"]\nleaves = [\"2^20\"]", "MiMCSponge"),
             ("kind = \"proof\"\nsystems = [\"groth16\"]\nera_depths = [20]", "pool sweeps only"),
         ] {
-            let e = Suite::from_toml("x", &format!("name = \"x\"\n[[sweep]]\n{text}"))
-                .unwrap_err()
-                .to_string();
+            let e = one_sweep(text).unwrap_err().to_string();
             assert!(e.contains(needle), "{e} does not mention {needle}");
         }
     }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 use web_time::Instant;
-use zkbench_hash::{Fr, HashFamily};
+use zkbench_hash::{Fr, HashFamily, Permutation};
 
 use crate::WasmError;
 
@@ -42,15 +42,7 @@ pub fn hash_throughput(
         .permutation(width, Some(a))
         .map_err(|e| WasmError::Config(e.to_string()))?;
     let t = perm.width();
-    let mut state: Vec<Fr> = (0..t as u64).map(Fr::from).collect();
-    let t0 = Instant::now();
-    let mut calib = 0u64;
-    while t0.elapsed().as_secs_f64() < 0.02 {
-        perm.permute_mut(&mut state);
-        calib += 1;
-    }
-    let per_op = t0.elapsed().as_secs_f64() / calib as f64;
-    let batch = ((0.02 / per_op) as u64).max(1);
+    let (mut state, batch) = calibrated_batch(perm.as_ref());
     let mut samples_s = Vec::with_capacity(samples.max(1));
     for _ in 0..samples.max(1) {
         let s = Instant::now();
@@ -68,6 +60,22 @@ pub fn hash_throughput(
         samples_s,
         batch,
     })
+}
+
+/// The start state `0, 1, …, t − 1` of `perm` (run forward by the calibration)
+/// and the permutations in a batch of about 20 ms (at least one), so that timer
+/// resolution does not matter: the batch of one throughput sample, here and in
+/// the native harness (`zkbench-bench`'s `hash` cases).
+pub fn calibrated_batch(perm: &dyn Permutation) -> (Vec<Fr>, u64) {
+    let mut state: Vec<Fr> = (0..perm.width() as u64).map(Fr::from).collect();
+    let t0 = Instant::now();
+    let mut calib = 0u64;
+    while t0.elapsed().as_secs_f64() < 0.02 {
+        perm.permute_mut(&mut state);
+        calib += 1;
+    }
+    let per_op = t0.elapsed().as_secs_f64() / calib as f64;
+    (state, ((0.02 / per_op) as u64).max(1))
 }
 
 /// Names of the hash families, in the registry's order.
