@@ -128,7 +128,7 @@ fn measure_case(case: &Case, profile: &Profile, env: &Environment) -> Result<Rec
 /// The Halo2-KZG verifier for a Keccak-transcript proof of the case's
 /// statement (keys under the unsafe test SRS of the bench seed).
 fn measure_halo2(case: &Case, profile: &Profile, env: &Environment) -> Result<Record, String> {
-    use zkbench_halo2::api::{Halo2Circuit, Halo2Config, Srs, Transcript};
+    use zkbench_halo2::{Halo2Circuit, Halo2Config, Srs, Transcript};
     let cfg = case.statement_config()?;
     let circuit = Halo2Circuit::new(&Halo2Config::new(cfg))
         .map_err(|e| format!("circuit: {e}"))?

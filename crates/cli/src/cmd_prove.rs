@@ -246,12 +246,8 @@ fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &Keys) {
 
 /// `zkbench prove --system halo2-kzg` (or `halo2-kzg-keccak`).
 fn prove_halo2(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
-    use zkbench_halo2::api::{self as h2, Halo2Circuit, Halo2Config, Srs};
-    let cfg = Halo2Config {
-        statement: config.statement,
-        layout: Default::default(),
-    };
-    let transcript: h2::Transcript = match (&a.transcript, config.system) {
+    use zkbench_halo2::{DirProver, Srs, Transcript};
+    let transcript: Transcript = match (&a.transcript, config.system) {
         (Some(t), SystemId::Halo2Kzg) => t.parse()?,
         (Some(t), _) if t != "keccak" => {
             bail!(
@@ -259,42 +255,36 @@ fn prove_halo2(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
                 SystemId::Halo2KzgKeccak
             )
         }
-        (_, SystemId::Halo2KzgKeccak) => h2::Transcript::Keccak,
-        _ => h2::Transcript::Blake2b,
+        (_, SystemId::Halo2KzgKeccak) => Transcript::Keccak,
+        _ => Transcript::Blake2b,
     };
-    let circuit = Halo2Circuit::new(&cfg)?.with_transcript(transcript);
     let srs = match &a.srs {
         Some(p) => Srs::File(p.clone()),
         None => Srs::TestSetup { seed: a.seed },
     };
+    let prover = DirProver::new(config.statement, transcript, srs)?;
+    let srs = prover.srs();
     if srs.is_test_setup() {
         eprintln!("WARNING: UNSAFE TEST SRS ({}): tau is derivable from the seed; anyone can forge proofs. For testing and benchmarking only; pass --srs FILE for real use.", srs.label());
     }
     println!(
         "{} · {} · {transcript} transcript",
         SystemId::Halo2Kzg,
-        circuit.stats()?
+        prover.circuit().stats()?
     );
     let cache = key_cache_dir(a.keys.as_ref());
-    let t0 = Instant::now();
-    let (keys, cached) = circuit
-        .load_or_keygen(&cache, &srs)
+    let keys = prover
+        .keys(&cache)
         .with_context(|| format!("key cache {}", cache.display()))?;
-    let setup = t0.elapsed();
-    let mut rng = ChaCha20Rng::seed_from_u64(a.seed ^ 0x5eed);
-    let witness = circuit.random_witness(&mut rng);
-    let (out, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
-    let t1 = Instant::now();
-    if !h2::verify_for(&circuit, &keys, &out.public, &out.proof)? {
+    let proof = prover.prove_into(&keys, a.seed ^ 0x5eed, &a.out)?;
+    if !proof.verified {
         bail!("internal error: the fresh proof does not verify");
     }
-    timings.verify = Some(t1.elapsed());
-    timings.setup = Some(setup);
-    h2::write_artifacts(&a.out, &circuit, &keys, &srs, &out)?;
+    let timings = &proof.timings;
     println!(
         "setup {} ({}) · witness {} · prove {} · verify {}",
         ms(timings.setup),
-        if cached {
+        if keys.cached {
             format!("keys loaded from cache {}", cache.display())
         } else {
             format!("keygen, cached in {}", cache.display())
@@ -303,8 +293,8 @@ fn prove_halo2(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
         ms(timings.prove),
         ms(timings.verify)
     );
-    println!("proof: {} bytes; public inputs:", out.proof.len());
-    for (i, x) in out.public.0.iter().enumerate() {
+    println!("proof: {} bytes; public inputs:", proof.out.proof.len());
+    for (i, x) in proof.out.public.0.iter().enumerate() {
         println!("  [{i}] {}", fr_to_decimal(x));
     }
     println!(
@@ -320,7 +310,7 @@ pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
     if system.is_halo2() {
         let t = Instant::now();
         let cache = key_cache_dir(a.keys.as_ref());
-        let (ok, _) = zkbench_halo2::api::verify_dir(&a.dir, &cache)
+        let (ok, _) = zkbench_halo2::verify_dir(&a.dir, &cache)
             .with_context(|| format!("cannot verify {}", a.dir.display()))?;
         let dt = t.elapsed().as_secs_f64() * 1e3;
         return Ok(if ok {

@@ -71,8 +71,18 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
         ));
     }
     let mut s = String::new();
-    let w = &mut s;
-    // Writing to a String cannot fail.
+    write_header(&mut s);
+    write_key_constants(&mut s, vk, n);
+    write_signature(&mut s, n);
+    write_vk_x(&mut s, n);
+    write_pairing(&mut s);
+    Ok(s)
+}
+
+// Writing to a String cannot fail: the `writeln!` results below are ignored.
+
+/// The licence, what the contract checks, the pragma and `contract … {`.
+fn write_header(w: &mut String) {
     let _ = writeln!(w, "// SPDX-License-Identifier: MIT OR Apache-2.0");
     let _ = writeln!(
         w,
@@ -87,6 +97,10 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
     );
     let _ = writeln!(w, "pragma solidity ^0.8.0;\n");
     let _ = writeln!(w, "contract Groth16Verifier {{");
+}
+
+/// The constants: `R`, α, `−β`, `−γ`, `−δ` (negated here) and `IC0..ICn`.
+fn write_key_constants(w: &mut String, vk: &VerifyingKey<Bn254>, n: usize) {
     let _ = writeln!(w, "    // BN254 scalar field modulus r");
     let _ = writeln!(w, "    uint256 internal constant R = {};", Fr::MODULUS);
     let (ax, ay) = g1(&vk.alpha_g1);
@@ -112,6 +126,10 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
         let _ = writeln!(w, "    uint256 internal constant IC{i}_X = {x};");
         let _ = writeln!(w, "    uint256 internal constant IC{i}_Y = {y};");
     }
+}
+
+/// `verifyProof(…)` with snarkjs's ABI for `n` public inputs, up to its `{`.
+fn write_signature(w: &mut String, n: usize) {
     let _ = writeln!(
         w,
         "\n    /// @notice True iff the proof (A, B, C) is valid for the public inputs.\n    \
@@ -122,6 +140,11 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
          uint[{n}] calldata _pubSignals\n    \
          ) public view returns (bool) {{"
     );
+}
+
+/// The assembly block's start and `vk_x = IC0 + Σ xᵢ·ICᵢ`, unrolled: per
+/// input the range check `x < r`, one ecMul and one ecAdd.
+fn write_vk_x(w: &mut String, n: usize) {
     // Pairing input layout (768 bytes at p):
     //   0 A | 64 B | 192 alpha | 256 -beta | 384 vk_x | 448 -gamma | 576 C | 640 -delta
     // While vk_x is accumulated at p+384, p+448..p+544 is ecMul's scratch
@@ -154,6 +177,11 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
         );
         let _ = writeln!(w, "            }}");
     }
+}
+
+/// The rest of the pairing input (A, B, α, `−β`, `−γ`, C, `−δ` around
+/// `vk_x`), the ecPairing call, the result, and the closing braces.
+fn write_pairing(w: &mut String) {
     let _ = writeln!(w, "            calldatacopy(p, _pA, 64)");
     let _ = writeln!(w, "            calldatacopy(add(p, 64), _pB, 128)");
     let _ = writeln!(w, "            mstore(add(p, 192), ALPHA_X)");
@@ -179,7 +207,6 @@ pub fn solidity_verifier(vk: &VerifyingKey<Bn254>) -> Result<String, EvmError> {
     let _ = writeln!(w, "        }}");
     let _ = writeln!(w, "    }}");
     let _ = writeln!(w, "}}");
-    Ok(s)
 }
 
 /// Big-endian 32-byte word of a prime-field element.

@@ -11,7 +11,7 @@
 //! runtime code is the verifier alone), passed through the size and gas passes
 //! of [`crate::yul`] and compiled as Yul ([`compile_halo2`]). The call's
 //! calldata is `instances ‖ proof` (each instance a 32-byte big-endian word,
-//! then the Keccak-transcript proof, [`zkbench_halo2::api::Transcript::Keccak`]);
+//! then the Keccak-transcript proof, [`zkbench_halo2::Transcript::Keccak`]);
 //! the verifier **reverts** on an invalid proof (success and no return data on
 //! a valid one) — the convention of snark-verifier's and PSE's Halo2
 //! verifiers; [`accepted`] reads it.
@@ -41,12 +41,12 @@ use snark_verifier::{
     verifier::{plonk::PlonkVerifier, SnarkVerifier},
 };
 use zkbench_halo2::{
-    api::{Halo2Circuit, Keys, Transcript},
     halo2_axiom::{
         halo2curves::bn256::{Bn256, Fq, Fr, G1Affine},
         poly::commitment::ParamsProver,
     },
     statement::PublicInputs,
+    Halo2Circuit, Keys, ProofDir, Transcript,
 };
 
 use crate::EvmError;
@@ -245,14 +245,12 @@ pub struct Halo2Dir {
 impl Halo2Dir {
     /// Reads `dir` (`meta.json`, `public.json`, `proof.bin`) and loads the keys.
     pub fn read(dir: &Path, key_dir: &Path) -> Result<Self, EvmError> {
-        let (meta, out) = zkbench_halo2::api::read_artifacts(dir)?;
-        let circuit = Halo2Circuit::new(&meta.config)?.with_transcript(meta.transcript);
-        let (keys, _) = circuit.load_or_keygen(key_dir, &meta.srs)?;
+        let d = ProofDir::open(dir, key_dir)?;
         Ok(Self {
-            circuit,
-            keys,
-            public: out.public,
-            proof: out.proof,
+            circuit: d.circuit,
+            keys: d.keys,
+            public: d.out.public,
+            proof: d.out.proof,
         })
     }
 

@@ -18,8 +18,8 @@ use zkbench_evm::{
     halo2_calldata, halo2_verifier, Chain,
 };
 use zkbench_halo2::{
-    api::{verify_with, Halo2Circuit, Halo2Config, Keys, Srs, Transcript},
     statement::{CircuitKind, PublicInputs, StatementConfig},
+    verify_with, Halo2Circuit, Halo2Config, Keys, Srs, Transcript,
 };
 use zkbench_hash::{Fr, HashFamily};
 

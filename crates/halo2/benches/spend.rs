@@ -8,11 +8,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zkbench_halo2::{
-    api::{Halo2Circuit, Halo2Config, Srs},
-    chip::ChipLayout,
-    statement::{CircuitKind, DEFAULT_LEAVES},
-};
+use zkbench_halo2::{chip::ChipLayout, Halo2Circuit, Halo2Config, Srs};
 use zkbench_hash::HashFamily;
 
 fn spend(c: &mut Criterion) {
@@ -26,16 +22,7 @@ fn spend(c: &mut Criterion) {
         (HashFamily::Poseidon, 5, 4, 4),
         (HashFamily::Poseidon, 5, 2, 4),
     ] {
-        let cfg = Halo2Config {
-            statement: zkbench_halo2::statement::StatementConfig {
-                family,
-                alpha: Some(alpha),
-                arity,
-                leaves: DEFAULT_LEAVES,
-                circuit: CircuitKind::Spend,
-            },
-            layout: ChipLayout::new(p),
-        };
+        let cfg = Halo2Config::spend(family, alpha, arity, ChipLayout::new(p));
         let circuit = Halo2Circuit::new(&cfg).expect("config");
         let keys = circuit.keygen(&Srs::TestSetup { seed: 1 }).expect("keygen");
         let mut rng = ChaCha20Rng::seed_from_u64(9);

@@ -14,9 +14,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_halo2::{
-    api::{self, Halo2Circuit, Halo2Config, Srs},
-    chip::ChipLayout,
-    statement::{CircuitKind, DEFAULT_LEAVES},
+    chip::ChipLayout, circuit::CircuitStats, verify_for, Halo2Circuit, Halo2Config, Srs,
 };
 use zkbench_hash::HashFamily;
 
@@ -38,27 +36,36 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let stats_only = args.iter().any(|a| a == "--stats-only");
-    let quick = args.iter().any(|a| a == "--quick");
-    let reps: usize = args
-        .iter()
-        .position(|a| a == "--reps")
+/// The command line.
+struct Options {
+    stats_only: bool,
+    reps: usize,
+    /// Constraint-system degree; default: the layout's own
+    /// (`ChipLayout::new` / `ChipLayout::unsplit`).
+    degree: Option<usize>,
+    family: HashFamily,
+    /// `(α, arity, p)` triples.
+    grid: Vec<(u64, usize, usize)>,
+    /// S-box forms: `true` split, `false` unsplit.
+    forms: Vec<bool>,
+}
+
+/// The value after `flag`, if any.
+fn flag_value<'a>(args: &'a [String], flag: &str) -> Option<&'a String> {
+    args.iter()
+        .position(|a| a == flag)
         .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3);
-    // Default: the layout's own (ChipLayout::new / ChipLayout::unsplit).
-    let degree: Option<usize> = args
-        .iter()
-        .position(|a| a == "--degree")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|s| s.parse().ok());
-    let only: Option<Vec<(u64, usize, usize)>> = args
-        .iter()
-        .position(|a| a == "--configs")
-        .and_then(|i| args.get(i + 1))
-        .map(|s| {
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Self {
+        let stats_only = args.iter().any(|a| a == "--stats-only");
+        let quick = args.iter().any(|a| a == "--quick");
+        let reps: usize = flag_value(args, "--reps")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(3);
+        let degree: Option<usize> = flag_value(args, "--degree").and_then(|s| s.parse().ok());
+        let only: Option<Vec<(u64, usize, usize)>> = flag_value(args, "--configs").map(|s| {
             s.split(',')
                 .map(|c| {
                     let v: Vec<usize> = c
@@ -69,29 +76,46 @@ fn main() {
                 })
                 .collect()
         });
-    let family = match args
-        .iter()
-        .position(|a| a == "--family")
-        .and_then(|i| args.get(i + 1))
-    {
-        Some(f) => f.parse::<HashFamily>().expect("family"),
-        None => HashFamily::Poseidon2,
-    };
-    let forms: Vec<bool> = match args
-        .iter()
-        .position(|a| a == "--sbox")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str)
-    {
-        None | Some("split") => vec![true],
-        Some("unsplit") => vec![false],
-        Some("both") => vec![false, true],
-        Some(other) => panic!("--sbox {other}: expected split, unsplit or both"),
-    };
+        let family = match flag_value(args, "--family") {
+            Some(f) => f.parse::<HashFamily>().expect("family"),
+            None => HashFamily::Poseidon2,
+        };
+        let forms: Vec<bool> = match flag_value(args, "--sbox").map(String::as_str) {
+            None | Some("split") => vec![true],
+            Some("unsplit") => vec![false],
+            Some("both") => vec![false, true],
+            Some(other) => panic!("--sbox {other}: expected split, unsplit or both"),
+        };
+        Self {
+            stats_only,
+            reps,
+            degree,
+            family,
+            grid: only.unwrap_or_else(|| default_grid(quick)),
+            forms,
+        }
+    }
+
+    /// The spend configuration of one grid point.
+    fn config(&self, alpha: u64, arity: usize, p: usize, split_sbox: bool) -> Halo2Config {
+        let l = if split_sbox {
+            ChipLayout::new(p)
+        } else {
+            ChipLayout::unsplit(p)
+        };
+        let layout = ChipLayout {
+            degree: self.degree.unwrap_or(l.degree),
+            ..l
+        };
+        Halo2Config::spend(self.family, alpha, arity, layout)
+    }
+}
+
+/// `(α, arity, p)`: three partial-round counts at α = 7, arity 7 (`--quick`),
+/// or every count for eight (α, arity) pairs.
+fn default_grid(quick: bool) -> Vec<(u64, usize, usize)> {
     let mut grid = vec![];
-    if let Some(only) = only {
-        grid = only;
-    } else if quick {
+    if quick {
         for p in [2, 4, 8] {
             grid.push((7, 7, p));
         }
@@ -111,87 +135,94 @@ fn main() {
             }
         }
     }
+    grid
+}
+
+/// The table's columns up to the fixed-column count (family … fixed).
+fn row_start(
+    family: HashFamily,
+    (alpha, arity, p): (u64, usize, usize),
+    form: &str,
+    circuit: &Halo2Circuit,
+    s: &CircuitStats,
+) -> String {
+    format!(
+        "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {}",
+        family.name(),
+        circuit.shape().height,
+        s.k,
+        s.rows,
+        s.advice_columns,
+        s.fixed_columns + s.selectors,
+    )
+}
+
+/// Keygen under the UNSAFE test SRS, a warm-up proof, then `reps` timed
+/// proofs and verifications: the row's measured columns.
+fn measure(circuit: &Halo2Circuit, reps: usize) -> (CircuitStats, String) {
+    let srs = Srs::TestSetup { seed: 1 };
+    let t = Instant::now();
+    let keys = circuit.keygen(&srs).expect("keygen");
+    let keygen = t.elapsed();
+    let s = circuit.stats_with_keys(&keys).expect("stats");
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let w = circuit.random_witness(&mut rng);
+    // Warm-up.
+    let (out, _) = circuit.prove(&keys, &w, &mut rng).expect("prove");
+    let mut prove = vec![];
+    let mut verify = vec![];
+    let mut prove_cpu = Duration::ZERO;
+    for _ in 0..reps {
+        let c0 = cpu_time();
+        let (out, t) = circuit.prove(&keys, &w, &mut rng).expect("prove");
+        prove.push(t.prove.unwrap() + t.witness.unwrap());
+        prove_cpu += cpu_time() - c0;
+        let t0 = Instant::now();
+        assert!(verify_for(circuit, &keys, &out.public, &out.proof).unwrap());
+        verify.push(t0.elapsed());
+    }
+    let rest = format!(
+        " ({}) | {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} ms | {} |",
+        s.fixed_columns_compressed.unwrap_or(0),
+        s.max_degree,
+        keygen.as_secs_f64() * 1e3,
+        median(prove).as_secs_f64() * 1e3,
+        prove_cpu.as_secs_f64() * 1e3 / reps as f64,
+        median(verify).as_secs_f64() * 1e3,
+        out.proof.len()
+    );
+    (s, rest)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let opts = Options::parse(&args);
     println!(
         "| family | α | arity | height | p | S-box | k | rows | advice | fixed (compressed) | max deg | keygen | prove (wall) | prove (CPU) | verify | proof B |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    let grid: Vec<_> = grid
-        .into_iter()
-        .flat_map(|g| forms.iter().map(move |&split| (g, split)))
+    let grid: Vec<_> = opts
+        .grid
+        .iter()
+        .flat_map(|&g| opts.forms.iter().map(move |&split| (g, split)))
         .collect();
     for ((alpha, arity, p), split_sbox) in grid {
         let form = if split_sbox { "split" } else { "x^α" };
-        let cfg = Halo2Config {
-            statement: zkbench_halo2::statement::StatementConfig {
-                family,
-                alpha: Some(alpha),
-                arity,
-                leaves: DEFAULT_LEAVES,
-                circuit: CircuitKind::Spend,
-            },
-            layout: {
-                let l = if split_sbox {
-                    ChipLayout::new(p)
-                } else {
-                    ChipLayout::unsplit(p)
-                };
-                ChipLayout {
-                    degree: degree.unwrap_or(l.degree),
-                    ..l
-                }
-            },
-        };
-        let circuit = Halo2Circuit::new(&cfg).expect("config");
-        let s = circuit.stats().expect("stats");
-        if stats_only {
+        let circuit = Halo2Circuit::new(&opts.config(alpha, arity, p, split_sbox)).expect("config");
+        let point = (alpha, arity, p);
+        if opts.stats_only {
+            let s = circuit.stats().expect("stats");
             println!(
-                "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {} | {} | | | | | |",
-                family.name(),
-                circuit.shape().height,
-                s.k,
-                s.rows,
-                s.advice_columns,
-                s.fixed_columns + s.selectors,
+                "{} | {} | | | | | |",
+                row_start(opts.family, point, form, &circuit, &s),
                 s.max_degree
             );
             continue;
         }
-        let srs = Srs::TestSetup { seed: 1 };
-        let t = Instant::now();
-        let keys = circuit.keygen(&srs).expect("keygen");
-        let keygen = t.elapsed();
-        let s = circuit.stats_with_keys(&keys).expect("stats");
-        let mut rng = ChaCha20Rng::seed_from_u64(5);
-        let w = circuit.random_witness(&mut rng);
-        // Warm-up.
-        let (out, _) = circuit.prove(&keys, &w, &mut rng).expect("prove");
-        let mut prove = vec![];
-        let mut verify = vec![];
-        let mut prove_cpu = Duration::ZERO;
-        for _ in 0..reps {
-            let c0 = cpu_time();
-            let (out, t) = circuit.prove(&keys, &w, &mut rng).expect("prove");
-            prove.push(t.prove.unwrap() + t.witness.unwrap());
-            prove_cpu += cpu_time() - c0;
-            let t0 = Instant::now();
-            assert!(api::verify_for(&circuit, &keys, &out.public, &out.proof).unwrap());
-            verify.push(t0.elapsed());
-        }
+        let (s, rest) = measure(&circuit, opts.reps);
         println!(
-            "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {} ({}) | {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} ms | {} |",
-            family.name(),
-            circuit.shape().height,
-            s.k,
-            s.rows,
-            s.advice_columns,
-            s.fixed_columns + s.selectors,
-            s.fixed_columns_compressed.unwrap_or(0),
-            s.max_degree,
-            keygen.as_secs_f64() * 1e3,
-            median(prove).as_secs_f64() * 1e3,
-            prove_cpu.as_secs_f64() * 1e3 / reps as f64,
-            median(verify).as_secs_f64() * 1e3,
-            out.proof.len()
+            "{}{rest}",
+            row_start(opts.family, point, form, &circuit, &s)
         );
     }
 }

@@ -57,8 +57,6 @@ use crate::statement::{
 };
 use crate::Halo2Error;
 
-pub use crate::statement::MAX_BATCH_LEAVES;
-
 /// Version of the key-cache and artifact formats.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -140,15 +138,24 @@ impl Halo2Config {
         }
     }
 
+    /// The note spend over 2^36 leaves ([`DEFAULT_LEAVES`]) with `family`,
+    /// S-box exponent `alpha` and `arity`, laid out as `layout`.
+    pub fn spend(family: HashFamily, alpha: u64, arity: usize, layout: ChipLayout) -> Self {
+        Self {
+            statement: StatementConfig {
+                family,
+                alpha: Some(alpha),
+                arity,
+                leaves: DEFAULT_LEAVES,
+                circuit: CircuitKind::Spend,
+            },
+            layout,
+        }
+    }
+
     /// The zkOS-comparable note spend: Poseidon2 α = 7, arity 7, 2^36 leaves.
     pub fn zkos_like() -> Self {
-        Self::new(StatementConfig {
-            family: HashFamily::Poseidon2,
-            alpha: Some(7),
-            arity: 7,
-            leaves: DEFAULT_LEAVES,
-            circuit: CircuitKind::Spend,
-        })
+        Self::spend(HashFamily::Poseidon2, 7, 7, ChipLayout::default())
     }
 
     /// The circuit parameters (shape of the constraint system).
@@ -638,18 +645,8 @@ fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-/// `create_proof` with SHPLONK and a Blake2b transcript.
-pub fn prove_raw<R: RngCore>(
-    keys: &Keys,
-    circuit: StatementCircuit,
-    instance: &[Fr],
-    rng: &mut R,
-) -> Result<Vec<u8>, Halo2Error> {
-    prove_raw_with(keys, circuit, instance, rng, Transcript::Blake2b)
-}
-
 /// `create_proof` with SHPLONK and the given transcript.
-pub fn prove_raw_with<R: RngCore>(
+fn prove_raw_with<R: RngCore>(
     keys: &Keys,
     circuit: StatementCircuit,
     instance: &[Fr],
@@ -717,17 +714,6 @@ fn evm_feature_missing() -> Halo2Error {
         "the Keccak (EVM) transcript needs zkbench-halo2's `evm` feature, which this build lacks"
             .into(),
     )
-}
-
-/// Verifies a Blake2b-transcript `proof` for `public` under `vk`
-/// ([`verify_with`] with [`Transcript::Blake2b`]).
-pub fn verify(
-    params: &ParamsKZG<Bn256>,
-    vk: &VerifyingKey<G1Affine>,
-    public: &PublicInputs,
-    proof: &[u8],
-) -> Result<bool, Halo2Error> {
-    verify_with(params, vk, public, proof, Transcript::Blake2b)
 }
 
 /// Verifies `proof` for `public` under `vk` with `transcript`. A wrong
@@ -839,7 +825,8 @@ fn canonical_transcript(proof: &[u8]) -> bool {
             .all(|c| c[31] & 0x80 == 0 || (c[31] == 0x80 && c[..31].iter().all(|&b| b == 0)))
 }
 
-/// Checks the public-input count, then [`verify`].
+/// Checks the public-input count, then [`verify_with`] with the circuit's
+/// transcript.
 pub fn verify_for(
     circuit: &Halo2Circuit,
     keys: &Keys,
@@ -971,14 +958,150 @@ pub fn read_artifacts(dir: &Path) -> Result<(ArtifactMeta, ProofOutput), Halo2Er
     ))
 }
 
-/// Re-checks a proof directory: rebuilds the circuit from `meta.json`, loads
-/// or generates its keys (cache `key_dir`) under the recorded SRS, verifies.
+/// A proof directory read back: `meta.json`, the proof, and the circuit and
+/// keys it was made with.
+pub struct ProofDir {
+    /// The directory's `meta.json`.
+    pub meta: ArtifactMeta,
+    /// The circuit of `meta.config`, with the proof's transcript.
+    pub circuit: Halo2Circuit,
+    /// Its keys under the recorded SRS.
+    pub keys: Keys,
+    /// The proof and its public inputs.
+    pub out: ProofOutput,
+}
+
+impl ProofDir {
+    /// Reads `dir` (`meta.json`, `public.json`, `proof.bin`), rebuilds the
+    /// circuit from `meta.json` and loads or generates its keys (cache
+    /// `key_dir`) under the recorded SRS.
+    pub fn open(dir: &Path, key_dir: &Path) -> Result<Self, Halo2Error> {
+        let (meta, out) = read_artifacts(dir)?;
+        let circuit = Halo2Circuit::new(&meta.config)?.with_transcript(meta.transcript);
+        let (keys, _) = circuit.load_or_keygen(key_dir, &meta.srs)?;
+        Ok(Self {
+            meta,
+            circuit,
+            keys,
+            out,
+        })
+    }
+
+    /// Verifies the proof ([`verify_for`]).
+    pub fn verify(&self) -> Result<bool, Halo2Error> {
+        verify_for(&self.circuit, &self.keys, &self.out.public, &self.out.proof)
+    }
+}
+
+/// Re-checks a proof directory: [`ProofDir::open`], then
+/// [`ProofDir::verify`].
 pub fn verify_dir(dir: &Path, key_dir: &Path) -> Result<(bool, ArtifactMeta), Halo2Error> {
-    let (meta, out) = read_artifacts(dir)?;
-    let circuit = Halo2Circuit::new(&meta.config)?.with_transcript(meta.transcript);
-    let (keys, _) = circuit.load_or_keygen(key_dir, &meta.srs)?;
-    let ok = verify_for(&circuit, &keys, &out.public, &out.proof)?;
-    Ok((ok, meta))
+    let d = ProofDir::open(dir, key_dir)?;
+    let ok = d.verify()?;
+    Ok((ok, d.meta))
+}
+
+/// Keys with where they came from and how long that took.
+pub struct TimedKeys {
+    /// The keys.
+    pub keys: Keys,
+    /// `true` when they were read from the key cache, `false` when generated.
+    pub cached: bool,
+    /// Time to load or generate them.
+    pub setup: std::time::Duration,
+}
+
+/// A random witness drawn from `ChaCha20Rng::seed_from_u64(seed)`, proved
+/// and verified: the proof, its timings (`witness`, `prove`, `verify`; plus
+/// `setup`) and whether it verifies.
+fn prove_random(
+    circuit: &Halo2Circuit,
+    keys: &Keys,
+    setup: std::time::Duration,
+    seed: u64,
+) -> Result<(ProofOutput, PhaseTimings, bool), Halo2Error> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let witness = circuit.random_witness(&mut rng);
+    let (out, mut timings) = circuit.prove(keys, &witness, &mut rng)?;
+    let t1 = Instant::now();
+    let ok = verify_for(circuit, keys, &out.public, &out.proof)?;
+    timings.verify = Some(t1.elapsed());
+    timings.setup = Some(setup);
+    Ok((out, timings, ok))
+}
+
+/// `zkbench prove --system halo2-kzg`: the circuit of a statement with the
+/// default chip layout, a transcript and an SRS; keys from a cache, a proof
+/// of a random witness, checked and written as a proof directory
+/// ([`write_artifacts`]).
+pub struct DirProver {
+    circuit: Halo2Circuit,
+    srs: Srs,
+}
+
+/// What [`DirProver::prove_into`] made.
+pub struct DirProof {
+    /// The proof and its public inputs.
+    pub out: ProofOutput,
+    /// `setup`, `witness`, `prove` and `verify`.
+    pub timings: PhaseTimings,
+    /// Whether the fresh proof verifies; when it does not, nothing was written.
+    pub verified: bool,
+}
+
+impl DirProver {
+    /// The circuit of `statement` (default chip layout) proving with
+    /// `transcript`, with keys under `srs`.
+    pub fn new(
+        statement: StatementConfig,
+        transcript: Transcript,
+        srs: Srs,
+    ) -> Result<Self, Halo2Error> {
+        let circuit = Halo2Circuit::new(&Halo2Config::new(statement))?.with_transcript(transcript);
+        Ok(Self { circuit, srs })
+    }
+
+    /// The circuit.
+    pub fn circuit(&self) -> &Halo2Circuit {
+        &self.circuit
+    }
+
+    /// The SRS.
+    pub fn srs(&self) -> &Srs {
+        &self.srs
+    }
+
+    /// Keys from the cache directory `key_dir`, or generated and written
+    /// there ([`Halo2Circuit::load_or_keygen`]); timed.
+    pub fn keys(&self, key_dir: &Path) -> Result<TimedKeys, Halo2Error> {
+        let t0 = Instant::now();
+        let (keys, cached) = self.circuit.load_or_keygen(key_dir, &self.srs)?;
+        Ok(TimedKeys {
+            keys,
+            cached,
+            setup: t0.elapsed(),
+        })
+    }
+
+    /// Proves a random witness drawn from `ChaCha20Rng::seed_from_u64(seed)`,
+    /// verifies the proof and, when it verifies, writes the proof directory
+    /// `out` ([`write_artifacts`]).
+    pub fn prove_into(
+        &self,
+        keys: &TimedKeys,
+        seed: u64,
+        out: &Path,
+    ) -> Result<DirProof, Halo2Error> {
+        let (proof, timings, verified) = prove_random(&self.circuit, &keys.keys, keys.setup, seed)?;
+        if verified {
+            write_artifacts(out, &self.circuit, &keys.keys, &self.srs, &proof)?;
+        }
+        Ok(DirProof {
+            out: proof,
+            timings,
+            verified,
+        })
+    }
 }
 
 /// One full run: keys (cached in `key_dir`), a random witness from `seed`,
@@ -995,13 +1118,6 @@ pub fn run_once(
         Some(d) => circuit.load_or_keygen(d, srs)?.0,
         None => circuit.keygen(srs)?,
     };
-    let setup = t0.elapsed();
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let witness = circuit.random_witness(&mut rng);
-    let (out, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
-    let t1 = Instant::now();
-    let ok = verify_for(&circuit, &keys, &out.public, &out.proof)?;
-    timings.verify = Some(t1.elapsed());
-    timings.setup = Some(setup);
+    let (out, timings, ok) = prove_random(&circuit, &keys, t0.elapsed(), seed)?;
     Ok((circuit, keys, out, timings, ok))
 }

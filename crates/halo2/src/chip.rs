@@ -456,6 +456,56 @@ fn invert(m: &[Vec<Fr>]) -> Vec<Vec<Fr>> {
     mat_inverse(m).expect("Poseidon2 matrices are invertible")
 }
 
+/// The `t` state cells of a row at `rotation`, queried in lane order.
+fn query_state(
+    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    cols: &Poseidon2Columns,
+    t: usize,
+    rotation: Rotation,
+) -> Vec<Expression<Fr>> {
+    (0..t)
+        .map(|i| vc.query_advice(cols.state[i], rotation))
+        .collect()
+}
+
+/// The first `n` round constants of the current row, queried in order.
+fn query_rc(
+    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    cols: &Poseidon2Columns,
+    n: usize,
+) -> Vec<Expression<Fr>> {
+    (0..n)
+        .map(|i| vc.query_fixed(cols.rc[i], Rotation::cur()))
+        .collect()
+}
+
+/// A full-round row: its state, the next row's state and its round
+/// constants (queried in that order).
+type FullRow = (
+    Vec<Expression<Fr>>,
+    Vec<Expression<Fr>>,
+    Vec<Expression<Fr>>,
+);
+
+/// [`FullRow`] of a width-`t` permutation.
+fn query_full_row(
+    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    cols: &Poseidon2Columns,
+    t: usize,
+) -> FullRow {
+    let cur = query_state(vc, cols, t, Rotation::cur());
+    let next = query_state(vc, cols, t, Rotation::next());
+    let rc = query_rc(vc, cols, t);
+    (cur, next, rc)
+}
+
+/// `inv · next` as linear forms in the next row's `t` state cells: what the
+/// round's output must equal before its (inverted) linear layer.
+fn pre_image(inv: &[Vec<Fr>], t: usize) -> Vec<Lin> {
+    let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
+    mat_lin(inv, &next_lin)
+}
+
 impl Poseidon2Config {
     /// Columns needed for `specs` under `layout`, with `min_extra` extra
     /// columns reserved for the caller on input rows: `(state, extra, rc)`.
@@ -601,17 +651,8 @@ impl Poseidon2Config {
         let me_inv = invert(&params.mat_external);
         meta.create_gate("poseidon2 full round", |vc| {
             let q = vc.query_selector(q);
-            let cur: Vec<_> = (0..t)
-                .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
-                .collect();
-            let next: Vec<_> = (0..t)
-                .map(|i| vc.query_advice(cols.state[i], Rotation::next()))
-                .collect();
-            let rc: Vec<_> = (0..t)
-                .map(|i| vc.query_fixed(cols.rc[i], Rotation::cur()))
-                .collect();
-            let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
-            let pre = mat_lin(&me_inv, &next_lin);
+            let (cur, next, rc) = query_full_row(vc, cols, t);
+            let pre = pre_image(&me_inv, t);
             let mut out = vec![];
             for i in 0..t {
                 let h = sb.full_helper(vc, cols, i);
@@ -639,19 +680,14 @@ impl Poseidon2Config {
             // Variables: state (t), S-box outputs (r - 1), round constants (r).
             // Split: round j's helper in extra[2j], its output in extra[2j + 1].
             let out_col = |j: usize| if sb.split { 2 * j + 1 } else { j };
-            let mut vars: Vec<Expression<Fr>> = (0..t)
-                .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
-                .collect();
+            let mut vars = query_state(vc, cols, t, Rotation::cur());
             vars.extend(
                 (0..r - 1).map(|j| vc.query_advice(cols.extra[out_col(j)], Rotation::cur())),
             );
-            vars.extend((0..r).map(|j| vc.query_fixed(cols.rc[j], Rotation::cur())));
+            vars.extend(query_rc(vc, cols, r));
             let n = vars.len();
-            let next: Vec<_> = (0..t)
-                .map(|i| vc.query_advice(cols.state[i], Rotation::next()))
-                .collect();
-            let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
-            let pre = mat_lin(&mi_inv, &next_lin);
+            let next = query_state(vc, cols, t, Rotation::next());
+            let pre = pre_image(&mi_inv, t);
             let mut x: Vec<Lin> = (0..t).map(|i| Lin::var(n, i)).collect();
             let mut out = vec![];
             for j in 0..r {
@@ -688,15 +724,7 @@ impl Poseidon2Config {
         let me_inv = invert(&params.mat_external);
         meta.create_gate("poseidon2 first round", |vc| {
             let q = vc.query_selector(q);
-            let vars: Vec<Expression<Fr>> = (0..t)
-                .map(|i| vc.query_advice(cols.state[i], Rotation::cur()))
-                .collect();
-            let next: Vec<_> = (0..t)
-                .map(|i| vc.query_advice(cols.state[i], Rotation::next()))
-                .collect();
-            let rc: Vec<_> = (0..t)
-                .map(|i| vc.query_fixed(cols.rc[i], Rotation::cur()))
-                .collect();
+            let (vars, next, rc) = query_full_row(vc, cols, t);
             let input: Vec<Lin> = spec
                 .lanes
                 .iter()
@@ -711,8 +739,7 @@ impl Poseidon2Config {
             } else {
                 input
             };
-            let next_lin: Vec<Lin> = (0..t).map(|i| Lin::var(t, i)).collect();
-            let pre = mat_lin(&me_inv, &next_lin);
+            let pre = pre_image(&me_inv, t);
             let mut out = vec![];
             for i in 0..t {
                 let h = sb.full_helper(vc, cols, i);

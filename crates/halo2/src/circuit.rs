@@ -23,7 +23,7 @@
 //! `log₂ A` per lane.
 
 use halo2_axiom::{
-    circuit::{Layouter, SimpleFloorPlanner, Value},
+    circuit::{Cell, Layouter, Region, SimpleFloorPlanner, Value},
     halo2curves::{bn256::Fr, ff::Field},
     plonk::{Circuit, Column, ConstraintSystem, Error, Expression, Instance, Selector},
     poly::Rotation,
@@ -34,7 +34,7 @@ use zkbench_hash::HashFamily;
 
 use crate::chip::{ChipLayout, HashSpec, Lane, Poseidon2Config, Poseidon2Instructions};
 use crate::params::{fr_from_ark, Poseidon2Params};
-use crate::statement::{domain_nullifier, CircuitKind, TreeShape, Witness};
+use crate::statement::{domain_nullifier, CircuitKind, MerklePath, TreeShape, Witness};
 use crate::Halo2Error;
 
 /// Everything that determines the circuit's shape (its configuration
@@ -305,176 +305,213 @@ impl Circuit<Fr> for StatementCircuit {
         config: StatementConfig,
         mut layouter: impl Layouter<Fr>,
     ) -> Result<(), Error> {
-        let p = &self.params;
-        let chip = &config.chip;
-        let cols = chip.columns.clone();
-        let a = p.arity;
-        let mut publics: Vec<(halo2_axiom::circuit::Cell, usize)> = vec![];
+        let mut publics: Publics = vec![];
         layouter.assign_region(
             || "statement",
             |mut region| {
                 publics.clear();
-                // Levels of a path, starting at `offset` with the current node already in e0.
-                let path_levels = |region: &mut halo2_axiom::circuit::Region<'_, Fr>,
-                                   mut offset: usize,
-                                   mut cur: Value<Fr>,
-                                   spec: usize,
-                                   path: Option<(&Vec<usize>, &Vec<Vec<zkbench_hash::Fr>>)>|
-                 -> Result<halo2_axiom::circuit::Cell, Error> {
-                    let mut out = None;
-                    for level in 0..p.height {
-                        let children = cur
-                            .zip(known(&path.map(|(d, s)| (d[level], s[level].clone()))))
-                            .map(|(c, (digit, sib))| {
-                                let sib: Vec<Fr> = sib.iter().map(fr_from_ark).collect();
-                                let mut ch = sib[..digit].to_vec();
-                                ch.push(c);
-                                ch.extend_from_slice(&sib[digit..]);
-                                ch
-                            });
-                        let cells = chip.assign_hash(region, offset, spec, children.clone())?;
-                        chip.assign_member_helpers(region, offset, spec, children, cur);
-                        offset += cells.rows;
-                        cur = cells.output.value;
-                        out = Some(cells.output.cell);
-                    }
-                    Ok(out.expect("height ≥ 1"))
-                };
-                match p.kind {
-                    CircuitKind::Spend => {
-                        let w = match &self.witness {
-                            Some(Witness::Spend(w)) => Some(w),
-                            None => None,
-                            _ => return Err(Error::Synthesis),
-                        };
-                        let n = known(&w.map(|w| fr_from_ark(&w.nullifier)));
-                        let s = known(&w.map(|w| fr_from_ark(&w.secret)));
-                        let ext = known(&w.map(|w| fr_from_ark(&w.ext_data_hash)));
-                        let ext_cell =
-                            crate::audit::assign_advice(&mut region, cols.extra[0], 0, ext).cell();
-                        publics.push((ext_cell, 2));
-                        let null =
-                            chip.assign_hash(&mut region, 0, SPEC_NULLIFIER, n.map(|n| vec![n]))?;
-                        publics.push((null.output.cell, 1));
-                        let o1 = null.rows;
-                        let leaf = chip.assign_hash(
-                            &mut region,
-                            o1,
-                            SPEC_PAIR,
-                            n.zip(s).map(|(n, s)| vec![n, s]),
-                        )?;
-                        region.constrain_equal(null.inputs[0].cell, leaf.inputs[0].cell);
-                        let d = fr_from_ark(&domain_nullifier());
-                        let inv = s.map(|s| (s - d).invert().unwrap_or(Fr::ZERO));
-                        crate::audit::assign_advice(&mut region, cols.extra[1], o1, inv);
-                        config
-                            .q_secret_ne
-                            .expect("spend gate")
-                            .enable(&mut region, o1)?;
-                        let o2 = o1 + leaf.rows;
-                        let digits = match w {
-                            Some(w) => Some(
-                                p.shape()
-                                    .position_digits(w.path.index)
-                                    .map_err(|_| Error::Synthesis)?,
-                            ),
-                            None => None,
-                        };
-                        let root = path_levels(
-                            &mut region,
-                            o2,
-                            leaf.output.value,
-                            2,
-                            w.map(|w| (digits.as_ref().unwrap(), &w.path.siblings)),
-                        )?;
-                        publics.push((root, 0));
-                    }
+                match self.params.kind {
+                    CircuitKind::Spend => self.assign_spend(&config, &mut region, &mut publics),
                     CircuitKind::Membership => {
-                        let w = match &self.witness {
-                            Some(Witness::Membership(w)) => Some(w),
-                            None => None,
-                            _ => return Err(Error::Synthesis),
-                        };
-                        let leaf = known(&w.map(|w| fr_from_ark(&w.leaf)));
-                        crate::audit::assign_advice(&mut region, cols.extra[0], 0, leaf);
-                        let digits = match w {
-                            Some(w) => Some(
-                                p.shape()
-                                    .position_digits(w.path.index)
-                                    .map_err(|_| Error::Synthesis)?,
-                            ),
-                            None => None,
-                        };
-                        let root = path_levels(
-                            &mut region,
-                            0,
-                            leaf,
-                            0,
-                            w.map(|w| (digits.as_ref().unwrap(), &w.path.siblings)),
-                        )?;
-                        publics.push((root, 0));
+                        self.assign_membership(&config, &mut region, &mut publics)
                     }
                     CircuitKind::BatchRoot => {
-                        let w = match &self.witness {
-                            Some(Witness::BatchRoot(w)) => Some(w),
-                            None => None,
-                            _ => return Err(Error::Synthesis),
-                        };
-                        let n_leaves = a.pow(p.height as u32);
-                        let mut level: Vec<(Option<halo2_axiom::circuit::Cell>, Value<Fr>)> = (0
-                            ..n_leaves)
-                            .map(|i| (None, known(&w.map(|w| fr_from_ark(&w.leaves[i])))))
-                            .collect();
-                        let mut offset = 0;
-                        if p.height == 0 {
-                            let c = crate::audit::assign_advice(
-                                &mut region,
-                                cols.extra[0],
-                                0,
-                                level[0].1,
-                            )
-                            .cell();
-                            publics.push((c, 0));
-                            publics.push((c, 1));
-                        }
-                        let mut first = true;
-                        while level.len() > 1 {
-                            let mut next = vec![];
-                            for chunk in level.chunks(a) {
-                                let vals =
-                                    chunk.iter().fold(Value::known(vec![]), |acc, (_, v)| {
-                                        acc.zip(*v).map(|(mut acc, v)| {
-                                            acc.push(v);
-                                            acc
-                                        })
-                                    });
-                                let cells = chip.assign_hash(&mut region, offset, 0, vals)?;
-                                for (j, (src, _)) in chunk.iter().enumerate() {
-                                    if let Some(src) = src {
-                                        region.constrain_equal(*src, cells.inputs[j].cell);
-                                    }
-                                    if first {
-                                        // Leaves: public inputs 1..
-                                        let idx = next.len() * a + j;
-                                        publics.push((cells.inputs[j].cell, 1 + idx));
-                                    }
-                                }
-                                offset += cells.rows;
-                                next.push((Some(cells.output.cell), cells.output.value));
-                            }
-                            first = false;
-                            level = next;
-                        }
-                        if p.height > 0 {
-                            publics.push((level[0].0.expect("root cell"), 0));
-                        }
+                        self.assign_batch_root(&config, &mut region, &mut publics)
                     }
                 }
-                Ok(())
             },
         )?;
         for (cell, row) in publics {
             layouter.constrain_instance(cell, config.instance, row);
+        }
+        Ok(())
+    }
+}
+
+/// Cells to copy into the instance column, with their instance rows.
+type Publics = Vec<(Cell, usize)>;
+
+/// The witness's path: its position digits (base arity) and its siblings;
+/// `None` without a witness (key generation).
+type PathWitness<'a> = Option<(Vec<usize>, &'a Vec<Vec<zkbench_hash::Fr>>)>;
+
+/// The region's steps, one per statement; each records the cells that
+/// become public inputs in `publics`.
+impl StatementCircuit {
+    /// The witness of kind `kind` (`Ok(None)` without one; a witness of
+    /// another kind is a synthesis error).
+    fn witness_of<'a, T>(
+        &'a self,
+        kind: impl Fn(&'a Witness) -> Option<&'a T>,
+    ) -> Result<Option<&'a T>, Error> {
+        match &self.witness {
+            None => Ok(None),
+            Some(w) => kind(w).map(Some).ok_or(Error::Synthesis),
+        }
+    }
+
+    /// The position digits and siblings of `path`, if any.
+    fn path_witness<'a>(&self, path: Option<&'a MerklePath>) -> Result<PathWitness<'a>, Error> {
+        match path {
+            Some(path) => {
+                let digits = self
+                    .params
+                    .shape()
+                    .position_digits(path.index)
+                    .map_err(|_| Error::Synthesis)?;
+                Ok(Some((digits, &path.siblings)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Spend: nullifier hash (→ instance row 1), leaf `H(n, s)` with
+    /// `s ≠ D`, the path from the leaf (root → row 0); `ext_data_hash` in
+    /// `e0` of row 0 (→ row 2).
+    fn assign_spend(
+        &self,
+        config: &StatementConfig,
+        region: &mut Region<'_, Fr>,
+        publics: &mut Publics,
+    ) -> Result<(), Error> {
+        let chip = &config.chip;
+        let cols = &chip.columns;
+        let w = self.witness_of(|w| match w {
+            Witness::Spend(w) => Some(w),
+            _ => None,
+        })?;
+        let n = known(&w.map(|w| fr_from_ark(&w.nullifier)));
+        let s = known(&w.map(|w| fr_from_ark(&w.secret)));
+        let ext = known(&w.map(|w| fr_from_ark(&w.ext_data_hash)));
+        let ext_cell = crate::audit::assign_advice(region, cols.extra[0], 0, ext).cell();
+        publics.push((ext_cell, 2));
+        let null = chip.assign_hash(region, 0, SPEC_NULLIFIER, n.map(|n| vec![n]))?;
+        publics.push((null.output.cell, 1));
+        let o1 = null.rows;
+        let leaf = chip.assign_hash(region, o1, SPEC_PAIR, n.zip(s).map(|(n, s)| vec![n, s]))?;
+        region.constrain_equal(null.inputs[0].cell, leaf.inputs[0].cell);
+        let d = fr_from_ark(&domain_nullifier());
+        let inv = s.map(|s| (s - d).invert().unwrap_or(Fr::ZERO));
+        crate::audit::assign_advice(region, cols.extra[1], o1, inv);
+        config.q_secret_ne.expect("spend gate").enable(region, o1)?;
+        let o2 = o1 + leaf.rows;
+        let path = self.path_witness(w.map(|w| &w.path))?;
+        let root = self.path_levels(chip, region, o2, leaf.output.value, 2, path)?;
+        publics.push((root, 0));
+        Ok(())
+    }
+
+    /// Membership: the leaf in `e0` of row 0, the path from it (root →
+    /// instance row 0).
+    fn assign_membership(
+        &self,
+        config: &StatementConfig,
+        region: &mut Region<'_, Fr>,
+        publics: &mut Publics,
+    ) -> Result<(), Error> {
+        let chip = &config.chip;
+        let w = self.witness_of(|w| match w {
+            Witness::Membership(w) => Some(w),
+            _ => None,
+        })?;
+        let leaf = known(&w.map(|w| fr_from_ark(&w.leaf)));
+        crate::audit::assign_advice(region, chip.columns.extra[0], 0, leaf);
+        let path = self.path_witness(w.map(|w| &w.path))?;
+        let root = self.path_levels(chip, region, 0, leaf, 0, path)?;
+        publics.push((root, 0));
+        Ok(())
+    }
+
+    /// Levels of a path, starting at `offset` with the current node `cur`
+    /// already in `e0`: one hash of spec `spec` per level, with the
+    /// membership helpers. Returns the root's cell.
+    fn path_levels(
+        &self,
+        chip: &Poseidon2Config,
+        region: &mut Region<'_, Fr>,
+        mut offset: usize,
+        mut cur: Value<Fr>,
+        spec: usize,
+        path: PathWitness<'_>,
+    ) -> Result<Cell, Error> {
+        let mut out = None;
+        for level in 0..self.params.height {
+            let children = cur
+                .zip(known(
+                    &path.as_ref().map(|(d, s)| (d[level], s[level].clone())),
+                ))
+                .map(|(c, (digit, sib))| {
+                    let sib: Vec<Fr> = sib.iter().map(fr_from_ark).collect();
+                    let mut ch = sib[..digit].to_vec();
+                    ch.push(c);
+                    ch.extend_from_slice(&sib[digit..]);
+                    ch
+                });
+            let cells = chip.assign_hash(region, offset, spec, children.clone())?;
+            chip.assign_member_helpers(region, offset, spec, children, cur);
+            offset += cells.rows;
+            cur = cells.output.value;
+            out = Some(cells.output.cell);
+        }
+        Ok(out.expect("height ≥ 1"))
+    }
+
+    /// Batch root: the tree over the leaves (→ instance rows 1..), level
+    /// by level, each hash's children copied from the level below; the root
+    /// → row 0 (height 0: the single leaf, in `e0` of row 0, is both).
+    fn assign_batch_root(
+        &self,
+        config: &StatementConfig,
+        region: &mut Region<'_, Fr>,
+        publics: &mut Publics,
+    ) -> Result<(), Error> {
+        let p = &self.params;
+        let a = p.arity;
+        let chip = &config.chip;
+        let w = self.witness_of(|w| match w {
+            Witness::BatchRoot(w) => Some(w),
+            _ => None,
+        })?;
+        let n_leaves = a.pow(p.height as u32);
+        let mut level: Vec<(Option<Cell>, Value<Fr>)> = (0..n_leaves)
+            .map(|i| (None, known(&w.map(|w| fr_from_ark(&w.leaves[i])))))
+            .collect();
+        let mut offset = 0;
+        if p.height == 0 {
+            let c =
+                crate::audit::assign_advice(region, chip.columns.extra[0], 0, level[0].1).cell();
+            publics.push((c, 0));
+            publics.push((c, 1));
+        }
+        let mut first = true;
+        while level.len() > 1 {
+            let mut next = vec![];
+            for chunk in level.chunks(a) {
+                let vals = chunk.iter().fold(Value::known(vec![]), |acc, (_, v)| {
+                    acc.zip(*v).map(|(mut acc, v)| {
+                        acc.push(v);
+                        acc
+                    })
+                });
+                let cells = chip.assign_hash(region, offset, 0, vals)?;
+                for (j, (src, _)) in chunk.iter().enumerate() {
+                    if let Some(src) = src {
+                        region.constrain_equal(*src, cells.inputs[j].cell);
+                    }
+                    if first {
+                        // Leaves: public inputs 1..
+                        let idx = next.len() * a + j;
+                        publics.push((cells.inputs[j].cell, 1 + idx));
+                    }
+                }
+                offset += cells.rows;
+                next.push((Some(cells.output.cell), cells.output.value));
+            }
+            first = false;
+            level = next;
+        }
+        if p.height > 0 {
+            publics.push((level[0].0.expect("root cell"), 0));
         }
         Ok(())
     }

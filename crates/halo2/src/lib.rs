@@ -10,8 +10,17 @@
 //!   with every backend);
 //! * [`circuit`]: the statement circuits and their layout;
 //! * [`system`]: [`Halo2Kzg`], this crate as a `zkbench_core::ProofSystem`;
-//! * [`api`]: configuration, SRS, keys, prove/verify with timed phases,
-//!   artifacts, row/column accounting.
+//! * [`Halo2Circuit`] (with [`Halo2Config`], [`Srs`], [`Keys`],
+//!   [`Transcript`]): configuration, SRS, keys (cached on disk), proving
+//!   with timed phases, row/column accounting; [`verify_for`] /
+//!   [`verify_with`]: verification; [`write_artifacts`], [`ProofDir`],
+//!   [`verify_dir`]: proof directories; [`DirProver`]: `zkbench prove
+//!   --system halo2-kzg` in one place (keys from the cache, a proof, its
+//!   check, its directory); [`run_once`]: keys, a proof and its check,
+//!   timed. These are the crate's direct surface for what
+//!   the `ProofSystem` trait does not cover (SRS files, transcripts,
+//!   artifacts, the EVM verifier's keys); the front door by system name is
+//!   `zkbench-systems`.
 //!
 //! # Layout (what was chosen and why)
 //!
@@ -52,13 +61,13 @@
 //! circuits pin their true degree with `set_minimum_degree`, which takes
 //! precedence, so no environment variable is needed.
 //!
-//! **Test SRS.** [`api::Srs::TestSetup`] draws τ from a seeded ChaCha20 RNG:
+//! **Test SRS.** [`Srs::TestSetup`] draws τ from a seeded ChaCha20 RNG:
 //! anyone who knows the seed can forge proofs. It is labelled `UNSAFE` in
-//! code, output and files; use [`api::Srs::File`] with a real ceremony's
+//! code, output and files; use [`Srs::File`] with a real ceremony's
 //! parameters in halo2's format for anything that matters.
 #![deny(missing_docs)]
 
-pub mod api;
+mod api;
 pub mod audit;
 pub mod chip;
 pub mod circuit;
@@ -69,6 +78,13 @@ pub mod system;
 /// The statements, from `zkbench-statement` (one definition for every backend).
 pub use zkbench_statement as statement;
 
+// The crate's direct surface (see the list above); the rest of `api` is
+// internal.
+pub use api::{
+    run_once, verify_dir, verify_for, verify_with, write_artifacts, ArtifactMeta, DirProof,
+    DirProver, Halo2Circuit, Halo2Config, Keys, PhaseTimings, ProofDir, ProofOutput, Srs,
+    TimedKeys, Transcript,
+};
 pub use error::Halo2Error;
 pub use halo2_axiom;
 pub use system::Halo2Kzg;

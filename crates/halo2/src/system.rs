@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rand::RngCore;
 use zkbench_core::{AuditReport, Metrics, ProofSystem};
 
-use crate::api::{self, Halo2Circuit, Halo2Config, Keys, Srs, Transcript};
+use crate::api::{verify_for, Halo2Circuit, Halo2Config, Keys, Srs, Transcript};
 use crate::chip::ChipLayout;
 use crate::statement::{PublicInputs, StatementConfig, Witness};
 use crate::Halo2Error;
@@ -144,7 +144,7 @@ impl ProofSystem for Halo2Kzg {
         public: &PublicInputs,
         proof: &Vec<u8>,
     ) -> Result<bool, Halo2Error> {
-        api::verify_for(circuit, keys, public, proof)
+        verify_for(circuit, keys, public, proof)
     }
 
     fn proof_to_bytes(&self, proof: &Vec<u8>) -> Vec<u8> {

@@ -4,9 +4,9 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_halo2::{
-    api::{Halo2Circuit, Halo2Config},
     chip::ChipLayout,
     statement::{CircuitKind, PublicInputs, Witness},
+    Halo2Circuit, Halo2Config,
 };
 use zkbench_hash::{Fr, HashFamily};
 

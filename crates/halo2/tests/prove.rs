@@ -3,7 +3,9 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use zkbench_halo2::api::{self, Halo2Circuit, Halo2Config, Srs};
+use zkbench_halo2::{
+    run_once, verify_dir, verify_for, write_artifacts, Halo2Circuit, Halo2Config, Srs,
+};
 use zkbench_hash::Fr;
 
 #[test]
@@ -11,8 +13,7 @@ fn spend_2_36_prove_verify_tamper_artifacts() {
     let cfg = Halo2Config::zkos_like();
     let srs = Srs::TestSetup { seed: 1 };
     let keydir = tempfile::tempdir().unwrap();
-    let (circuit, keys, out, timings, ok) =
-        api::run_once(&cfg, &srs, Some(keydir.path()), 7).unwrap();
+    let (circuit, keys, out, timings, ok) = run_once(&cfg, &srs, Some(keydir.path()), 7).unwrap();
     let stats = circuit.stats_with_keys(&keys).unwrap();
     println!("{stats}\nproof {} bytes, {timings:?}", out.proof.len());
     assert!(ok, "honest proof verifies");
@@ -22,12 +23,12 @@ fn spend_2_36_prove_verify_tamper_artifacts() {
     for i in 0..3 {
         let mut p = out.public.clone();
         p.0[i] += Fr::from(1u64);
-        assert!(!api::verify_for(&circuit, &keys, &p, &out.proof).unwrap());
+        assert!(!verify_for(&circuit, &keys, &p, &out.proof).unwrap());
     }
     // Wrong number of public inputs is an error.
     let mut p = out.public.clone();
     p.0.pop();
-    assert!(api::verify_for(&circuit, &keys, &p, &out.proof).is_err());
+    assert!(verify_for(&circuit, &keys, &p, &out.proof).is_err());
 
     // Random byte flips, truncation, extension: rejected, never a panic.
     let mut rng = ChaCha20Rng::seed_from_u64(3);
@@ -36,36 +37,36 @@ fn spend_2_36_prove_verify_tamper_artifacts() {
         let i = rng.gen_range(0..bad.len());
         bad[i] ^= 1 << rng.gen_range(0..8);
         assert!(
-            !api::verify_for(&circuit, &keys, &out.public, &bad).unwrap(),
+            !verify_for(&circuit, &keys, &out.public, &bad).unwrap(),
             "flip at {i}"
         );
     }
-    assert!(!api::verify_for(
+    assert!(!verify_for(
         &circuit,
         &keys,
         &out.public,
         &out.proof[..out.proof.len() - 1]
     )
     .unwrap());
-    assert!(!api::verify_for(&circuit, &keys, &out.public, &[]).unwrap());
+    assert!(!verify_for(&circuit, &keys, &out.public, &[]).unwrap());
     let mut longer = out.proof.clone();
     longer.push(0);
     // Trailing bytes are not read by the transcript; either answer is fine, no panic.
-    let _ = api::verify_for(&circuit, &keys, &out.public, &longer).unwrap();
+    let _ = verify_for(&circuit, &keys, &out.public, &longer).unwrap();
 
     // Artifacts and the key cache.
     let dir = tempfile::tempdir().unwrap();
-    api::write_artifacts(dir.path(), &circuit, &keys, &srs, &out).unwrap();
+    write_artifacts(dir.path(), &circuit, &keys, &srs, &out).unwrap();
     let meta = std::fs::read_to_string(dir.path().join("meta.json")).unwrap();
     assert!(meta.contains("UNSAFE"));
-    let (ok, meta) = api::verify_dir(dir.path(), keydir.path()).unwrap();
+    let (ok, meta) = verify_dir(dir.path(), keydir.path()).unwrap();
     assert!(ok);
     assert!(meta.test_setup);
     // Tampered proof file: clean `false`.
     let mut bytes = std::fs::read(dir.path().join("proof.bin")).unwrap();
     bytes[100] ^= 0x55;
     std::fs::write(dir.path().join("proof.bin"), &bytes).unwrap();
-    let (ok, _) = api::verify_dir(dir.path(), keydir.path()).unwrap();
+    let (ok, _) = verify_dir(dir.path(), keydir.path()).unwrap();
     assert!(!ok);
 
     // A cached key proves again.
@@ -74,9 +75,9 @@ fn spend_2_36_prove_verify_tamper_artifacts() {
     assert!(cached);
     let w = c2.random_witness(&mut rng);
     let (out2, _) = c2.prove(&keys2, &w, &mut rng).unwrap();
-    assert!(api::verify_for(&c2, &keys2, &out2.public, &out2.proof).unwrap());
+    assert!(verify_for(&c2, &keys2, &out2.public, &out2.proof).unwrap());
     // And the proof of the first keys verifies under the cached keys.
-    assert!(api::verify_for(&c2, &keys2, &out.public, &out.proof).unwrap());
+    assert!(verify_for(&c2, &keys2, &out.public, &out.proof).unwrap());
 }
 
 #[test]
@@ -114,7 +115,7 @@ fn srs_from_params_file_and_poseidon_membership() {
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let w = circuit.random_witness(&mut rng);
     let (out, _) = circuit.prove(&keys, &w, &mut rng).unwrap();
-    assert!(api::verify_for(&circuit, &keys, &out.public, &out.proof).unwrap());
+    assert!(verify_for(&circuit, &keys, &out.public, &out.proof).unwrap());
     // A truncated params file is a clean error.
     let bytes = std::fs::read(&path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();

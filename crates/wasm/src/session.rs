@@ -9,7 +9,7 @@ use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use zkbench_core::{Metrics, ProofSystem};
 use zkbench_groth16::Groth16;
-use zkbench_halo2::{api::Srs, Halo2Kzg};
+use zkbench_halo2::{Halo2Kzg, Srs};
 use zkbench_hash::Fr;
 use zkbench_statement::{CircuitKind, PublicInputs, StatementConfig, TreeShape, Witness};
 use zkbench_systems::{ProofConfig, Prover, SystemId};
