@@ -64,13 +64,7 @@ pub fn line_chart(
                         .configure_mesh()
                         .x_desc(x_label)
                         .y_desc(y_label)
-                        .x_label_formatter(&|x| {
-                            if (x - x.round()).abs() < 1e-6 {
-                                format!("{}", x.round() as i64)
-                            } else {
-                                String::new()
-                            }
-                        })
+                        .x_label_formatter(&|x| whole_tick(*x, "", false))
                         .y_label_formatter(&|y| format_axis(*y, y_label))
                         .x_labels(12)
                         .y_labels(8),
@@ -167,6 +161,16 @@ pub fn legend_entry(
         ("sans-serif", 13),
     ))
     .ok()
+}
+
+/// The label of an x tick at a whole number, after `prefix` (`2^` on a log2
+/// axis); none between whole numbers, nor below zero when `non_negative`.
+pub fn whole_tick(x: f64, prefix: &str, non_negative: bool) -> String {
+    if (x - x.round()).abs() < 1e-6 && (!non_negative || x.round() >= 0.0) {
+        format!("{prefix}{}", x.round() as i64)
+    } else {
+        String::new()
+    }
 }
 
 /// A y-axis tick label: seconds when `label` says `(s)`, whole MiB, else a count.
@@ -335,13 +339,7 @@ pub fn loglog(
                 .configure_mesh()
                 .x_desc(x_label)
                 .y_desc(y_label)
-                .x_label_formatter(&|x| {
-                    if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
-                        format!("2^{}", x.round() as i64)
-                    } else {
-                        String::new()
-                    }
-                })
+                .x_label_formatter(&|x| whole_tick(*x, "2^", true))
                 .y_label_formatter(&|y| {
                     // label 1-2-5 ticks only (see `log_tick_labelled`)
                     if !log_tick_labelled(*y) {

@@ -25,7 +25,7 @@ use zkbench_results::{
 };
 
 use crate::{
-    charts::{draw_line, log_bounds, report_mesh},
+    charts::{draw_line, log_bounds, report_mesh, whole_tick},
     format::{esc, fmt_seconds},
     table::{Cell, Table},
 };
@@ -180,13 +180,7 @@ fn depth_chart(title: &str, y_label: &str, lines: &[Line]) -> Option<String> {
                 .configure_mesh()
                 .x_desc("Merkle tree depth d (2^d leaves, 2^d − 1 hashes)")
                 .y_desc(y_label)
-                .x_label_formatter(&|x| {
-                    if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
-                        format!("{}", x.round() as i64)
-                    } else {
-                        String::new()
-                    }
-                })
+                .x_label_formatter(&|x| whole_tick(*x, "", true))
                 .y_label_formatter(&|y| fmt_seconds(*y))
                 .x_labels(10)
                 .y_labels(10),
