@@ -34,7 +34,10 @@ use zkbench_hash::HashFamily;
 
 use crate::chip::{ChipLayout, HashSpec, Lane, Poseidon2Config, Poseidon2Instructions};
 use crate::params::{fr_from_ark, Poseidon2Params};
-use crate::statement::{domain_nullifier, CircuitKind, MerklePath, TreeShape, Witness};
+use crate::statement::{
+    domain_nullifier, BatchWitness, CircuitKind, MembershipWitness, MerklePath, SpendWitness,
+    TreeShape, Witness,
+};
 use crate::Halo2Error;
 
 /// Everything that determines the circuit's shape (its configuration
@@ -310,14 +313,22 @@ impl Circuit<Fr> for StatementCircuit {
             || "statement",
             |mut region| {
                 publics.clear();
-                match self.params.kind {
-                    CircuitKind::Spend => self.assign_spend(&config, &mut region, &mut publics),
-                    CircuitKind::Membership => {
-                        self.assign_membership(&config, &mut region, &mut publics)
+                let step = Step(&config, &mut region, &mut publics);
+                match (self.params.kind, &self.witness) {
+                    (CircuitKind::Spend, None) => self.assign_spend(step, None),
+                    (CircuitKind::Spend, Some(Witness::Spend(w))) => {
+                        self.assign_spend(step, Some(w))
                     }
-                    CircuitKind::BatchRoot => {
-                        self.assign_batch_root(&config, &mut region, &mut publics)
+                    (CircuitKind::Membership, None) => self.assign_membership(step, None),
+                    (CircuitKind::Membership, Some(Witness::Membership(w))) => {
+                        self.assign_membership(step, Some(w))
                     }
+                    (CircuitKind::BatchRoot, None) => self.assign_batch_root(step, None),
+                    (CircuitKind::BatchRoot, Some(Witness::BatchRoot(w))) => {
+                        self.assign_batch_root(step, Some(w))
+                    }
+                    // a witness of another kind
+                    _ => Err(Error::Synthesis),
                 }
             },
         )?;
@@ -335,21 +346,13 @@ type Publics = Vec<(Cell, usize)>;
 /// `None` without a witness (key generation).
 type PathWitness<'a> = Option<(Vec<usize>, &'a Vec<Vec<zkbench_hash::Fr>>)>;
 
-/// The region's steps, one per statement; each records the cells that
-/// become public inputs in `publics`.
-impl StatementCircuit {
-    /// The witness of kind `kind` (`Ok(None)` without one; a witness of
-    /// another kind is a synthesis error).
-    fn witness_of<'a, T>(
-        &'a self,
-        kind: impl Fn(&'a Witness) -> Option<&'a T>,
-    ) -> Result<Option<&'a T>, Error> {
-        match &self.witness {
-            None => Ok(None),
-            Some(w) => kind(w).map(Some).ok_or(Error::Synthesis),
-        }
-    }
+/// What a statement's step works on: the configuration, the region, and
+/// the cells that become public inputs.
+struct Step<'a, 'r>(&'a StatementConfig, &'a mut Region<'r, Fr>, &'a mut Publics);
 
+/// The region's steps, one per statement (each with its witness, `None`
+/// for key generation).
+impl StatementCircuit {
     /// The position digits and siblings of `path`, if any.
     fn path_witness<'a>(&self, path: Option<&'a MerklePath>) -> Result<PathWitness<'a>, Error> {
         match path {
@@ -368,18 +371,10 @@ impl StatementCircuit {
     /// Spend: nullifier hash (→ instance row 1), leaf `H(n, s)` with
     /// `s ≠ D`, the path from the leaf (root → row 0); `ext_data_hash` in
     /// `e0` of row 0 (→ row 2).
-    fn assign_spend(
-        &self,
-        config: &StatementConfig,
-        region: &mut Region<'_, Fr>,
-        publics: &mut Publics,
-    ) -> Result<(), Error> {
+    fn assign_spend(&self, step: Step<'_, '_>, w: Option<&SpendWitness>) -> Result<(), Error> {
+        let Step(config, region, publics) = step;
         let chip = &config.chip;
         let cols = &chip.columns;
-        let w = self.witness_of(|w| match w {
-            Witness::Spend(w) => Some(w),
-            _ => None,
-        })?;
         let n = known(&w.map(|w| fr_from_ark(&w.nullifier)));
         let s = known(&w.map(|w| fr_from_ark(&w.secret)));
         let ext = known(&w.map(|w| fr_from_ark(&w.ext_data_hash)));
@@ -405,15 +400,11 @@ impl StatementCircuit {
     /// instance row 0).
     fn assign_membership(
         &self,
-        config: &StatementConfig,
-        region: &mut Region<'_, Fr>,
-        publics: &mut Publics,
+        step: Step<'_, '_>,
+        w: Option<&MembershipWitness>,
     ) -> Result<(), Error> {
+        let Step(config, region, publics) = step;
         let chip = &config.chip;
-        let w = self.witness_of(|w| match w {
-            Witness::Membership(w) => Some(w),
-            _ => None,
-        })?;
         let leaf = known(&w.map(|w| fr_from_ark(&w.leaf)));
         crate::audit::assign_advice(region, chip.columns.extra[0], 0, leaf);
         let path = self.path_witness(w.map(|w| &w.path))?;
@@ -459,19 +450,11 @@ impl StatementCircuit {
     /// Batch root: the tree over the leaves (→ instance rows 1..), level
     /// by level, each hash's children copied from the level below; the root
     /// → row 0 (height 0: the single leaf, in `e0` of row 0, is both).
-    fn assign_batch_root(
-        &self,
-        config: &StatementConfig,
-        region: &mut Region<'_, Fr>,
-        publics: &mut Publics,
-    ) -> Result<(), Error> {
+    fn assign_batch_root(&self, step: Step<'_, '_>, w: Option<&BatchWitness>) -> Result<(), Error> {
+        let Step(config, region, publics) = step;
         let p = &self.params;
         let a = p.arity;
         let chip = &config.chip;
-        let w = self.witness_of(|w| match w {
-            Witness::BatchRoot(w) => Some(w),
-            _ => None,
-        })?;
         let n_leaves = a.pow(p.height as u32);
         let mut level: Vec<(Option<Cell>, Value<Fr>)> = (0..n_leaves)
             .map(|i| (None, known(&w.map(|w| fr_from_ark(&w.leaves[i])))))
