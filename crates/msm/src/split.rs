@@ -341,9 +341,9 @@ pub fn run_pieces<I: Sync, T: Send>(pieces: &[I], f: impl Fn(&I) -> T + Sync) ->
         use rayon::prelude::*;
         use std::sync::atomic::{AtomicUsize, Ordering};
         let next = AtomicUsize::new(0);
-        let vector = vector_workers();
-        let worker = |w: usize| {
-            let _kernel = ScalarWorker::set(w >= vector);
+        let scalar = workers > vector_workers();
+        let worker = |_| {
+            let _kernel = ScalarWorker::set(scalar);
             let mut done = Vec::new();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -364,15 +364,18 @@ pub fn run_pieces<I: Sync, T: Send>(pieces: &[I], f: impl Fn(&I) -> T + Sync) ->
     unreachable!("one worker without the parallel feature")
 }
 
-/// How many workers of one batch may use the eight-lane AVX-512 IFMA
-/// kernel (where the CPU has it); the others take the scalar path. On a
-/// 16-core Xeon (AVX-512 IFMA) the vector kernel was 1.4x faster than the
-/// scalar path on one thread but stopped gaining beyond about 4-8 threads,
-/// while the scalar path kept scaling (a Groth16 proof's MSMs at 16
-/// threads: 28.5 ms vector, 21.0 ms scalar; at 8: 29.2 and 39.3), the mark
-/// of a shared limit on wide multiplications (power or clock) rather than
-/// of memory. So at most 8 workers run the vector kernel; the environment
-/// variable `ZKBENCH_AVX512_WORKERS` sets another number (0: none).
+/// The most workers a batch may have for them to use the eight-lane
+/// AVX-512 IFMA kernel (where the CPU has it); a batch with more workers
+/// takes the scalar path on every worker. On a 16-core Xeon (AVX-512
+/// IFMA) the vector kernel was 1.4x faster than the scalar path on one
+/// thread but stopped gaining beyond 4-8 threads while the scalar path
+/// kept scaling, and a few vector workers slowed the scalar ones beside
+/// them: a Groth16 proof at 16 threads took 31.2 ms all scalar, 34.0 ms
+/// with 4 vector workers, 36.8 ms all vector; at 8 threads, 53.8 ms all
+/// scalar and 40.4 ms all vector. That is the mark of a limit the cores
+/// share (power or clock under wide multiplications), not of memory. The
+/// environment variable `ZKBENCH_AVX512_WORKERS` sets another number (0:
+/// never the vector kernel).
 pub fn vector_workers() -> usize {
     use std::sync::OnceLock;
     static WORKERS: OnceLock<usize> = OnceLock::new();
@@ -385,13 +388,14 @@ pub fn vector_workers() -> usize {
 }
 
 thread_local! {
-    /// Whether this thread is a [`run_pieces`] worker told to take the
-    /// scalar path ([`vector_workers`]).
+    /// Whether this thread is a [`run_pieces`] worker of a batch too wide
+    /// for the vector kernel ([`vector_workers`]).
     static SCALAR_WORKER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Whether work on this thread may use the vector kernel: false on a
-/// worker beyond [`vector_workers`] while it runs pieces.
+/// Whether work on this thread may use the vector kernel: false on the
+/// workers of a batch of more than [`vector_workers`] while they run
+/// pieces.
 pub fn vector_here() -> bool {
     !SCALAR_WORKER.with(|s| s.get())
 }
