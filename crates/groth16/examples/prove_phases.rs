@@ -9,7 +9,7 @@ use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::GeneralEvaluationDomain;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zkbench_groth16::{Circuit, CircuitKind, SpendConfig};
+use zkbench_groth16::{Circuit, SpendConfig};
 use zkbench_hash::{Fr, HashFamily};
 
 fn cpu() -> f64 {
@@ -58,11 +58,8 @@ fn main() {
     let arity: usize = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(7);
     let reps: usize = args.get(3).map(|s| s.parse().unwrap()).unwrap_or(20);
     let cfg = SpendConfig {
-        family,
-        alpha: None,
         arity,
-        leaves: 1 << 36,
-        circuit: CircuitKind::Spend,
+        ..SpendConfig::new(family)
     };
     let circuit = Circuit::new(&cfg).unwrap();
     let t = Instant::now();

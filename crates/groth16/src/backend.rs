@@ -30,12 +30,8 @@ impl HashBackend {
     ) -> Result<Self, Groth16Error> {
         let alpha = family.resolve_alpha(alpha)?;
         let native = NativeHashes::for_family(family, Some(alpha), arity)?;
-        let gadget_pair = gadgets::node_gadget(family, 2, alpha)?;
-        let gadget_node = if arity == 2 {
-            gadget_pair.clone()
-        } else {
-            gadgets::node_gadget(family, arity, alpha)?
-        };
+        let (gadget_pair, gadget_node) =
+            crate::statement::pair_and_node(arity, |a| gadgets::node_gadget(family, a, alpha))?;
         Ok(Self {
             name: family.name().to_string(),
             alpha,

@@ -247,80 +247,101 @@ fn get_vk(r: &mut Reader<'_>) -> Result<VerifyingKey<Bn254>, Groth16Error> {
     })
 }
 
-/// Serialises a verifying key (compressed, framed).
-pub fn verifying_key_to_bytes(vk: &VerifyingKey<Bn254>, test_setup: bool) -> Vec<u8> {
+/// The framed file of the body that `put` writes with `compress`.
+fn write_framed(
+    magic: &[u8; 8],
+    test_setup: bool,
+    compress: Compress,
+    put: impl FnOnce(&mut Writer),
+) -> Vec<u8> {
     let mut w = Writer {
         buf: Vec::new(),
-        compress: Compress::Yes,
+        compress,
     };
-    put_vk(&mut w, vk);
-    frame(VK_MAGIC, test_setup, Compress::Yes, w.buf)
+    put(&mut w);
+    frame(magic, test_setup, compress, w.buf)
 }
 
-/// Decodes a verifying key (fully validated). Returns it and the test-setup flag.
-pub fn verifying_key_from_bytes(data: &[u8]) -> Result<(VerifyingKey<Bn254>, bool), Groth16Error> {
-    let what = "verifying key";
-    let (test, compress, body) = unframe(VK_MAGIC, data, what)?;
+/// Decodes the key `get` reads from the body of the framed `data` (points
+/// checked as `validate` says), which must be used up and whose verifying key
+/// (`vk_of`) must have IC points. Returns it and the test-setup flag.
+fn read_framed<K>(
+    magic: &[u8; 8],
+    data: &[u8],
+    what: &str,
+    validate: Validate,
+    get: impl FnOnce(&mut Reader<'_>) -> Result<K, Groth16Error>,
+    vk_of: impl FnOnce(&K) -> &VerifyingKey<Bn254>,
+) -> Result<(K, bool), Groth16Error> {
+    let (test, compress, body) = unframe(magic, data, what)?;
     let mut r = Reader {
         data: body,
         pos: 0,
         compress,
-        validate: Validate::Yes,
+        validate,
         what,
     };
-    let vk = get_vk(&mut r)?;
+    let key = get(&mut r)?;
     r.finish()?;
-    if vk.gamma_abc_g1.is_empty() {
+    if vk_of(&key).gamma_abc_g1.is_empty() {
         return Err(Groth16Error::decode(what, "no IC points"));
     }
-    Ok((vk, test))
+    Ok((key, test))
+}
+
+/// Serialises a verifying key (compressed, framed).
+pub fn verifying_key_to_bytes(vk: &VerifyingKey<Bn254>, test_setup: bool) -> Vec<u8> {
+    write_framed(VK_MAGIC, test_setup, Compress::Yes, |w| put_vk(w, vk))
+}
+
+/// Decodes a verifying key (fully validated). Returns it and the test-setup flag.
+pub fn verifying_key_from_bytes(data: &[u8]) -> Result<(VerifyingKey<Bn254>, bool), Groth16Error> {
+    read_framed(
+        VK_MAGIC,
+        data,
+        "verifying key",
+        Validate::Yes,
+        get_vk,
+        |vk| vk,
+    )
 }
 
 /// Serialises a proving key (uncompressed, framed).
 pub fn proving_key_to_bytes(pk: &ProvingKey<Bn254>, test_setup: bool) -> Vec<u8> {
-    let mut w = Writer {
-        buf: Vec::new(),
-        compress: Compress::No,
-    };
-    put_vk(&mut w, &pk.vk);
-    w.put(&pk.beta_g1);
-    w.put(&pk.delta_g1);
-    w.put_raw_vec(&pk.a_query);
-    w.put_raw_vec(&pk.b_g1_query);
-    w.put_raw_vec(&pk.b_g2_query);
-    w.put_raw_vec(&pk.h_query);
-    w.put_raw_vec(&pk.l_query);
-    frame(PK_MAGIC, test_setup, Compress::No, w.buf)
+    write_framed(PK_MAGIC, test_setup, Compress::No, |w| {
+        put_vk(w, &pk.vk);
+        w.put(&pk.beta_g1);
+        w.put(&pk.delta_g1);
+        w.put_raw_vec(&pk.a_query);
+        w.put_raw_vec(&pk.b_g1_query);
+        w.put_raw_vec(&pk.b_g2_query);
+        w.put_raw_vec(&pk.h_query);
+        w.put_raw_vec(&pk.l_query);
+    })
 }
 
 /// Decodes a proving key (checksum-verified; points not re-validated).
 /// Returns it and the test-setup flag.
 pub fn proving_key_from_bytes(data: &[u8]) -> Result<(ProvingKey<Bn254>, bool), Groth16Error> {
-    let what = "proving key";
-    let (test, compress, body) = unframe(PK_MAGIC, data, what)?;
-    let mut r = Reader {
-        data: body,
-        pos: 0,
-        compress,
-        validate: Validate::No,
-        what,
-    };
-    let vk = get_vk(&mut r)?;
-    let pk = ProvingKey {
-        vk,
-        beta_g1: r.get()?,
-        delta_g1: r.get()?,
-        a_query: r.get_raw_vec()?,
-        b_g1_query: r.get_raw_vec()?,
-        b_g2_query: r.get_raw_vec()?,
-        h_query: r.get_raw_vec()?,
-        l_query: r.get_raw_vec()?,
-    };
-    r.finish()?;
-    if pk.vk.gamma_abc_g1.is_empty() {
-        return Err(Groth16Error::decode(what, "no IC points"));
-    }
-    Ok((pk, test))
+    read_framed(
+        PK_MAGIC,
+        data,
+        "proving key",
+        Validate::No,
+        |r| {
+            Ok(ProvingKey {
+                vk: get_vk(r)?,
+                beta_g1: r.get()?,
+                delta_g1: r.get()?,
+                a_query: r.get_raw_vec()?,
+                b_g1_query: r.get_raw_vec()?,
+                b_g2_query: r.get_raw_vec()?,
+                h_query: r.get_raw_vec()?,
+                l_query: r.get_raw_vec()?,
+            })
+        },
+        |pk| &pk.vk,
+    )
 }
 
 /// Writes a proving key file.

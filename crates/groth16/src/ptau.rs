@@ -798,20 +798,16 @@ fn write_phase2<W: Write + Seek>(
 
 // ------------------------------------------------------------------ reading
 
-/// Reads a `.ptau` file's points up to `max_power` (all of them when `None`),
-/// validating the structure and every point read (coordinates below q, on
-/// the curve, G2 points in the subgroup). A ceremony file much larger than
-/// needed is read only as far as `max_power` asks.
-pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError> {
+/// Each section's `(start, size)` in bytes, by id.
+type Sections = std::collections::BTreeMap<u32, (u64, u64)>;
+
+/// Opens a `.ptau` file for reading, checks its header (magic, version) and
+/// reads its section table (every section inside the file, none twice).
+/// Returns the path as errors name it, the file and its sections.
+fn open_sections(path: &Path) -> Result<(String, std::fs::File, Sections), PtauError> {
     let p = path.display().to_string();
-    let bad = |r: String| PtauError::Malformed {
-        path: p.clone(),
-        reason: r,
-    };
-    let io = |e: std::io::Error| PtauError::Io {
-        path: p.clone(),
-        source: e,
-    };
+    let bad = malformed(&p);
+    let io = io_error(&p);
     let mut f = std::fs::File::open(path).map_err(io)?;
     let file_len = f.metadata().map_err(io)?.len();
     let mut head = [0u8; 12];
@@ -831,7 +827,7 @@ pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError>
     if nsections > 64 {
         return Err(bad(format!("{nsections} sections (at most 64 expected)")));
     }
-    let mut sections: std::collections::BTreeMap<u32, (u64, u64)> = Default::default();
+    let mut sections = Sections::new();
     let mut pos = 12u64;
     for _ in 0..nsections {
         let mut sh = [0u8; 12];
@@ -851,6 +847,65 @@ pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError>
         }
         pos = start + size;
     }
+    Ok((p.clone(), f, sections))
+}
+
+/// [`PtauError::Malformed`] for the file `path`.
+fn malformed(path: &str) -> impl Fn(String) -> PtauError + '_ {
+    move |reason| PtauError::Malformed {
+        path: path.to_string(),
+        reason,
+    }
+}
+
+/// [`PtauError::Io`] for the file `path`.
+fn io_error(path: &str) -> impl Fn(std::io::Error) -> PtauError + Copy + '_ {
+    move |source| PtauError::Io {
+        path: path.to_string(),
+        source,
+    }
+}
+
+/// `len` bytes of `f` (the file `path`) from byte `start`.
+fn read_bytes(
+    f: &mut std::fs::File,
+    path: &str,
+    start: u64,
+    len: u64,
+) -> Result<Vec<u8>, PtauError> {
+    let io = io_error(path);
+    f.seek(SeekFrom::Start(start)).map_err(io)?;
+    let mut buf = vec![0u8; len as usize];
+    f.read_exact(&mut buf).map_err(io)?;
+    Ok(buf)
+}
+
+/// The G1 points of `bytes` (64 bytes each), named `what[i]` in errors.
+fn g1_points(bytes: &[u8], what: &str) -> Result<Vec<G1Affine>, String> {
+    bytes
+        .chunks(64)
+        .enumerate()
+        .map(|(i, c)| g1_from_lem(c).map_err(|e| format!("{what}[{i}]: {e}")))
+        .collect()
+}
+
+/// The G2 points of `bytes` (128 bytes each, subgroup-checked), named
+/// `what[i]` in errors.
+fn g2_points(bytes: &[u8], what: &str) -> Result<Vec<G2Affine>, String> {
+    bytes
+        .chunks(128)
+        .enumerate()
+        .map(|(i, c)| g2_from_lem(c, true).map_err(|e| format!("{what}[{i}]: {e}")))
+        .collect()
+}
+
+/// Reads a `.ptau` file's points up to `max_power` (all of them when `None`),
+/// validating the structure and every point read (coordinates below q, on
+/// the curve, G2 points in the subgroup). A ceremony file much larger than
+/// needed is read only as far as `max_power` asks.
+pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError> {
+    let (p, mut file, sections) = open_sections(path)?;
+    let bad = malformed(&p);
     let mut read_at = |id: u32, off: u64, len: u64| -> Result<Vec<u8>, PtauError> {
         let &(start, size) = sections
             .get(&id)
@@ -861,10 +916,7 @@ pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError>
                 off + len
             )));
         }
-        f.seek(SeekFrom::Start(start + off)).map_err(io)?;
-        let mut buf = vec![0u8; len as usize];
-        f.read_exact(&mut buf).map_err(io)?;
-        Ok(buf)
+        read_bytes(&mut file, &p, start + off, len)
     };
     let header = read_at(1, 0, 44)?;
     let n8 = u32::from_le_bytes(header[..4].try_into().unwrap());
@@ -902,27 +954,11 @@ pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError>
             )));
         }
     }
-    let g1s = |bytes: Vec<u8>, what: &str| -> Result<Vec<G1Affine>, PtauError> {
-        bytes
-            .chunks(64)
-            .enumerate()
-            .map(|(i, c)| g1_from_lem(c).map_err(|e| format!("{what}[{i}]: {e}")))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(bad)
-    };
-    let g2s = |bytes: Vec<u8>, what: &str| -> Result<Vec<G2Affine>, PtauError> {
-        bytes
-            .chunks(128)
-            .enumerate()
-            .map(|(i, c)| g2_from_lem(c, true).map_err(|e| format!("{what}[{i}]: {e}")))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(bad)
-    };
-    let tau_g1 = g1s(read_at(2, 0, (2 * n - 1) * 64)?, "tauG1")?;
-    let tau_g2 = g2s(read_at(3, 0, n * 128)?, "tauG2")?;
-    let alpha_tau_g1 = g1s(read_at(4, 0, n * 64)?, "alphaTauG1")?;
-    let beta_tau_g1 = g1s(read_at(5, 0, n * 64)?, "betaTauG1")?;
-    let beta_g2 = g2s(read_at(6, 0, 128)?, "betaG2")?[0];
+    let tau_g1 = g1_points(&read_at(2, 0, (2 * n - 1) * 64)?, "tauG1").map_err(&bad)?;
+    let tau_g2 = g2_points(&read_at(3, 0, n * 128)?, "tauG2").map_err(&bad)?;
+    let alpha_tau_g1 = g1_points(&read_at(4, 0, n * 64)?, "alphaTauG1").map_err(&bad)?;
+    let beta_tau_g1 = g1_points(&read_at(5, 0, n * 64)?, "betaTauG1").map_err(&bad)?;
+    let beta_g2 = g2_points(&read_at(6, 0, 128)?, "betaG2").map_err(&bad)?[0];
     if tau_g1.iter().chain(&alpha_tau_g1).any(|p| p.is_zero()) || tau_g2.iter().any(|p| p.is_zero())
     {
         return Err(bad("a power of tau is the point at infinity".into()));
@@ -1019,39 +1055,8 @@ pub struct LagrangeBasis {
 
 /// Reads the Lagrange basis of domain 2^k from a phase-2-prepared file.
 pub fn read_lagrange(path: &Path, k: u32) -> Result<LagrangeBasis, PtauError> {
-    let p = path.display().to_string();
-    let bad = |r: String| PtauError::Malformed {
-        path: p.clone(),
-        reason: r,
-    };
-    let io = |e: std::io::Error| PtauError::Io {
-        path: p.clone(),
-        source: e,
-    };
-    let mut f = std::fs::File::open(path).map_err(io)?;
-    let file_len = f.metadata().map_err(io)?.len();
-    let mut head = [0u8; 12];
-    f.read_exact(&mut head)
-        .map_err(|_| bad("shorter than the file header".into()))?;
-    if &head[..4] != b"ptau" {
-        return Err(bad("magic is not \"ptau\"".into()));
-    }
-    let nsections = u32::from_le_bytes(head[8..12].try_into().unwrap()).min(64);
-    let mut sections = std::collections::BTreeMap::new();
-    let mut pos = 12u64;
-    for _ in 0..nsections {
-        let mut sh = [0u8; 12];
-        f.seek(SeekFrom::Start(pos)).map_err(io)?;
-        f.read_exact(&mut sh)
-            .map_err(|_| bad(format!("truncated section header at byte {pos}")))?;
-        let id = u32::from_le_bytes(sh[..4].try_into().unwrap());
-        let size = u64::from_le_bytes(sh[4..12].try_into().unwrap());
-        if size > file_len.saturating_sub(pos + 12) {
-            return Err(bad(format!("section {id} runs past the end of the file")));
-        }
-        sections.insert(id, (pos + 12, size));
-        pos += 12 + size;
-    }
+    let (p, mut file, sections) = open_sections(path)?;
+    let bad = malformed(&p);
     let n = 1u64 << k;
     let mut read = |id: u32, size: u64| -> Result<Vec<u8>, PtauError> {
         let &(start, len) = sections.get(&id).ok_or_else(|| {
@@ -1065,25 +1070,12 @@ pub fn read_lagrange(path: &Path, k: u32) -> Result<LagrangeBasis, PtauError> {
                 "section {id} has no Lagrange basis for 2^{k} (file too small)"
             )));
         }
-        f.seek(SeekFrom::Start(start + off)).map_err(io)?;
-        let mut buf = vec![0u8; (n * size) as usize];
-        f.read_exact(&mut buf).map_err(io)?;
-        Ok(buf)
+        read_bytes(&mut file, &p, start + off, n * size)
     };
-    let g1s = |b: Vec<u8>, what: &str| -> Result<Vec<G1Affine>, PtauError> {
-        b.chunks(64)
-            .enumerate()
-            .map(|(i, c)| g1_from_lem(c).map_err(|e| bad(format!("{what}[{i}]: {e}"))))
-            .collect()
-    };
-    let g1 = g1s(read(12, 64)?, "lagrange tauG1")?;
-    let g2 = read(13, 128)?
-        .chunks(128)
-        .enumerate()
-        .map(|(i, c)| g2_from_lem(c, true).map_err(|e| bad(format!("lagrange tauG2[{i}]: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let alpha_g1 = g1s(read(14, 64)?, "lagrange alphaTauG1")?;
-    let beta_g1 = g1s(read(15, 64)?, "lagrange betaTauG1")?;
+    let g1 = g1_points(&read(12, 64)?, "lagrange tauG1").map_err(&bad)?;
+    let g2 = g2_points(&read(13, 128)?, "lagrange tauG2").map_err(&bad)?;
+    let alpha_g1 = g1_points(&read(14, 64)?, "lagrange alphaTauG1").map_err(&bad)?;
+    let beta_g1 = g1_points(&read(15, 64)?, "lagrange betaTauG1").map_err(&bad)?;
     Ok(LagrangeBasis {
         k,
         g1,

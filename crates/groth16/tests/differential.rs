@@ -3,9 +3,8 @@
 //! family supports, and the constraint system is satisfied.
 
 use ark_ff::PrimeField;
-use ark_relations::r1cs::ConstraintSystem;
 use proptest::prelude::*;
-use zkbench_groth16::{gadgets::node_gadget, lc::Cs};
+use zkbench_groth16::{gadgets::node_gadget, testing::node_gadget_output};
 use zkbench_hash::{Fr, HashFamily};
 
 /// A field element from 32 arbitrary bytes (reduced modulo r).
@@ -20,15 +19,9 @@ fn check(family: HashFamily, alpha: u64, children: &[Fr]) -> Result<(), TestCase
     };
     let gadget = node_gadget(family, arity, alpha)
         .map_err(|e| TestCaseError::fail(format!("{family} alpha {alpha} arity {arity}: {e}")))?;
-    let cs = ConstraintSystem::<Fr>::new_ref();
-    let c = Cs::new(cs.clone());
-    let vars: Vec<_> = children
-        .iter()
-        .map(|x| c.witness(Some(*x)).unwrap())
-        .collect();
-    let out = gadget.hash_node(&c, &vars).unwrap();
+    let (out, cs) = node_gadget_output(gadget.as_ref(), children);
     prop_assert_eq!(
-        out.value().unwrap(),
+        out,
         native.hash_node(children),
         "{} alpha {} arity {}",
         family,

@@ -2,31 +2,12 @@
 //! family that has a gadget, a real Groth16 proof for Poseidon, and the
 //! 2^36-leaf note spend with binary Poseidon.
 
-use ark_relations::r1cs::{ConstraintSystem, OptimizationGoal, SynthesisMode};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_groth16::{
-    circuits::StatementCircuit, lc::Cs, verify, Circuit, CircuitKind, Groth16Error, SpendConfig,
-    Witness,
+    testing::satisfied, verify, Circuit, CircuitKind, Groth16Error, SpendConfig, Witness,
 };
 use zkbench_hash::{Fr, HashFamily};
-
-fn satisfied(c: &Circuit, w: &Witness, public: &[Fr]) -> bool {
-    let cs = ConstraintSystem::<Fr>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    cs.set_mode(SynthesisMode::Prove {
-        construct_matrices: true,
-    });
-    let sc = StatementCircuit {
-        kind: c.config().circuit,
-        shape: *c.shape(),
-        backend: c.backend().clone(),
-        witness: Some(w.clone()),
-    };
-    sc.synthesize_with_public(&Cs::new(cs.clone()), Some(public))
-        .is_ok()
-        && cs.is_satisfied().unwrap()
-}
 
 #[test]
 fn every_family_with_a_gadget_satisfies_the_statements() {

@@ -10,6 +10,7 @@ use rand_chacha::ChaCha20Rng;
 use zkbench_groth16::{
     gadgets::{node_gadget, permutation_gadget},
     lc::Cs,
+    testing::node_gadget_output,
     Groth16Error,
 };
 use zkbench_hash::{Fr, HashFamily};
@@ -96,15 +97,9 @@ fn node_gadgets_match_native() {
                 Err(e) => panic!("{f}: {e}"),
             };
             let children: Vec<Fr> = (0..arity).map(|_| Fr::rand(&mut rng)).collect();
-            let cs = ConstraintSystem::<Fr>::new_ref();
-            let c = Cs::new(cs.clone());
-            let vars: Vec<_> = children
-                .iter()
-                .map(|x| c.witness(Some(*x)).unwrap())
-                .collect();
-            let out = gadget.hash_node(&c, &vars).unwrap();
+            let (out, cs) = node_gadget_output(gadget.as_ref(), &children);
             assert_eq!(
-                out.value().unwrap(),
+                out,
                 native.hash_node(&children),
                 "{f} alpha {a} arity {arity}"
             );

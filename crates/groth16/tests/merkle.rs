@@ -8,7 +8,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_groth16::{
     statement::{note_commitment, SpendWitness},
-    verify, Circuit, CircuitKind, MerklePath, SpendConfig, Witness,
+    verify, Circuit, MerklePath, SpendConfig, Witness,
 };
 use zkbench_hash::{Fr, HashFamily};
 use zkbench_merkle::SparseMerkleTree;
@@ -22,11 +22,8 @@ fn spend_from_a_sparse_tree() {
         (HashFamily::Griffin, 7),
     ] {
         let cfg = SpendConfig {
-            family,
-            alpha: None,
             arity,
-            leaves: 1 << 36,
-            circuit: CircuitKind::Spend,
+            ..SpendConfig::new(family)
         };
         let c = Circuit::new(&cfg).unwrap();
         let hasher = family.node_hasher(arity, None).unwrap();

@@ -6,13 +6,13 @@
 use std::sync::Arc;
 
 use ark_ff::UniformRand;
-use ark_relations::r1cs::{ConstraintSystem, OptimizationGoal, SynthesisMode};
+use ark_relations::r1cs::ConstraintSystem;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use zkbench_groth16::testing::{self, satisfied};
 use zkbench_groth16::{
-    artifacts, circuits::StatementCircuit, gadgets::PermutationGadget, keys, lc::Cs, snarkjs,
-    statement::domain_nullifier, testing, verify, Circuit, CircuitKind, PublicInputs, SpendConfig,
-    Witness,
+    artifacts, gadgets::PermutationGadget, keys, lc::Cs, snarkjs, statement::domain_nullifier,
+    verify, Circuit, CircuitKind, PublicInputs, SpendConfig, Witness,
 };
 use zkbench_hash::{Fr, HashFamily, Permutation};
 
@@ -32,25 +32,6 @@ fn toy_circuit(arity: usize, leaves: u64, kind: CircuitKind) -> Circuit {
         Arc::new(testing::toy_backend(arity)),
     )
     .unwrap()
-}
-
-/// Synthesises with matrices and values; returns whether all constraints hold.
-fn satisfied(c: &Circuit, w: &Witness, public: &[Fr]) -> bool {
-    let cs = ConstraintSystem::<Fr>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    cs.set_mode(SynthesisMode::Prove {
-        construct_matrices: true,
-    });
-    let sc = StatementCircuit {
-        kind: c.config().circuit,
-        shape: *c.shape(),
-        backend: c.backend().clone(),
-        witness: Some(w.clone()),
-    };
-    match sc.synthesize_with_public(&Cs::new(cs.clone()), Some(public)) {
-        Ok(()) => cs.is_satisfied().unwrap(),
-        Err(_) => false,
-    }
 }
 
 #[test]

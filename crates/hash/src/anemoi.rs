@@ -79,7 +79,7 @@
 //! * any other `A` (5..=16): [`SpongeNodeHasher`] over the `l = 2` permutation
 //!   (width 4: capacity 1 at index 0, rate 3, output `state[0]`).
 
-use crate::error::NODE_ARITIES;
+use crate::error::check_node_arity;
 use crate::traits::getters;
 use std::sync::{Arc, OnceLock};
 
@@ -632,24 +632,19 @@ impl NodeHasher for JiveNodeHasher {
 /// The Merkle node hasher of the given arity (2..=16): Jive for 2, 3, 4, otherwise a
 /// [`SpongeNodeHasher`] over the width-4 permutation (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    match arity {
-        2..=4 => Ok(Arc::new(JiveNodeHasher::new(arity)?)),
-        5..=16 => Ok(Arc::new(SpongeNodeHasher::new(
-            AnemoiBn254::l2().clone(),
-            arity,
-        ))),
-        _ => Err(HashError::unsupported_arity(
-            FAMILY,
-            arity,
-            NODE_ARITIES.collect(),
-        )),
-    }
+    check_node_arity(FAMILY, arity)?;
+    Ok(if arity <= 4 {
+        Arc::new(JiveNodeHasher::new(arity)?)
+    } else {
+        Arc::new(SpongeNodeHasher::new(AnemoiBn254::l2().clone(), arity))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::field::fr_const;
+    use crate::test_support::check_registry;
 
     #[test]
     fn round_counts_follow_the_sage_rule() {
@@ -688,6 +683,7 @@ mod tests {
         let a = AnemoiBn254::l2();
         let c = a.round_constants_c();
         let d = a.round_constants_d();
+        let pre = a.preprocessed_round_constants();
         assert_eq!(c[0][0], Fr::from(37u64));
         let cases = [
             (
@@ -730,12 +726,6 @@ mod tests {
                 d[13][1],
                 "19294458970356379238521378434506704614768857764591229894917601756581488831876",
             ),
-        ];
-        for (got, want) in cases {
-            assert_eq!(got, fr_const(want));
-        }
-        let pre = a.preprocessed_round_constants();
-        let pre_cases = [
             (
                 pre[0].0[0],
                 "9875235397644879082677551174832367614794066768374461301425281161472772669364",
@@ -761,7 +751,7 @@ mod tests {
                 "21456423298419106344829058807152140321464760141466308742744827391066120856237",
             ),
         ];
-        for (got, want) in pre_cases {
+        for (got, want) in cases {
             assert_eq!(got, fr_const(want));
         }
     }
@@ -799,14 +789,7 @@ mod tests {
     fn registry_shapes() {
         assert_eq!(permutation(2).unwrap().width(), 2);
         assert_eq!(permutation(4).unwrap().width(), 4);
-        assert!(permutation(3).is_err());
-        for arity in 2..=16 {
-            let h = node_hasher(arity).unwrap();
-            assert_eq!(h.arity(), arity);
-            let kids: Vec<Fr> = (0..arity as u64).map(Fr::from).collect();
-            let _ = h.hash_node(&kids);
-        }
-        assert!(node_hasher(1).is_err());
+        check_registry(permutation, 3, node_hasher, 1);
         assert!(AnemoiBn254::new(3).is_err());
     }
 }

@@ -25,21 +25,30 @@ use std::fmt::Write as _;
 use crate::field::fr_to_decimal;
 use crate::{gmimc, neptune, poseidon2, Fr};
 
-fn list(xs: &[Fr]) -> String {
-    let items: Vec<String> = xs.iter().map(fr_to_decimal).collect();
+/// A circom array literal of `items`, one per line.
+fn array(items: Vec<String>) -> String {
     format!("[\n        {}\n    ]", items.join(",\n        "))
 }
 
-fn nested(rows: &[Vec<Fr>]) -> String {
-    let items: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            let v: Vec<String> = r.iter().map(fr_to_decimal).collect();
-            format!("[{}]", v.join(", "))
-        })
-        .collect();
-    format!("[\n        {}\n    ]", items.join(",\n        "))
+fn list(xs: &[Fr]) -> String {
+    array(xs.iter().map(fr_to_decimal).collect())
 }
+
+fn nested(rows: &[Vec<Fr>]) -> String {
+    array(
+        rows.iter()
+            .map(|r| {
+                let v: Vec<String> = r.iter().map(fr_to_decimal).collect();
+                format!("[{}]", v.join(", "))
+            })
+            .collect(),
+    )
+}
+
+/// The signals of every node template: inputs `l`, `r`, output `out`.
+const NODE_SIGNALS: &str = "    signal input l;
+    signal input r;
+    signal output out;";
 
 const HEADER: &str = "pragma circom 2.0.0;
 
@@ -81,9 +90,7 @@ fn gmimc_template(s: &mut String) {
 // GMiMC-erf, t = 3, {n} rounds, x^5 (crates/hash/src/gmimc.rs); node = perm([0, l, r])[0].
 // Round r: s = (x0 + c_r)^5; x1 += s; x2 += s; then (all but the last round) rotate right.
 template ZkbenchGmimcNode() {{
-    signal input l;
-    signal input r;
-    signal output out;
+{NODE_SIGNALS}
     var C[{n}] = {c};
     component sb[{n}];
     var x[3] = [0, l, r];
@@ -117,9 +124,7 @@ fn poseidon2_template(s: &mut String) {
 // (crates/hash/src/poseidon2.rs); node = perm([l, r])[0] + l (compression mode).
 // External layer circ(2, 1): x_i += x0 + x1; internal layer [[2, 1], [1, 3]].
 template ZkbenchPoseidon2Node() {{
-    signal input l;
-    signal input r;
-    signal output out;
+{NODE_SIGNALS}
     var CE[{rf}][2] = {ce};
     var CI[{rp}] = {ci};
     component fe[{rf}][2];
@@ -185,9 +190,7 @@ template ZkbenchNeptunePair() {{
 }}
 
 template ZkbenchNeptuneNode() {{
-    signal input l;
-    signal input r;
-    signal output out;
+{NODE_SIGNALS}
     var C[{rounds}][4] = {c};
     var U[4] = {u};
     component pe[{rf}][2];

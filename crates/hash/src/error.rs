@@ -105,7 +105,19 @@ impl HashError {
 /// `Ok(())` if `arity` is in [`NODE_ARITIES`], else [`HashError::UnsupportedArity`]
 /// listing them.
 pub(crate) fn check_node_arity(family: &'static str, arity: usize) -> Result<(), HashError> {
-    if NODE_ARITIES.contains(&arity) {
+    arity_unless(family, arity, NODE_ARITIES.contains(&arity))
+}
+
+/// `Ok(())` if `arity` is at least 2 (families whose sponge node hasher takes
+/// any number of children), else [`HashError::UnsupportedArity`] listing
+/// [`NODE_ARITIES`].
+pub(crate) fn check_min_arity(family: &'static str, arity: usize) -> Result<(), HashError> {
+    arity_unless(family, arity, arity >= 2)
+}
+
+/// `Ok(())` if `ok`, else [`HashError::UnsupportedArity`] listing [`NODE_ARITIES`].
+fn arity_unless(family: &'static str, arity: usize, ok: bool) -> Result<(), HashError> {
+    if ok {
         Ok(())
     } else {
         Err(HashError::unsupported_arity(

@@ -46,8 +46,8 @@
 //!
 //! Known-answer vectors: `testdata/gmimc.json` (see `crates/hash/tests/kat_gmimc.rs`).
 
-use crate::error::check_node_arity;
-use crate::traits::{family_and_width, getters};
+use crate::error::{check_node_arity, check_width};
+use crate::traits::{family_and_width, getters, one_width_registry};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::Field as _;
@@ -68,22 +68,14 @@ pub const ALPHA: u64 = 5;
 pub const CONSTANTS_SOURCE: &str = "hanzeG/zklib_circom circuits/gmimc_constants.circom GMIMC_RC(3) \
      @91406afc3872620fda7e9e1cfe2681920d5001e4 (randomly drawn by the authors; checked in verbatim)";
 
-/// State widths with an instance.
-pub fn supported_widths() -> Vec<usize> {
-    vec![3]
-}
-
-/// The GMiMC-erf permutation of width `width` (only 3).
-pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    Ok(Arc::new(GmimcErfBn254::instance(width)?.clone()))
-}
-
-/// An `arity`-to-1 Merkle node hasher: a [`SpongeNodeHasher`] over the t = 3
-/// permutation (rate 2), for `arity` in 2..=16.
-pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    check_node_arity(FAMILY, arity)?;
-    Ok(Arc::new(SpongeNodeHasher::new(permutation(3)?, arity)))
-}
+one_width_registry!(
+    width: 3,
+    widths_doc: "State widths with an instance.",
+    permutation_doc: "The GMiMC-erf permutation of width `width` (only 3).",
+    node_doc: "An `arity`-to-1 Merkle node hasher: a [`SpongeNodeHasher`] over the t = 3\npermutation (rate 2), for `arity` in 2..=16.",
+    permutation: |width| Ok(Arc::new(GmimcErfBn254::instance(width)?.clone())),
+    node: |arity| Ok(Arc::new(SpongeNodeHasher::new(permutation(3)?, arity))),
+);
 
 /// A GMiMC-erf instance over BN254 `Fr`.
 #[derive(Clone, Debug)]
@@ -98,22 +90,16 @@ impl GmimcErfBn254 {
     /// The seed-003 instance of width `width` (cached; only `width = 3`).
     pub fn instance(width: usize) -> Result<&'static Self, HashError> {
         static T3: OnceLock<GmimcErfBn254> = OnceLock::new();
-        match width {
-            3 => Ok(T3.get_or_init(|| GmimcErfBn254 {
-                width: 3,
-                rounds: ROUNDS_T3,
-                alpha: ALPHA,
-                round_constants: GMIMC_T3_ROUND_CONSTANTS
-                    .iter()
-                    .map(|c| fr_const(c))
-                    .collect(),
-            })),
-            _ => Err(HashError::unsupported_width(
-                FAMILY,
-                width,
-                supported_widths(),
-            )),
-        }
+        check_width(FAMILY, width, &supported_widths())?;
+        Ok(T3.get_or_init(|| GmimcErfBn254 {
+            width: 3,
+            rounds: ROUNDS_T3,
+            alpha: ALPHA,
+            round_constants: GMIMC_T3_ROUND_CONSTANTS
+                .iter()
+                .map(|c| fr_const(c))
+                .collect(),
+        }))
     }
 
     getters! {
@@ -461,6 +447,7 @@ const GMIMC_T3_ROUND_CONSTANTS: [&str; 226] = [
 mod tests {
     use super::*;
     use crate::field::parse_fr;
+    use crate::test_support::{check_fast_equals_reference, check_registry};
 
     #[test]
     fn constants_pinned() {
@@ -484,34 +471,12 @@ mod tests {
     #[test]
     fn fast_equals_reference() {
         let p = GmimcErfBn254::instance(3).unwrap();
-        for seed in 0u64..8 {
-            let input: Vec<Fr> = (0..3)
-                .map(|i| Fr::from(seed * 1_000_003 + i * 7919 + 1))
-                .collect();
-            let mut a = input.clone();
-            let mut b = input.clone();
-            p.permute_mut(&mut a);
-            p.permute_reference(&mut b);
-            assert_eq!(a, b);
-            assert_ne!(a, input);
-        }
+        check_fast_equals_reference(3, 8, |s| p.permute_mut(s), |s| p.permute_reference(s));
     }
 
     #[test]
     fn errors() {
-        assert!(matches!(
-            permutation(4),
-            Err(HashError::UnsupportedWidth { width: 4, .. })
-        ));
-        assert!(matches!(
-            node_hasher(1),
-            Err(HashError::UnsupportedArity { arity: 1, .. })
-        ));
-        for a in 2..=16 {
-            let h = node_hasher(a).unwrap();
-            let children: Vec<Fr> = (0..a as u64).map(Fr::from).collect();
-            let _ = h.hash_node(&children);
-        }
+        check_registry(permutation, 4, node_hasher, 1);
     }
 
     #[test]

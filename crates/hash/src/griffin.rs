@@ -44,7 +44,7 @@
 //! takes t inputs with no capacity element and is exposed as [`GriffinHasher`].
 
 use crate::cache::cached_get;
-use crate::error::NODE_ARITIES;
+use crate::error::check_min_arity;
 use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
@@ -99,13 +99,7 @@ pub fn node_width(arity: usize) -> usize {
 
 /// Merkle node hasher for `arity >= 2` (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if arity < 2 {
-        return Err(HashError::unsupported_arity(
-            FAMILY,
-            arity,
-            NODE_ARITIES.collect(),
-        ));
-    }
+    check_min_arity(FAMILY, arity)?;
     let perm: Arc<dyn Permutation> = GriffinBn254::get(node_width(arity))?.clone();
     Ok(Arc::new(SpongeNodeHasher::new(perm, arity)))
 }
@@ -187,20 +181,6 @@ pub fn generate_constants(t: usize, rounds: usize) -> (Vec<Vec<Fr>>, Vec<[Fr; 2]
     (rc, alpha_beta)
 }
 
-#[inline(always)]
-fn m4(s: &mut [Fr]) {
-    let t0 = s[0] + s[1];
-    let t1 = s[2] + s[3];
-    let t2 = s[1].double() + t1;
-    let t3 = s[3].double() + t0;
-    let t4 = t1.double().double() + t3;
-    let t5 = t0.double().double() + t2;
-    s[0] = t3 + t5;
-    s[1] = t5;
-    s[2] = t2 + t4;
-    s[3] = t4;
-}
-
 impl GriffinBn254 {
     /// Builds the instance of width `width` (3, 4 or 8) from scratch.
     pub fn new(width: usize) -> Result<Self, HashError> {
@@ -243,34 +223,11 @@ impl GriffinBn254 {
         &self.round_constants[round * self.width..(round + 1) * self.width]
     }
 
-    /// The linear layer `M` (no constants).
+    /// The linear layer `M` (no constants): Poseidon2's external layer
+    /// (`circ(2, 1, 1)` for t = 3, `M4` for t = 4, `M4` blocks plus their sum for t = 8).
     #[inline]
     pub fn linear_layer(&self, s: &mut [Fr]) {
-        match self.width {
-            3 => {
-                let sum = s[0] + s[1] + s[2];
-                for x in s.iter_mut() {
-                    *x += sum;
-                }
-            }
-            4 => m4(s),
-            _ => {
-                for chunk in s.chunks_exact_mut(4) {
-                    m4(chunk);
-                }
-                let mut stored = [Fr::zero(); 4];
-                for chunk in s.chunks_exact(4) {
-                    for (a, b) in stored.iter_mut().zip(chunk) {
-                        *a += b;
-                    }
-                }
-                for chunk in s.chunks_exact_mut(4) {
-                    for (a, b) in chunk.iter_mut().zip(&stored) {
-                        *a += b;
-                    }
-                }
-            }
-        }
+        crate::poseidon2::external_layer(self.width, s);
     }
 
     /// The non-linear layer.
@@ -376,6 +333,7 @@ impl FieldHasher for GriffinHasher {
 mod tests {
     use super::*;
     use crate::field::fr_const;
+    use crate::test_support::check_registry;
     use ark_ff::One;
 
     #[test]
@@ -459,19 +417,7 @@ mod tests {
         for a in 4..=16 {
             assert_eq!(node_width(a), 8);
         }
-        assert!(matches!(
-            permutation(5),
-            Err(HashError::UnsupportedWidth { width: 5, .. })
-        ));
-        assert!(matches!(
-            node_hasher(1),
-            Err(HashError::UnsupportedArity { .. })
-        ));
-        for a in 2..=16 {
-            let h = node_hasher(a).unwrap();
-            let kids: Vec<Fr> = (0..a as u64).map(Fr::from).collect();
-            let _ = h.hash_node(&kids);
-        }
+        check_registry(permutation, 5, node_hasher, 1);
         let h = node_hasher(3).unwrap();
         let p = permutation(4).unwrap();
         let kids = [Fr::from(7u64), Fr::from(8u64), Fr::from(9u64)];

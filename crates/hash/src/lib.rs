@@ -32,6 +32,8 @@ pub mod sponge;
 pub mod traits;
 
 mod cache;
+#[cfg(test)]
+mod test_support;
 
 pub mod anemoi;
 pub mod circom;

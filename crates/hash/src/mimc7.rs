@@ -45,7 +45,7 @@
 //!   calls, children absorbed left to right ([`Mimc7NodeHasher`]).
 
 use crate::error::{check_node_arity, check_nonempty, check_width};
-use crate::traits::{keyed_cipher, keyed_field_hasher, keyed_node_hasher, keyed_registry};
+use crate::traits::{keyed_cipher, keyed_field_hasher, keyed_node_hasher, one_width_registry};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -164,13 +164,16 @@ keyed_node_hasher!(
     |children| multi_hash(children, Fr::zero())
 );
 
-keyed_registry!(
-    cipher: Mimc7Bn254,
-    node: Mimc7NodeHasher,
+one_width_registry!(
     width: 1,
     widths_doc: "Widths of the permutations: only 1 (the keyed cipher on one element).",
     permutation_doc: "The width-1 permutation `x ↦ hash(x, 0)`.",
     node_doc: "The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0)`.",
+    permutation: |width| {
+        check_width(FAMILY, width, &[1])?;
+        Ok(Arc::new(Mimc7Bn254::new()))
+    },
+    node: |arity| Ok(Arc::new(Mimc7NodeHasher::new(arity))),
 );
 
 #[cfg(test)]

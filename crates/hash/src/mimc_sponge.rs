@@ -50,7 +50,7 @@
 //!   `A = 2` this is exactly Tornado's `hashLeftRight` ([`MimcSpongeNodeHasher`]).
 
 use crate::error::{check_node_arity, check_nonempty, check_width};
-use crate::traits::{keyed_cipher, keyed_field_hasher, keyed_node_hasher, keyed_registry};
+use crate::traits::{keyed_cipher, keyed_field_hasher, keyed_node_hasher, one_width_registry};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{Field, Zero};
@@ -212,13 +212,16 @@ keyed_node_hasher!(
     |children| multi_hash_one(children, Fr::zero())
 );
 
-keyed_registry!(
-    cipher: MimcSpongeBn254,
-    node: MimcSpongeNodeHasher,
+one_width_registry!(
     width: 2,
     widths_doc: "Widths of the permutations: only 2 (`[xL, xR]`).",
     permutation_doc: "The width-2 Feistel permutation with key 0.",
     node_doc: "The Merkle node hasher of arity `2..=16`: `multi_hash(children, 0, 1)`.",
+    permutation: |width| {
+        check_width(FAMILY, width, &[2])?;
+        Ok(Arc::new(MimcSpongeBn254::new()))
+    },
+    node: |arity| Ok(Arc::new(MimcSpongeNodeHasher::new(arity))),
 );
 
 #[cfg(test)]

@@ -56,8 +56,8 @@
 //!
 //! Known-answer vectors: `testdata/neptune.json` (see `crates/hash/tests/kat_neptune.rs`).
 
-use crate::error::check_node_arity;
-use crate::traits::{family_and_width, getters};
+use crate::error::{check_node_arity, check_width};
+use crate::traits::{family_and_width, getters, one_width_registry};
 use std::sync::{Arc, OnceLock};
 
 use ark_ff::{AdditiveGroup as _, Field as _, One as _, Zero as _};
@@ -81,22 +81,14 @@ pub const ALPHA: u64 = 5;
 pub const CONSTANTS_SOURCE: &str = "hanzeG/zklib_circom circuits/neptune_constants.circom NEPTUNE_RC/NEPTUNE_U/NEPTUNE_ABC/NEPTUNE_E(4) \
      @91406afc3872620fda7e9e1cfe2681920d5001e4 (randomly drawn by the authors; checked in verbatim)";
 
-/// State widths with an instance (Neptune needs an even width).
-pub fn supported_widths() -> Vec<usize> {
-    vec![4]
-}
-
-/// The Neptune permutation of width `width` (only 4).
-pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-    Ok(Arc::new(NeptuneBn254::instance(width)?.clone()))
-}
-
-/// An `arity`-to-1 Merkle node hasher: a [`SpongeNodeHasher`] over the t = 4
-/// permutation (rate 3), for `arity` in 2..=16.
-pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    check_node_arity(FAMILY, arity)?;
-    Ok(Arc::new(SpongeNodeHasher::new(permutation(4)?, arity)))
-}
+one_width_registry!(
+    width: 4,
+    widths_doc: "State widths with an instance (Neptune needs an even width).",
+    permutation_doc: "The Neptune permutation of width `width` (only 4).",
+    node_doc: "An `arity`-to-1 Merkle node hasher: a [`SpongeNodeHasher`] over the t = 4\npermutation (rate 3), for `arity` in 2..=16.",
+    permutation: |width| Ok(Arc::new(NeptuneBn254::instance(width)?.clone())),
+    node: |arity| Ok(Arc::new(SpongeNodeHasher::new(permutation(4)?, arity))),
+);
 
 /// The linear layers and S-box constant of a Neptune instance.
 #[derive(Clone, Debug)]
@@ -145,40 +137,34 @@ impl NeptuneBn254 {
     /// The seed-003 instance of width `width` (cached; only `width = 4`).
     pub fn instance(width: usize) -> Result<&'static Self, HashError> {
         static T4: OnceLock<NeptuneBn254> = OnceLock::new();
-        match width {
-            4 => Ok(T4.get_or_init(|| {
-                let two = Fr::from(2u64);
-                let (o, z) = (Fr::one(), Fr::zero());
-                NeptuneBn254 {
-                    width: 4,
-                    rounds_full: ROUNDS_FULL,
-                    rounds_partial: ROUNDS_PARTIAL,
-                    alpha: ALPHA,
-                    constants: NEPTUNE_T4_ROUND_CONSTANTS
+        check_width(FAMILY, width, &supported_widths())?;
+        Ok(T4.get_or_init(|| {
+            let two = Fr::from(2u64);
+            let (o, z) = (Fr::one(), Fr::zero());
+            NeptuneBn254 {
+                width: 4,
+                rounds_full: ROUNDS_FULL,
+                rounds_partial: ROUNDS_PARTIAL,
+                alpha: ALPHA,
+                constants: NEPTUNE_T4_ROUND_CONSTANTS
+                    .iter()
+                    .map(|c| fr_const(c))
+                    .collect(),
+                matrices: Arc::new(NeptuneMatrices {
+                    external: vec![
+                        vec![two, z, o, z],
+                        vec![z, o, z, two],
+                        vec![o, z, two, z],
+                        vec![z, two, z, o],
+                    ],
+                    internal_diagonal: NEPTUNE_T4_INTERNAL_DIAGONAL
                         .iter()
                         .map(|c| fr_const(c))
                         .collect(),
-                    matrices: Arc::new(NeptuneMatrices {
-                        external: vec![
-                            vec![two, z, o, z],
-                            vec![z, o, z, two],
-                            vec![o, z, two, z],
-                            vec![z, two, z, o],
-                        ],
-                        internal_diagonal: NEPTUNE_T4_INTERNAL_DIAGONAL
-                            .iter()
-                            .map(|c| fr_const(c))
-                            .collect(),
-                        abc: [o, o, fr_const(NEPTUNE_T4_GAMMA)],
-                    }),
-                }
-            })),
-            _ => Err(HashError::unsupported_width(
-                FAMILY,
-                width,
-                supported_widths(),
-            )),
-        }
+                    abc: [o, o, fr_const(NEPTUNE_T4_GAMMA)],
+                }),
+            }
+        }))
     }
 
     getters! {
@@ -671,6 +657,7 @@ const NEPTUNE_T4_GAMMA: &str =
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{check_fast_equals_reference, check_registry};
 
     #[test]
     fn constants_pinned() {
@@ -705,16 +692,7 @@ mod tests {
     #[test]
     fn fast_equals_reference() {
         let p = NeptuneBn254::instance(4).unwrap();
-        for seed in 0u64..6 {
-            let input: Vec<Fr> = (0..4)
-                .map(|i| Fr::from(seed * 1_000_003 + i * 7919 + 1))
-                .collect();
-            let mut a = input.clone();
-            let mut b = input.clone();
-            p.permute_mut(&mut a);
-            p.permute_reference(&mut b);
-            assert_eq!(a, b);
-        }
+        check_fast_equals_reference(4, 6, |s| p.permute_mut(s), |s| p.permute_reference(s));
     }
 
     #[test]
@@ -737,18 +715,6 @@ mod tests {
 
     #[test]
     fn errors_and_arities() {
-        assert!(matches!(
-            permutation(3),
-            Err(HashError::UnsupportedWidth { width: 3, .. })
-        ));
-        assert!(matches!(
-            node_hasher(17),
-            Err(HashError::UnsupportedArity { arity: 17, .. })
-        ));
-        for a in 2..=16 {
-            let h = node_hasher(a).unwrap();
-            let children: Vec<Fr> = (0..a as u64).map(Fr::from).collect();
-            let _ = h.hash_node(&children);
-        }
+        check_registry(permutation, 3, node_hasher, 17);
     }
 }

@@ -207,6 +207,15 @@ pub fn instance(width: usize, alpha: u64) -> Result<&'static Poseidon2Bn254, Has
     }))
 }
 
+/// The fixed internal diagonal of width 2 (`[2, 3]`) or 3 (`[2, 2, 3]`):
+/// internal matrices `[[2, 1], [1, 3]]` and `[[2, 1, 1], [1, 2, 1], [1, 1, 3]]`.
+fn small_diagonal(width: usize) -> Vec<Fr> {
+    match width {
+        2 => vec![Fr::from(2u64), Fr::from(3u64)],
+        _ => vec![Fr::from(2u64), Fr::from(2u64), Fr::from(3u64)],
+    }
+}
+
 impl Poseidon2Bn254 {
     /// Generates an instance with the HorizenLabs Grain procedure (module docs).
     ///
@@ -229,43 +238,63 @@ impl Poseidon2Bn254 {
         );
         assert!(rounds_full.is_multiple_of(2), "rounds_full must be even");
         let mut grain = Grain::bn254(width, rounds_full, rounds_partial);
+        let (external, internal) =
+            Self::draw_round_constants(width, rounds_full, rounds_partial, || {
+                grain.next_field_element()
+            });
+        let (diagonal, rejections) = if width <= 3 {
+            (small_diagonal(width), 0)
+        } else {
+            let mut d = Vec::new();
+            for _ in 0..=diagonal_rejections {
+                d = (0..width)
+                    .map(|_| grain.next_field_element_mod_r())
+                    .collect();
+            }
+            (d, diagonal_rejections)
+        };
+        Self::with_constants(FAMILY, alpha, external, internal, diagonal, rejections)
+    }
+
+    /// Round constants drawn from `next` in the references' order: `R_F/2`
+    /// external rows of `width`, the `R_P` internal ones, `R_F/2` external rows.
+    fn draw_round_constants(
+        width: usize,
+        rounds_full: usize,
+        rounds_partial: usize,
+        mut next: impl FnMut() -> Fr,
+    ) -> (Vec<Vec<Fr>>, Vec<Fr>) {
         let half = rounds_full / 2;
         let mut external: Vec<Vec<Fr>> = (0..half)
-            .map(|_| (0..width).map(|_| grain.next_field_element()).collect())
+            .map(|_| (0..width).map(|_| next()).collect())
             .collect();
-        let internal: Vec<Fr> = (0..rounds_partial)
-            .map(|_| grain.next_field_element())
-            .collect();
-        external.extend((0..half).map(|_| {
-            (0..width)
-                .map(|_| grain.next_field_element())
-                .collect::<Vec<_>>()
-        }));
-        let diagonal: Vec<Fr> = match width {
-            2 => vec![Fr::from(2u64), Fr::from(3u64)],
-            3 => vec![Fr::from(2u64), Fr::from(2u64), Fr::from(3u64)],
-            _ => {
-                let mut d = Vec::new();
-                for _ in 0..=diagonal_rejections {
-                    d = (0..width)
-                        .map(|_| grain.next_field_element_mod_r())
-                        .collect();
-                }
-                d
-            }
-        };
+        let internal: Vec<Fr> = (0..rounds_partial).map(|_| next()).collect();
+        external.extend((0..half).map(|_| (0..width).map(|_| next()).collect::<Vec<_>>()));
+        (external, internal)
+    }
+
+    /// The instance with these constants: width `diagonal.len()`,
+    /// `external.len()` full and `internal.len()` partial rounds.
+    fn with_constants(
+        family: &'static str,
+        alpha: u64,
+        external: Vec<Vec<Fr>>,
+        internal: Vec<Fr>,
+        diagonal: Vec<Fr>,
+        diagonal_rejections: usize,
+    ) -> Self {
         let minus_one = diagonal.iter().map(|d| *d - Fr::ONE).collect();
         Self {
-            family: FAMILY,
-            width,
+            family,
+            width: diagonal.len(),
             alpha,
-            rounds_full,
-            rounds_partial,
+            rounds_full: external.len(),
+            rounds_partial: internal.len(),
             external_round_constants: external,
             internal_round_constants: internal,
             internal_diagonal: diagonal,
             internal_diagonal_minus_one: minus_one,
-            diagonal_rejections: if width <= 3 { 0 } else { diagonal_rejections },
+            diagonal_rejections,
         }
     }
 
@@ -296,33 +325,12 @@ impl Poseidon2Bn254 {
         assert!(rounds_full.is_multiple_of(2), "rounds_full must be even");
         let seed = format!("Poseidon2-BN254[t={width},rF={rounds_full},rP={rounds_partial},d=5]");
         let mut h: [u8; 32] = Keccak256::digest(seed.as_bytes()).into();
-        let mut next = || {
-            h = Keccak256::digest(h).into();
-            Fr::from_be_bytes_mod_order(&h)
-        };
-        let half = rounds_full / 2;
-        let mut external: Vec<Vec<Fr>> = (0..half)
-            .map(|_| (0..width).map(|_| next()).collect())
-            .collect();
-        let internal: Vec<Fr> = (0..rounds_partial).map(|_| next()).collect();
-        external.extend((0..half).map(|_| (0..width).map(|_| next()).collect::<Vec<_>>()));
-        let diagonal = match width {
-            2 => vec![Fr::from(2u64), Fr::from(3u64)],
-            _ => vec![Fr::from(2u64), Fr::from(2u64), Fr::from(3u64)],
-        };
-        let minus_one = diagonal.iter().map(|d| *d - Fr::ONE).collect();
-        Self {
-            family,
-            width,
-            alpha: 5,
-            rounds_full,
-            rounds_partial,
-            external_round_constants: external,
-            internal_round_constants: internal,
-            internal_diagonal: diagonal,
-            internal_diagonal_minus_one: minus_one,
-            diagonal_rejections: 0,
-        }
+        let (external, internal) =
+            Self::draw_round_constants(width, rounds_full, rounds_partial, || {
+                h = Keccak256::digest(h).into();
+                Fr::from_be_bytes_mod_order(&h)
+            });
+        Self::with_constants(family, 5, external, internal, small_diagonal(width), 0)
     }
 
     /// The registry family this instance belongs to (`poseidon2` or `poseidon2-gnark`).
@@ -446,48 +454,6 @@ impl Poseidon2Bn254 {
         }
     }
 
-    #[inline(always)]
-    fn m4(s: &mut [Fr]) {
-        // HorizenLabs' addition chain for M4 (8 additions, 4 doublings).
-        let t0 = s[0] + s[1];
-        let t1 = s[2] + s[3];
-        let t2 = s[1].double() + t1;
-        let t3 = s[3].double() + t0;
-        let t4 = t1.double().double() + t3;
-        let t5 = t0.double().double() + t2;
-        let t6 = t3 + t5;
-        let t7 = t2 + t4;
-        s[0] = t6;
-        s[1] = t5;
-        s[2] = t7;
-        s[3] = t4;
-    }
-
-    #[inline]
-    fn external_layer(&self, s: &mut [Fr]) {
-        match self.width {
-            2 | 3 => {
-                let sum: Fr = s.iter().sum();
-                s.iter_mut().for_each(|x| *x += sum);
-            }
-            4 => Self::m4(s),
-            _ => {
-                let mut sums = [Fr::ZERO; 4];
-                for chunk in s.chunks_exact_mut(4) {
-                    Self::m4(chunk);
-                    for (acc, x) in sums.iter_mut().zip(chunk.iter()) {
-                        *acc += x;
-                    }
-                }
-                for chunk in s.chunks_exact_mut(4) {
-                    for (x, acc) in chunk.iter_mut().zip(sums.iter()) {
-                        *x += acc;
-                    }
-                }
-            }
-        }
-    }
-
     #[inline]
     fn internal_layer(&self, s: &mut [Fr]) {
         let sum: Fr = s.iter().sum();
@@ -521,13 +487,13 @@ impl Poseidon2Bn254 {
             self.width
         );
         let half = self.rounds_full / 2;
-        self.external_layer(state);
+        external_layer(self.width, state);
         for rc in &self.external_round_constants[..half] {
             for (x, c) in state.iter_mut().zip(rc) {
                 *x += c;
                 self.sbox(x);
             }
-            self.external_layer(state);
+            external_layer(self.width, state);
         }
         for c in &self.internal_round_constants {
             state[0] += c;
@@ -539,7 +505,7 @@ impl Poseidon2Bn254 {
                 *x += c;
                 self.sbox(x);
             }
-            self.external_layer(state);
+            external_layer(self.width, state);
         }
     }
 
@@ -559,6 +525,53 @@ impl Poseidon2Bn254 {
         state.copy_from_slice(inputs);
         self.permute_in_place(state);
         state[0] + inputs[0]
+    }
+}
+
+/// HorizenLabs' addition chain for `M4 = [[5,7,1,3],[4,6,1,1],[1,3,5,7],[1,1,4,6]]`
+/// (8 additions, 4 doublings).
+#[inline(always)]
+fn m4(s: &mut [Fr]) {
+    let t0 = s[0] + s[1];
+    let t1 = s[2] + s[3];
+    let t2 = s[1].double() + t1;
+    let t3 = s[3].double() + t0;
+    let t4 = t1.double().double() + t3;
+    let t5 = t0.double().double() + t2;
+    let t6 = t3 + t5;
+    let t7 = t2 + t4;
+    s[0] = t6;
+    s[1] = t5;
+    s[2] = t7;
+    s[3] = t4;
+}
+
+/// The external linear layer of a width-`width` state `s` (HorizenLabs):
+/// `circ(2, 1)` / `circ(2, 1, 1)` for t = 2, 3, `M4` for t = 4, and for t = 4k
+/// `M4` on every block of four plus, to each block, the sum of the blocks.
+/// Griffin's linear layer is the same matrix ([`crate::griffin`]).
+#[inline]
+pub(crate) fn external_layer(width: usize, s: &mut [Fr]) {
+    match width {
+        2 | 3 => {
+            let sum: Fr = s.iter().sum();
+            s.iter_mut().for_each(|x| *x += sum);
+        }
+        4 => m4(s),
+        _ => {
+            let mut sums = [Fr::ZERO; 4];
+            for chunk in s.chunks_exact_mut(4) {
+                m4(chunk);
+                for (acc, x) in sums.iter_mut().zip(chunk.iter()) {
+                    *acc += x;
+                }
+            }
+            for chunk in s.chunks_exact_mut(4) {
+                for (x, acc) in chunk.iter_mut().zip(sums.iter()) {
+                    *x += acc;
+                }
+            }
+        }
     }
 }
 
@@ -914,14 +927,12 @@ mod tests {
                 assert_eq!(out, expected, "arity {a} alpha {alpha}");
             }
         }
-        assert!(matches!(
-            node_hasher(1, 5),
-            Err(HashError::UnsupportedArity { .. })
-        ));
-        assert!(matches!(
-            node_hasher(17, 5),
-            Err(HashError::UnsupportedArity { .. })
-        ));
+        for a in [1, 17] {
+            assert!(matches!(
+                node_hasher(a, 5),
+                Err(HashError::UnsupportedArity { .. })
+            ));
+        }
         assert!(matches!(
             node_hasher(2, 3),
             Err(HashError::UnsupportedAlpha { .. })

@@ -49,7 +49,7 @@
 //! shared reference file (another port of the same script).
 
 use crate::cache::cached_get;
-use crate::error::{check_width, NODE_ARITIES};
+use crate::error::{check_min_arity, check_width};
 use crate::traits::{family_and_width, getters};
 use std::sync::{Arc, OnceLock};
 
@@ -105,13 +105,7 @@ pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
 /// Merkle node hasher for `arity >= 2`: [`SpongeNodeHasher`] over the width-3
 /// permutation (see the module docs).
 pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-    if arity < 2 {
-        return Err(HashError::unsupported_arity(
-            FAMILY,
-            arity,
-            NODE_ARITIES.collect(),
-        ));
-    }
+    check_min_arity(FAMILY, arity)?;
     let perm: Arc<dyn Permutation> = RescuePrimeBn254::get(NODE_WIDTH)?.clone();
     Ok(Arc::new(SpongeNodeHasher::new(perm, arity)))
 }
@@ -526,6 +520,7 @@ pub fn round_constants_decimal(width: usize) -> Result<Vec<String>, HashError> {
 mod tests {
     use super::*;
     use crate::field::fr_const;
+    use crate::test_support::check_registry;
 
     #[test]
     fn factor_list_is_complete() {
@@ -616,20 +611,7 @@ mod tests {
 
     #[test]
     fn errors_and_node_hasher() {
-        assert!(matches!(
-            permutation(4),
-            Err(HashError::UnsupportedWidth { width: 4, .. })
-        ));
-        assert!(matches!(
-            node_hasher(1),
-            Err(HashError::UnsupportedArity { arity: 1, .. })
-        ));
-        for a in 2..=16 {
-            let h = node_hasher(a).unwrap();
-            assert_eq!(h.arity(), a);
-            let kids: Vec<Fr> = (0..a as u64).map(Fr::from).collect();
-            let _ = h.hash_node(&kids);
-        }
+        check_registry(permutation, 4, node_hasher, 1);
         let h2 = node_hasher(2).unwrap();
         let perm = permutation(3).unwrap();
         let expect = perm

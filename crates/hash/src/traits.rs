@@ -241,17 +241,18 @@ macro_rules! keyed_cipher {
 }
 pub(crate) use keyed_cipher;
 
-/// The registry functions of a module with one permutation width: its
-/// `supported_widths`, `permutation` (the `$cipher` with key 0) and
-/// `node_hasher` (a `$node`, arity 2 to 16).
-macro_rules! keyed_registry {
+/// The registry functions of a module with one permutation width `$width`:
+/// `supported_widths`, `permutation(width)` (the expression `$permutation`)
+/// and `node_hasher(arity)` (the expression `$node`, for `arity` in 2..=16;
+/// any other arity is refused).
+macro_rules! one_width_registry {
     (
-        cipher: $cipher:ident,
-        node: $node:ident,
         width: $width:literal,
         widths_doc: $wd:literal,
         permutation_doc: $pd:literal,
-        node_doc: $nd:literal $(,)?
+        node_doc: $nd:literal,
+        permutation: |$w:ident| $permutation:expr,
+        node: |$a:ident| $node:expr $(,)?
     ) => {
         #[doc = $wd]
         pub fn supported_widths() -> Vec<usize> {
@@ -259,19 +260,18 @@ macro_rules! keyed_registry {
         }
 
         #[doc = $pd]
-        pub fn permutation(width: usize) -> Result<Arc<dyn Permutation>, HashError> {
-            check_width(FAMILY, width, &[$width])?;
-            Ok(Arc::new($cipher::new()))
+        pub fn permutation($w: usize) -> Result<Arc<dyn Permutation>, HashError> {
+            $permutation
         }
 
         #[doc = $nd]
-        pub fn node_hasher(arity: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
-            check_node_arity(FAMILY, arity)?;
-            Ok(Arc::new($node::new(arity)))
+        pub fn node_hasher($a: usize) -> Result<Arc<dyn NodeHasher>, HashError> {
+            check_node_arity(FAMILY, $a)?;
+            $node
         }
     };
 }
-pub(crate) use keyed_registry;
+pub(crate) use one_width_registry;
 
 /// Defines a public [`FieldHasher`] type `$name` of the calling module (its
 /// `FAMILY` and `base_params()`): `$hash(inputs, key)` for one or more

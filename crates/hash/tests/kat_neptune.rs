@@ -8,39 +8,4 @@
 #[macro_use]
 mod common;
 
-use common::KatFile;
-use zkbench_hash::neptune::{self, NeptuneBn254};
-
-fn load() -> KatFile {
-    kat_file!("neptune", "neptune")
-}
-
-#[test]
-fn kat_neptune_permutation() {
-    load().run("permutation", 5, |c| {
-        let p = neptune::permutation(c.width()).unwrap();
-        assert_eq!(p.permute(&c.input()).unwrap(), c.output());
-    });
-}
-
-#[test]
-fn kat_neptune_node() {
-    load().run("node", 5, |c| {
-        let h = neptune::node_hasher(c.arity()).unwrap();
-        assert_eq!(h.hash_node(&c.input()), c.output()[0]);
-    });
-}
-
-#[test]
-fn kat_neptune_zklib_compress2() {
-    let p = NeptuneBn254::instance(4).unwrap();
-    load().run("zklib_compress2", 2, |c| {
-        let i = c.input();
-        assert_eq!(p.zklib_compress2(i[0], i[1]), c.output()[0]);
-    });
-}
-
-#[test]
-fn no_unknown_modes() {
-    load().assert_modes(&["permutation", "node", "zklib_compress2"]);
-}
+zklib_kat_tests!(neptune, NeptuneBn254, 4, "neptune");

@@ -90,6 +90,22 @@ pub const MAX_BATCH_LEAVES: u128 = 1 << 12;
 /// Default number of leaves: 2^36.
 pub const DEFAULT_LEAVES: u64 = 1 << 36;
 
+/// `(make(2), make(arity))`: the 2-to-1 hash of notes and nullifiers and the
+/// tree's node hash, `make(2)` made once and shared when `arity` is 2. Used
+/// by [`NativeHashes::for_family`] and by backends building their gadgets.
+pub fn pair_and_node<T: Clone, E>(
+    arity: usize,
+    make: impl Fn(usize) -> Result<T, E>,
+) -> Result<(T, T), E> {
+    let pair = make(2)?;
+    let node = if arity == 2 {
+        pair.clone()
+    } else {
+        make(arity)?
+    };
+    Ok((pair, node))
+}
+
 /// The native node hashers of a statement: arity 2 (notes, nullifiers) and
 /// the tree arity.
 #[derive(Clone)]
@@ -105,12 +121,7 @@ impl NativeHashes {
         alpha: Option<u64>,
         arity: usize,
     ) -> Result<Self, StatementError> {
-        let pair = family.node_hasher(2, alpha)?;
-        let node = if arity == 2 {
-            pair.clone()
-        } else {
-            family.node_hasher(arity, alpha)?
-        };
+        let (pair, node) = pair_and_node(arity, |a| family.node_hasher(a, alpha))?;
         Ok(Self { pair, node })
     }
 

@@ -15,7 +15,7 @@
 use ark_relations::r1cs::SynthesisError;
 use zkbench_hash::{gmimc::GmimcErfBn254, neptune::NeptuneBn254, Fr};
 
-use super::{mat_vec, PermutationGadget};
+use super::{mat_vec, native_family_and_width, PermutationGadget};
 use crate::lc::{Cs, LinVar};
 
 /// GMiMC-erf permutation gadget.
@@ -34,13 +34,7 @@ impl GmimcGadget {
 }
 
 impl PermutationGadget for GmimcGadget {
-    fn family(&self) -> &'static str {
-        zkbench_hash::gmimc::FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.native.width()
-    }
+    native_family_and_width!(gmimc);
 
     fn permute(&self, cs: &Cs, state: &[LinVar]) -> Result<Vec<LinVar>, SynthesisError> {
         assert_eq!(state.len(), self.width());
@@ -98,13 +92,7 @@ impl NeptuneGadget {
 }
 
 impl PermutationGadget for NeptuneGadget {
-    fn family(&self) -> &'static str {
-        zkbench_hash::neptune::FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.native.width()
-    }
+    native_family_and_width!(neptune);
 
     fn permute(&self, cs: &Cs, state: &[LinVar]) -> Result<Vec<LinVar>, SynthesisError> {
         let n = self.native;

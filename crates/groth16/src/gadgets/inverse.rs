@@ -26,7 +26,9 @@ use zkbench_hash::{
     Fr,
 };
 
-use super::{mat_vec, NodeHashGadget, PermutationGadget, SpongeNodeGadget};
+use super::{
+    mat_vec, native_family_and_width, NodeHashGadget, PermutationGadget, SpongeNodeGadget,
+};
 use crate::lc::{Cs, LinVar};
 
 /// The matrix of a linear map of `Fr^t` given as an in-place function.
@@ -65,13 +67,7 @@ impl RescuePrimeGadget {
 }
 
 impl PermutationGadget for RescuePrimeGadget {
-    fn family(&self) -> &'static str {
-        zkbench_hash::rescue_prime::FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.native.width()
-    }
+    native_family_and_width!(rescue_prime);
 
     fn permute(&self, cs: &Cs, state: &[LinVar]) -> Result<Vec<LinVar>, SynthesisError> {
         let w = self.width();
@@ -122,13 +118,7 @@ impl GriffinGadget {
 }
 
 impl PermutationGadget for GriffinGadget {
-    fn family(&self) -> &'static str {
-        zkbench_hash::griffin::FAMILY
-    }
-
-    fn width(&self) -> usize {
-        self.native.width()
-    }
+    native_family_and_width!(griffin);
 
     fn permute(&self, cs: &Cs, state: &[LinVar]) -> Result<Vec<LinVar>, SynthesisError> {
         let n = self.native;

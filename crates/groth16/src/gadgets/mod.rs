@@ -107,6 +107,21 @@ impl NodeHashGadget for SpongeNodeGadget {
     }
 }
 
+/// The `family` (`zkbench_hash::$module::FAMILY`) and `width` (that of the
+/// native instance `self.native`) of a [`PermutationGadget`] impl.
+macro_rules! native_family_and_width {
+    ($module:ident) => {
+        fn family(&self) -> &'static str {
+            zkbench_hash::$module::FAMILY
+        }
+
+        fn width(&self) -> usize {
+            self.native.width()
+        }
+    };
+}
+use native_family_and_width;
+
 /// Dense matrix-vector product `m · v` on linear combinations (free).
 pub(crate) fn mat_vec(m: &[Vec<zkbench_hash::Fr>], v: &[LinVar]) -> Vec<LinVar> {
     m.iter().map(|row| LinVar::lincomb(row, v)).collect()

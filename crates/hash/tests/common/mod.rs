@@ -74,6 +74,51 @@ macro_rules! kat_file {
     };
 }
 
+/// The known-answer tests of a family of Guo et al.'s zklib_circom
+/// (`zkbench_hash::$module`, instance type `$ty` of width `$width`, vectors in
+/// `testdata/$file.json`): its `permutation`, sponge `node` and
+/// `zklib_compress2` cases, and no case of another mode.
+#[allow(unused_macros)]
+macro_rules! zklib_kat_tests {
+    ($module:ident, $ty:ident, $width:literal, $file:literal) => {
+        use zkbench_hash::$module::{self, $ty};
+
+        fn load() -> $crate::common::KatFile {
+            kat_file!($file, $file)
+        }
+
+        #[test]
+        fn kat_permutation() {
+            load().run("permutation", 5, |c| {
+                let p = $module::permutation(c.width()).unwrap();
+                assert_eq!(p.permute(&c.input()).unwrap(), c.output());
+            });
+        }
+
+        #[test]
+        fn kat_node() {
+            load().run("node", 5, |c| {
+                let h = $module::node_hasher(c.arity()).unwrap();
+                assert_eq!(h.hash_node(&c.input()), c.output()[0]);
+            });
+        }
+
+        #[test]
+        fn kat_zklib_compress2() {
+            let p = $ty::instance($width).unwrap();
+            load().run("zklib_compress2", 2, |c| {
+                let i = c.input();
+                assert_eq!(p.zklib_compress2(i[0], i[1]), c.output()[0]);
+            });
+        }
+
+        #[test]
+        fn no_unknown_modes() {
+            load().assert_modes(&["permutation", "node", "zklib_compress2"]);
+        }
+    };
+}
+
 /// Parses a list of field-element strings.
 pub fn frs(xs: &[String]) -> Vec<Fr> {
     xs.iter()
@@ -170,6 +215,21 @@ impl KatFile {
 }
 
 impl KatCase {
+    /// Asserts that `permute_in_place` and the registry's `registry` both map
+    /// the input to the expected output.
+    pub fn assert_permutation(
+        &self,
+        permute_in_place: impl Fn(&mut [Fr]),
+        registry: &dyn zkbench_hash::Permutation,
+    ) {
+        let input = self.input();
+        let mut state = input.clone();
+        permute_in_place(&mut state);
+        let via_registry = registry.permute(&input).unwrap();
+        assert_eq!(state, via_registry, "registry path differs");
+        assert_eq!(state, self.output());
+    }
+
     /// The input as field elements.
     pub fn input(&self) -> Vec<Fr> {
         frs(&self.input)
