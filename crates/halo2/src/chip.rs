@@ -506,6 +506,29 @@ fn pre_image(inv: &[Vec<Fr>], t: usize) -> Vec<Lin> {
     mat_lin(inv, &next_lin)
 }
 
+/// A full round's constraints, lane by lane: the S-box of `inputs[i]` (its
+/// helper queried here, in lane order, when split) equals lane `i` of
+/// `me_inv · next`, followed by the S-box's own checks.
+fn full_round_out(
+    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    cols: &Poseidon2Columns,
+    sb: SboxForm,
+    params: &Poseidon2Params,
+    me_inv: &[Vec<Fr>],
+    inputs: &[Expression<Fr>],
+    next: &[Expression<Fr>],
+) -> Vec<Expression<Fr>> {
+    let pre = pre_image(me_inv, params.width);
+    let mut out = vec![];
+    for (i, input) in inputs.iter().enumerate() {
+        let h = sb.full_helper(vc, cols, i);
+        let (y, check) = SboxForm::sbox(input.clone(), h, params.alpha);
+        out.push(pre[i].expr(next) - y);
+        out.extend(check);
+    }
+    out
+}
+
 impl Poseidon2Config {
     /// Columns needed for `specs` under `layout`, with `min_extra` extra
     /// columns reserved for the caller on input rows: `(state, extra, rc)`.
@@ -652,14 +675,8 @@ impl Poseidon2Config {
         meta.create_gate("poseidon2 full round", |vc| {
             let q = vc.query_selector(q);
             let (cur, next, rc) = query_full_row(vc, cols, t);
-            let pre = pre_image(&me_inv, t);
-            let mut out = vec![];
-            for i in 0..t {
-                let h = sb.full_helper(vc, cols, i);
-                let (y, check) = SboxForm::sbox(cur[i].clone() + rc[i].clone(), h, params.alpha);
-                out.push(pre[i].expr(&next) - y);
-                out.extend(check);
-            }
+            let inputs: Vec<_> = (0..t).map(|i| cur[i].clone() + rc[i].clone()).collect();
+            let out = full_round_out(vc, cols, sb, params, &me_inv, &inputs, &next);
             gated(&q, out)
         });
     }
@@ -739,14 +756,8 @@ impl Poseidon2Config {
             } else {
                 input
             };
-            let pre = pre_image(&me_inv, t);
-            let mut out = vec![];
-            for i in 0..t {
-                let h = sb.full_helper(vc, cols, i);
-                let (s, check) = SboxForm::sbox(y[i].expr(&vars) + rc[i].clone(), h, params.alpha);
-                out.push(pre[i].expr(&next) - s);
-                out.extend(check);
-            }
+            let inputs: Vec<_> = (0..t).map(|i| y[i].expr(&vars) + rc[i].clone()).collect();
+            let out = full_round_out(vc, cols, sb, params, &me_inv, &inputs, &next);
             gated(&q, out)
         });
     }
