@@ -49,8 +49,22 @@ impl SameStatement {
     }
 }
 
-/// hash, arity, leaves, batch depth, circuit.
-type StatementKey = (String, usize, Option<u64>, Option<u32>, String);
+/// hash, arity, leaves, batch depth, circuit, and the threads (`None`: all
+/// available): runs at different thread counts are not set against each
+/// other, a run on all threads against any.
+#[derive(Clone, Debug, PartialEq)]
+struct StatementKey {
+    statement: (String, usize, Option<u64>, Option<u32>, String),
+    threads: Option<usize>,
+}
+
+impl StatementKey {
+    /// Whether two keys name the same statement at comparable threads.
+    fn matches(&self, other: &Self) -> bool {
+        self.statement == other.statement
+            && (self.threads == other.threads || self.threads.is_none() || other.threads.is_none())
+    }
+}
 
 /// The hash as statements compare it: a family's default exponent is the same hash whether
 /// the record names it (zkbench: `poseidon2`, alpha 5) or not (a peer: `poseidon2`).
@@ -63,13 +77,16 @@ fn statement_hash(c: &Case, ctx: &Context) -> String {
 }
 
 fn statement_key(c: &Case, ctx: &Context) -> Option<StatementKey> {
-    Some((
-        statement_hash(c, ctx),
-        c.arity?,
-        c.leaves,
-        c.depth,
-        c.circuit?.name().to_string(),
-    ))
+    Some(StatementKey {
+        statement: (
+            statement_hash(c, ctx),
+            c.arity?,
+            c.leaves,
+            c.depth,
+            c.circuit?.name().to_string(),
+        ),
+        threads: (c.threads > 0).then_some(c.threads),
+    })
 }
 
 fn describe(c: &Case) -> String {
@@ -86,6 +103,11 @@ fn describe(c: &Case) -> String {
     }
     if let Some(d) = c.depth {
         s += &format!(", depth {d}");
+    }
+    match c.threads {
+        0 => {}
+        1 => s += ", 1 thread",
+        t => s += &format!(", {t} threads"),
     }
     s
 }
@@ -124,7 +146,7 @@ pub fn same_statement(recs: &[&Record], ctx: &Context) -> Vec<SameStatement> {
         for o in prove
             .iter()
             .filter(|r| ours.contains(&r.case.system.as_str()))
-            .filter(|r| statement_key(&r.case, ctx).as_ref() == Some(&key))
+            .filter(|r| statement_key(&r.case, ctx).is_some_and(|k| k.matches(&key)))
         {
             let (Some(op), Some(pp)) = (o.median(), p.median()) else {
                 continue;
@@ -191,7 +213,7 @@ pub fn per_statement(recs: &[&Record], ctx: &Context) -> Vec<StatementHeadline> 
         .filter(|r| !ours.contains(&r.case.system.as_str()))
     {
         if let Some(k) = statement_key(&r.case, ctx) {
-            if !keys.contains(&k) {
+            if !keys.iter().any(|x| x == &k) {
                 keys.push(k);
             }
         }
@@ -200,7 +222,7 @@ pub fn per_statement(recs: &[&Record], ctx: &Context) -> Vec<StatementHeadline> 
     for key in keys {
         let same: Vec<&&Record> = proofs
             .iter()
-            .filter(|r| statement_key(&r.case, ctx).as_ref() == Some(&key))
+            .filter(|r| statement_key(&r.case, ctx).is_some_and(|k| k.matches(&key)))
             .copied()
             .collect();
         let Some(first) = same.first() else { continue };
@@ -323,6 +345,30 @@ mod tests {
         r.summary = zkbench_results::stats::Summary::of(&r.samples_s);
         r.metrics.insert("constraints".into(), constraints);
         r
+    }
+
+    /// Runs at different thread counts are not set against each other.
+    #[test]
+    fn pairs_runs_at_the_same_threads_only() {
+        let at = |system: &str, t: usize, s: f64| {
+            let mut r = rec(system, "poseidon2-gnark", "prove", s, 6000.0);
+            r.case.threads = t;
+            r.case_id = format!("{system}/threads{t}");
+            r
+        };
+        let recs = [
+            at("groth16", 1, 0.10),
+            at("groth16", 16, 0.03),
+            at("gnark-groth16", 1, 0.30),
+            at("gnark-groth16", 16, 0.04),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let rows = same_statement(&refs, &ctx(&["groth16"]));
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        let mut ratios: Vec<f64> = rows.iter().map(|r| r.ratio()).collect();
+        ratios.sort_by(f64::total_cmp);
+        assert!((ratios[0] - 1.0 / 3.0).abs() < 1e-9 && (ratios[1] - 0.75).abs() < 1e-9);
+        assert!(rows.iter().any(|r| r.statement.ends_with(", 16 threads")));
     }
 
     #[test]
