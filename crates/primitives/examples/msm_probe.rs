@@ -96,23 +96,22 @@ fn run<P: zkbench_msm::RawCurve<ScalarField = ark_bn254::Fr, BaseField: zkbench_
     }
 }
 
+/// The comma-separated numbers of argument `i` (`default` when absent).
+fn numbers(args: &[String], i: usize, default: &str, what: &str) -> Vec<usize> {
+    let list = args.get(i).map_or(default, String::as_str);
+    list.split(',')
+        .map(|s| {
+            s.parse()
+                .unwrap_or_else(|_| panic!("{what}: {s:?} is not a number"))
+        })
+        .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let group = args.get(1).map(String::as_str).unwrap_or("g1");
-    let logs: Vec<usize> = args
-        .get(2)
-        .map(String::as_str)
-        .unwrap_or("16")
-        .split(',')
-        .map(|s| s.parse().expect("log size"))
-        .collect();
-    let threads: Vec<usize> = args
-        .get(3)
-        .map(String::as_str)
-        .unwrap_or("2")
-        .split(',')
-        .map(|s| s.parse().expect("threads"))
-        .collect();
+    let logs = numbers(&args, 2, "16", "log size");
+    let threads = numbers(&args, 3, "2", "threads");
     let reps: usize = args.get(4).map_or(5, |s| s.parse().expect("reps"));
     let ark = args.iter().skip(5).any(|s| s == "ark");
     let skew = args.iter().skip(5).any(|s| s == "skew");
