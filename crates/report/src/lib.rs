@@ -9,7 +9,9 @@
 //!   statement), [`hash_depth`] (batch-root circuits by hash, proof system and
 //!   Merkle depth), [`wasm_engines`] (one WebAssembly module per engine),
 //!   [`pool`] (the private pool against the Tornado Cash baseline) and
-//!   [`primitives`] (MSM, FFT, polynomial commitments, prover parts);
+//!   [`primitives`] (MSM, FFT, polynomial commitments, prover parts),
+//!   [`security`] (the security table of the configurations) and [`pareto`]
+//!   (prove time against verify gas against proof size, the front's chart);
 //! - [`scaling`]: speed against threads (ratio to the peer, work overhead,
 //!   a speedup chart per case), first in the summary when a run has it;
 //! - [`compare`]: `zkbench compare`, the ratio of medians of two files;
@@ -27,8 +29,10 @@ pub mod hash_depth;
 pub mod headline;
 pub mod pool;
 pub mod primitives;
+pub mod pareto;
 pub mod report;
 pub mod scaling;
+pub mod security;
 pub mod table;
 pub mod wasm_engines;
 

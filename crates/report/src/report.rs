@@ -642,6 +642,8 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     html += &primitives::html(&recs);
     html += &non_empty(gas_table(&recs), Table::html);
     html += &pool::html(&recs);
+    html += &crate::pareto::html(&recs);
+    html += &crate::security::html(&recs);
     html += &all_measurements_html(&recs);
     html += TAIL;
     html

@@ -9,7 +9,9 @@
 //!   holds them, reading, checking, writing and CSV export;
 //! - [`stats`]: the order statistics of a record's samples ([`Summary`]) and
 //!   the one [`median`](stats::median);
-//! - [`env`]: the machine and build a record was measured on.
+//! - [`env`]: the machine and build a record was measured on;
+//! - [`security`]: the security table (hash families' claimed levels and
+//!   attacks, the curve's and FRI's estimates), with citations.
 //!
 //! It depends on serde only, so readers of results (the report, the server)
 //! do not pull in the provers or their curves.
@@ -18,9 +20,12 @@
 pub mod case;
 pub mod env;
 pub mod results;
+pub mod security;
 pub mod stats;
+pub mod subject;
 
 pub use case::{Case, CaseKind, Circuit};
 pub use env::Environment;
 pub use results::{Record, ResultsError, ResultsFile, Status, SCHEMA, SCHEMA_VERSION};
 pub use stats::Summary;
+pub use subject::{Primitive, PrimitiveKind, Subject};
