@@ -6,6 +6,12 @@
 //! | `GET /api/results` | `{"submissions": [{"id", "received_at", "suite", "cpu_model", "records"}]}`, optional `limit`, `offset` |
 //! | `GET /api/results/{id}` | the stored document |
 //! | `GET /leaderboard` | HTML leaderboard, filters `system`, `hash`, `arity`, `phase` |
+//!
+//! The GET routes carry `ETag` and `Cache-Control` and answer a matching
+//! `If-None-Match` with 304: a stored document never changes (its id is its
+//! hash), and the leaderboard and the listing change only with the number of
+//! stored submissions (one row read). A database out of reach is a 503 with
+//! `Retry-After` within [`crate::db::ACQUIRE_TIMEOUT`], never a long wait.
 //! | `GET /` and the rest | the browser page from `web/dist`, or a page saying how to build it |
 //!
 //! Every response carries `Cross-Origin-Opener-Policy: same-origin` and
@@ -38,7 +44,7 @@ use tracing::Level;
 
 use crate::{
     canonical::{content_id, into_canonical_text, is_content_id},
-    db::{Db, NewSubmission},
+    db::{Db, DbError, NewSubmission},
     leaderboard,
     validate::validate,
     ServerConfig,
@@ -55,12 +61,24 @@ const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
 pub struct AppState {
     db: Db,
     web_dir: PathBuf,
+    /// Differs between server starts, so that a new build's pages get new tags.
+    boot: u64,
 }
 
 impl AppState {
     /// State over an open database, serving the browser page from `web_dir`.
     pub fn new(db: Db, web_dir: PathBuf) -> Self {
-        Self { db, web_dir }
+        let boot = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Self { db, web_dir, boot }
+    }
+
+    /// The `ETag` of page `what` with query `query` at database generation `g`.
+    fn etag(&self, what: &str, g: i64, query: Option<&str>) -> String {
+        use sha2::Digest as _;
+        let q = sha2::Sha256::digest(query.unwrap_or("").as_bytes());
+        format!("\"{what}-{g}-{:x}-{}\"", self.boot, hex::encode(&q[..8]))
     }
 }
 
@@ -105,6 +123,31 @@ pub fn router(state: AppState, config: &ServerConfig) -> Router {
             HeaderName::from_static("cross-origin-embedder-policy"),
             HeaderValue::from_static("require-corp"),
         ))
+}
+
+/// Seconds a client is asked to wait (`Retry-After`) when the database is out of reach.
+const RETRY_AFTER_S: u64 = 2;
+
+/// The answer to a failed database call: 503 with `Retry-After` when the
+/// database is out of reach (the request may be retried as is), else 500.
+/// `what` is logged; `consequence` ends the message.
+fn db_failure(e: &DbError, what: &str, consequence: &str) -> Response {
+    if e.is_unavailable() {
+        tracing::warn!(error = %e, "{what}: database unavailable");
+        let mut r = error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("database unavailable; {consequence}; retry in {RETRY_AFTER_S} s"),
+        );
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_S));
+        r
+    } else {
+        tracing::error!(error = %e, "{what}");
+        error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("database error; {consequence}"),
+        )
+    }
 }
 
 /// `{"error": message}` with `status`.
@@ -222,6 +265,7 @@ async fn post_results(State(st): State<AppState>, headers: HeaderMap, body: Body
         cpu_model: &valid.file.env.cpu_model,
         records: valid.file.records.len() as i64,
         document: &canonical,
+        file: &valid.file,
     };
     match st.db.insert(&sub).await {
         Ok(inserted) => {
@@ -233,13 +277,11 @@ async fn post_results(State(st): State<AppState>, headers: HeaderMap, body: Body
             };
             (status, Json(IdBody { id })).into_response()
         }
-        Err(e) => {
-            tracing::error!(error = %e, "cannot store a submission");
-            error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "database error; the submission was not stored",
-            )
-        }
+        Err(e) => db_failure(
+            &e,
+            "cannot store a submission",
+            "the submission was not stored",
+        ),
     }
 }
 
@@ -266,6 +308,8 @@ struct ListJson {
 
 async fn list_results(
     State(st): State<AppState>,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
     params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
     let Query(p) = match params {
@@ -280,8 +324,15 @@ async fn list_results(
             )
         }
     };
+    let tag = match st.db.generation().await {
+        Ok(g) => st.etag("list", g, uri.query()),
+        Err(e) => return db_failure(&e, "cannot list submissions", "nothing was read"),
+    };
+    if matches(&headers, &tag) {
+        return not_modified(&tag, REVALIDATE);
+    }
     let clamp = |x: u64| x.min(i64::MAX as u64) as i64;
-    match st
+    let resp = match st
         .db
         .list(p.limit.map(clamp), p.offset.map_or(0, clamp))
         .await
@@ -299,15 +350,14 @@ async fn list_results(
                 .collect(),
         })
         .into_response(),
-        Err(e) => {
-            tracing::error!(error = %e, "cannot list submissions");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "database error")
-        }
-    }
+        Err(e) => return db_failure(&e, "cannot list submissions", "nothing was read"),
+    };
+    with_validator(resp, &tag, REVALIDATE)
 }
 
 async fn get_result(
     State(st): State<AppState>,
+    headers: HeaderMap,
     id: Result<Path<String>, axum::extract::rejection::PathRejection>,
 ) -> Response {
     let id = id.map(|Path(id)| id).unwrap_or_default();
@@ -317,13 +367,19 @@ async fn get_result(
             "no such submission; ids are 64 lowercase hex digits as returned by POST /api/results",
         );
     }
+    // The id is the SHA-256 of the document: the same URL never changes.
+    let tag = format!("\"{id}\"");
+    if matches(&headers, &tag) {
+        return not_modified(&tag, IMMUTABLE);
+    }
     match st.db.get(&id).await {
-        Ok(Some(doc)) => ([(header::CONTENT_TYPE, "application/json")], doc).into_response(),
+        Ok(Some(doc)) => with_validator(
+            ([(header::CONTENT_TYPE, "application/json")], doc).into_response(),
+            &tag,
+            IMMUTABLE,
+        ),
         Ok(None) => error(StatusCode::NOT_FOUND, format!("no submission with id {id}")),
-        Err(e) => {
-            tracing::error!(error = %e, "cannot read a submission");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "database error")
-        }
+        Err(e) => db_failure(&e, "cannot read a submission", "nothing was read"),
     }
 }
 
@@ -336,18 +392,59 @@ async fn api_not_found() -> Response {
 
 async fn leaderboard_page(
     State(st): State<AppState>,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
     Query(params): Query<HashMap<String, String>>,
 ) -> Response {
-    match st.db.all_documents().await {
-        Ok(docs) => {
-            let filters = leaderboard::Filters::from_query(&params);
-            Html(leaderboard::render(&docs, &filters)).into_response()
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "cannot read submissions");
-            error(StatusCode::INTERNAL_SERVER_ERROR, "database error")
-        }
+    // The version is read before the page, so a page is never older than its tag.
+    let tag = match st.db.generation().await {
+        Ok(g) => st.etag("leaderboard", g, uri.query()),
+        Err(e) => return db_failure(&e, "cannot read the leaderboard", "try again"),
+    };
+    if matches(&headers, &tag) {
+        return not_modified(&tag, REVALIDATE);
     }
+    let filters = leaderboard::Filters::from_query(&params);
+    match st.db.board(&filters).await {
+        Ok(board) => with_validator(
+            Html(leaderboard::render(&board, &filters)).into_response(),
+            &tag,
+            REVALIDATE,
+        ),
+        Err(e) => db_failure(&e, "cannot read the leaderboard", "try again"),
+    }
+}
+
+/// `Cache-Control` of pages that change with new submissions: caches keep
+/// them but ask (`If-None-Match`) before each use.
+const REVALIDATE: &str = "public, no-cache";
+/// `Cache-Control` of a stored document (content-addressed: never changes).
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
+/// Whether `If-None-Match` names `tag` (or is `*`); weak tags compare equal.
+fn matches(headers: &HeaderMap, tag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim())
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
+}
+
+/// 304 with the validator headers.
+fn not_modified(tag: &str, cache: &'static str) -> Response {
+    with_validator(StatusCode::NOT_MODIFIED.into_response(), tag, cache)
+}
+
+/// `resp` with `ETag: tag` and `Cache-Control: cache`.
+fn with_validator(mut resp: Response, tag: &str, cache: &'static str) -> Response {
+    if let Ok(v) = HeaderValue::from_str(tag) {
+        resp.headers_mut().insert(header::ETAG, v);
+    }
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    resp
 }
 
 async fn index(State(st): State<AppState>) -> Response {

@@ -1,6 +1,9 @@
 //! Storage: the `submissions` table in SQLite or PostgreSQL, through sqlx's
 //! `Any` driver (why one driver: see the crate docs), with the embedded
-//! migrations of `crates/server/migrations`.
+//! migrations of `crates/server/migrations`, and the leaderboard summaries
+//! written with each submission ([`summaries`]).
+
+mod summaries;
 
 use std::{sync::Arc, time::Duration};
 
@@ -8,6 +11,14 @@ use sqlx::{
     any::{install_default_drivers, AnyPoolOptions},
     AnyConnection, AnyPool, Connection, Executor, Row,
 };
+use zkbench_results::results::ResultsFile;
+
+use crate::summary::{decode, encode, Board, Filters};
+
+/// How long a request waits for a database connection before it is answered
+/// 503: a database that is down (or a server out of connections) is reported
+/// within about this time instead of after a long queue.
+pub const ACQUIRE_TIMEOUT: Duration = Duration::from_millis(1500);
 
 /// The embedded migrations (`crates/server/migrations`), the same for both databases.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -48,6 +59,30 @@ pub enum DbError {
     Query(sqlx::Error),
 }
 
+impl DbError {
+    /// Whether the database is out of reach (down, refusing connections,
+    /// shutting down, or no connection free within [`ACQUIRE_TIMEOUT`]) rather
+    /// than refusing a statement: the request may succeed when retried.
+    pub fn is_unavailable(&self) -> bool {
+        let e = match self {
+            Self::Open { cause, .. } | Self::Query(cause) => cause,
+            Self::UnsupportedUrl(_) | Self::Migrate { .. } => return false,
+        };
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => true,
+            // SQLSTATE class 08 (connection exception) and 57P0x (shutdown, cannot connect now)
+            sqlx::Error::Database(d) => d
+                .code()
+                .is_some_and(|c| c.starts_with("08") || c.starts_with("57P0")),
+            _ => false,
+        }
+    }
+}
+
 impl From<sqlx::Error> for DbError {
     fn from(e: sqlx::Error) -> Self {
         Self::Query(e)
@@ -82,6 +117,9 @@ pub struct NewSubmission<'a> {
     pub records: i64,
     /// Canonical JSON text.
     pub document: &'a str,
+    /// The document read as a results file (its leaderboard summaries are
+    /// written with it).
+    pub file: &'a ResultsFile,
 }
 
 /// A connection pool to the results database.
@@ -172,7 +210,7 @@ impl Db {
                 Backend::Sqlite => 8,
                 Backend::Postgres => 16,
             })
-            .acquire_timeout(Duration::from_secs(15))
+            .acquire_timeout(ACQUIRE_TIMEOUT)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -184,6 +222,13 @@ impl Db {
             .connect(&sqlx_url)
             .await
             .map_err(open)?;
+        let filled = summaries::backfill(&pool).await.map_err(open)?;
+        if filled > 0 {
+            tracing::info!(
+                filled,
+                "leaderboard summaries filled for stored submissions"
+            );
+        }
         Ok(Self {
             pool,
             backend,
@@ -201,9 +246,11 @@ impl Db {
         self.pool.close().await;
     }
 
-    /// Stores a submission unless one with the same id exists. Returns `true`
-    /// when a row was inserted; either way the document is committed when this
-    /// returns `Ok`.
+    /// Stores a submission unless one with the same id exists, and in the
+    /// same transaction its leaderboard summaries. Returns `true` when a row
+    /// was inserted; either way the document is committed when this returns
+    /// `Ok`. `suite` and `cpu_model` holding U+0000 (which PostgreSQL text
+    /// cannot hold) are stored escaped and flagged, on both databases alike.
     pub async fn insert(&self, s: &NewSubmission<'_>) -> Result<bool, DbError> {
         let _guard = match self.backend {
             Backend::Sqlite => Some(self.write_lock.lock().await),
@@ -211,19 +258,49 @@ impl Db {
         };
         let received_at =
             humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string();
+        let escaped = s.suite.contains('\0') || s.cpu_model.contains('\0');
+        let text = |v: &str| {
+            if escaped {
+                encode(v).into_owned()
+            } else {
+                v.to_string()
+            }
+        };
+        let mut tx = self.pool.begin().await?;
         let r = sqlx::query(
-            "INSERT INTO submissions (id, received_at, suite, cpu_model, record_count, document) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO submissions (id, received_at, suite, cpu_model, record_count, document, \
+             text_escaped, summarized) VALUES ($1, $2, $3, $4, $5, $6, $7, 1) \
+             ON CONFLICT (id) DO NOTHING",
         )
         .bind(s.id)
-        .bind(received_at)
-        .bind(s.suite)
-        .bind(s.cpu_model)
+        .bind(&received_at)
+        .bind(text(s.suite))
+        .bind(text(s.cpu_model))
         .bind(s.records)
         .bind(s.document)
-        .execute(&self.pool)
+        .bind(i64::from(escaped))
+        .execute(&mut *tx)
         .await?;
-        Ok(r.rows_affected() > 0)
+        let inserted = r.rows_affected() > 0;
+        if inserted {
+            summaries::write(&mut tx, s.id, &received_at, s.file).await?;
+            sqlx::query("UPDATE leaderboard_meta SET submissions = submissions + 1 WHERE id = 1")
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(inserted)
+    }
+
+    /// The leaderboard from the summary tables (no document is read).
+    pub async fn board(&self, f: &Filters) -> Result<Board, DbError> {
+        Ok(summaries::board(&self.pool, f).await?)
+    }
+
+    /// The number of stored submissions, read from one row: it grows with
+    /// every new submission, so it versions the leaderboard and the listing.
+    pub async fn generation(&self) -> Result<i64, DbError> {
+        Ok(summaries::generation(&self.pool).await?)
     }
 
     /// Submissions in the order received; `limit` `None` means all.
@@ -233,24 +310,14 @@ impl Db {
         offset: i64,
     ) -> Result<Vec<SubmissionInfo>, DbError> {
         let rows = sqlx::query(
-            "SELECT id, received_at, suite, cpu_model, record_count FROM submissions \
-             ORDER BY received_at, id LIMIT $1 OFFSET $2",
+            "SELECT id, received_at, suite, cpu_model, record_count, text_escaped \
+             FROM submissions ORDER BY received_at, id LIMIT $1 OFFSET $2",
         )
         .bind(limit.unwrap_or(i64::MAX))
         .bind(offset)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(SubmissionInfo {
-                    id: r.try_get(0)?,
-                    received_at: r.try_get(1)?,
-                    suite: r.try_get(2)?,
-                    cpu_model: r.try_get(3)?,
-                    records: r.try_get(4)?,
-                })
-            })
-            .collect()
+        rows.iter().map(|r| info(r, 5)).collect()
     }
 
     /// The canonical document of submission `id`.
@@ -268,24 +335,13 @@ impl Db {
     /// Every submission with its document, in the order received (for the leaderboard).
     pub async fn all_documents(&self) -> Result<Vec<(SubmissionInfo, String)>, DbError> {
         let rows = sqlx::query(
-            "SELECT id, received_at, suite, cpu_model, record_count, document FROM submissions \
-             ORDER BY received_at, id",
+            "SELECT id, received_at, suite, cpu_model, record_count, text_escaped, document \
+             FROM submissions ORDER BY received_at, id",
         )
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
-            .map(|r| {
-                Ok((
-                    SubmissionInfo {
-                        id: r.try_get(0)?,
-                        received_at: r.try_get(1)?,
-                        suite: r.try_get(2)?,
-                        cpu_model: r.try_get(3)?,
-                        records: r.try_get(4)?,
-                    },
-                    r.try_get(5)?,
-                ))
-            })
+            .map(|r| Ok((info(r, 5)?, r.try_get(6)?)))
             .collect()
     }
 
@@ -296,6 +352,23 @@ impl Db {
             .await?
             .try_get(0)?)
     }
+}
+
+/// A [`SubmissionInfo`] from the columns `id, received_at, suite, cpu_model,
+/// record_count` and the `text_escaped` flag at index `flag`.
+fn info(r: &sqlx::any::AnyRow, flag: usize) -> Result<SubmissionInfo, DbError> {
+    let escaped = r.try_get::<i64, _>(flag)? != 0;
+    let text = |i: usize| -> Result<String, DbError> {
+        let v: String = r.try_get(i)?;
+        Ok(if escaped { decode(&v) } else { v })
+    };
+    Ok(SubmissionInfo {
+        id: r.try_get(0)?,
+        received_at: r.try_get(1)?,
+        suite: text(2)?,
+        cpu_model: text(3)?,
+        records: r.try_get(4)?,
+    })
 }
 
 #[cfg(test)]

@@ -3,20 +3,17 @@
 //! times), a bar chart (SVG) of those times per device, device details, and
 //! links to each submission. Filters: `system`, `hash`, `arity`, `phase`
 //! (default `prove`; empty means any). Every string that came from a
-//! submission is HTML-escaped ([`esc`]).
+//! submission is HTML-escaped ([`esc`]). The page is drawn from a
+//! [`Board`]: the summary tables' rows ([`crate::db::Db::board`]), never the
+//! documents.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
-
-use zkbench_results::{
-    results::ResultsFile,
-    stats::{median, Summary},
-    Environment, Status,
-};
 
 use zkbench_report::format::fmt_seconds;
 
-use crate::db::SubmissionInfo;
+pub use crate::summary::Filters;
+use crate::summary::{Board, GroupRow};
 
 /// Escapes text for HTML element content and quoted attribute values.
 pub fn esc(s: &str) -> String {
@@ -32,19 +29,6 @@ pub fn esc(s: &str) -> String {
         }
     }
     out
-}
-
-/// The leaderboard's filters (query parameters).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Filters {
-    /// Proof system (`groth16`, ...).
-    pub system: Option<String>,
-    /// Hash family, with or without its exponent (`poseidon2` or `poseidon2-a5`).
-    pub hash: Option<String>,
-    /// Merkle arity.
-    pub arity: Option<usize>,
-    /// Phase; `None` means every phase.
-    pub phase: Option<String>,
 }
 
 impl Filters {
@@ -67,100 +51,10 @@ impl Filters {
     }
 }
 
-/// One submission's median for a case and phase on one device.
-struct Entry {
-    median: f64,
-    id: String,
-    env: Environment,
-}
-
-fn device_class(e: &Environment) -> String {
-    let cpu = if e.cpu_model.trim().is_empty() {
-        "unknown CPU"
-    } else {
-        e.cpu_model.trim()
-    };
-    format!("{cpu} · {} CPUs · {}", e.logical_cpus, e.arch)
-}
-
-/// (case id, phase) → device class → one entry per submission.
-type Cases = BTreeMap<(String, String), BTreeMap<String, Vec<Entry>>>;
-
-/// What the page shows: the matching entries, and every value the filters can offer.
-#[derive(Default)]
-struct Collected {
-    cases: Cases,
-    systems: BTreeSet<String>,
-    hashes: BTreeSet<String>,
-    arities: BTreeSet<usize>,
-    phases: BTreeSet<String>,
-    devices: BTreeSet<String>,
-}
-
-/// Reads every submission: each successful record that passes the filters is an entry.
-fn collect(docs: &[(SubmissionInfo, String)], f: &Filters) -> Collected {
-    let mut c = Collected::default();
-    let Collected {
-        cases,
-        systems,
-        hashes,
-        arities,
-        phases,
-        devices,
-    } = &mut c;
-    for (info, text) in docs {
-        let Ok(file) = serde_json::from_str::<ResultsFile>(text) else {
-            continue;
-        };
-        for r in &file.records {
-            systems.insert(r.case.system.clone());
-            hashes.insert(r.case.hash_label());
-            if let Some(a) = r.case.arity {
-                arities.insert(a);
-            }
-            phases.insert(r.phase.clone());
-            if r.status != Status::Ok
-                || f.system.as_ref().is_some_and(|s| *s != r.case.system)
-                || f.hash
-                    .as_ref()
-                    .is_some_and(|h| *h != r.case.hash && *h != r.case.hash_label())
-                || f.arity.is_some_and(|a| Some(a) != r.case.arity)
-                || f.phase.as_ref().is_some_and(|p| *p != r.phase)
-            {
-                continue;
-            }
-            let Some(m) = r
-                .summary
-                .map(|s| s.median)
-                .or_else(|| Summary::of(&r.samples_s).map(|s| s.median))
-            else {
-                continue;
-            };
-            let case_id = if r.case_id.is_empty() {
-                r.case.id()
-            } else {
-                r.case_id.clone()
-            };
-            let class = device_class(&r.env);
-            devices.insert(class.clone());
-            cases
-                .entry((case_id, r.phase.clone()))
-                .or_default()
-                .entry(class)
-                .or_default()
-                .push(Entry {
-                    median: m,
-                    id: info.id.clone(),
-                    env: r.env.clone(),
-                });
-        }
-    }
-    c
-}
-
-/// Renders the page from every stored submission (info and canonical document).
-pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
-    let c = collect(docs, f);
+/// Renders the page from the board read with filters `f`.
+pub fn render(board: &Board, f: &Filters) -> String {
+    let classes: std::collections::BTreeSet<&str> =
+        board.rows.iter().map(|r| r.class.as_str()).collect();
 
     let mut h = String::with_capacity(64 * 1024);
     h.push_str(
@@ -178,8 +72,8 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         "<p class=\"muted\">{} submissions, {} device classes shown. Times are each submission's median; \
          <b>best</b> is the fastest of them and <b>median</b> their median, per device class \
          (CPU model, logical CPUs, architecture); in the charts the bar is the median and the red tick the best. Raw data: <a href=\"/api/results\">/api/results</a>.</p>",
-        docs.len(),
-        c.devices.len()
+        board.submissions,
+        classes.len()
     );
 
     // Filters.
@@ -208,7 +102,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "system",
         "system",
-        c.systems.into_iter().collect(),
+        board.values.systems.iter().cloned().collect(),
         f.system.clone(),
         "any",
     );
@@ -216,7 +110,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "hash",
         "hash",
-        c.hashes.into_iter().collect(),
+        board.values.hashes.iter().cloned().collect(),
         f.hash.clone(),
         "any",
     );
@@ -224,7 +118,7 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "arity",
         "arity",
-        c.arities.iter().map(|a| a.to_string()).collect(),
+        board.values.arities.iter().map(|a| a.to_string()).collect(),
         f.arity.map(|a| a.to_string()),
         "any",
     );
@@ -232,68 +126,35 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
         &mut h,
         "phase",
         "phase",
-        c.phases.into_iter().collect(),
+        board.values.phases.iter().cloned().collect(),
         f.phase.clone(),
         "any",
     );
     h.push_str("<button type=\"submit\">filter</button></form>");
 
-    if c.cases.is_empty() {
+    if board.rows.is_empty() {
         h.push_str("<p>No measured results match these filters yet. Submit some with \
                     <code>zkbench run --submit URL</code> or <code>zkbench submit results.json --to URL</code>.</p>");
     }
-    for ((case_id, phase), classes) in &c.cases {
-        // (class, best, median, n, entries)
-        let mut rows: Vec<(&String, f64, f64, &Vec<Entry>)> = classes
-            .iter()
-            .map(|(class, es)| {
-                let ms: Vec<f64> = es.iter().map(|e| e.median).collect();
-                let best = ms.iter().copied().fold(f64::INFINITY, f64::min);
-                (class, best, median(&ms).unwrap_or(f64::NAN), es)
-            })
-            .collect();
-        rows.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let _ = write!(h, "<h2>{} · {}</h2>", esc(case_id), esc(phase));
+    for case in board
+        .rows
+        .chunk_by(|a, b| (&a.case_id, &a.phase) == (&b.case_id, &b.phase))
+    {
+        let mut rows: Vec<&GroupRow> = case.iter().collect();
+        rows.sort_by(|a, b| a.best.total_cmp(&b.best));
+        let _ = write!(
+            h,
+            "<h2>{} · {}</h2>",
+            esc(&case[0].case_id),
+            esc(&case[0].phase)
+        );
         chart(&mut h, &rows);
         h.push_str(
             "<table><tr><th>device class</th><th>submissions</th><th>best</th><th>median</th>\
              <th>device details (latest)</th><th>submissions</th></tr>",
         );
-        for (class, best, med, es) in &rows {
-            let latest = &es[es.len() - 1].env;
-            let mem = latest
-                .memory_bytes
-                .map(|b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
-                .unwrap_or_else(|| "memory unknown".into());
-            let _ = write!(
-                h,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-                 <td>{} · {} · {} build · {}</td><td>",
-                esc(class),
-                es.len(),
-                fmt_seconds(*best),
-                fmt_seconds(*med),
-                esc(&mem),
-                esc(&latest.os),
-                esc(&latest.build_profile),
-                esc(&latest.zkbench_version),
-            );
-            let mut seen = BTreeSet::new();
-            for e in es
-                .iter()
-                .rev()
-                .filter(|e| seen.insert(e.id.clone()))
-                .take(10)
-            {
-                let _ = write!(
-                    h,
-                    "<a href=\"/api/results/{0}\" title=\"{1}\">{2}</a> ",
-                    esc(&e.id),
-                    fmt_seconds(e.median),
-                    esc(&e.id[..e.id.len().min(10)])
-                );
-            }
-            h.push_str("</td></tr>");
+        for r in &rows {
+            case_row(&mut h, r);
         }
         h.push_str("</table>");
     }
@@ -301,12 +162,44 @@ pub fn render(docs: &[(SubmissionInfo, String)], f: &Filters) -> String {
     h
 }
 
+/// One device class's row of a case's table.
+fn case_row(h: &mut String, r: &GroupRow) {
+    let latest = &r.latest;
+    let mem = latest
+        .memory_bytes
+        .map(|b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
+        .unwrap_or_else(|| "memory unknown".into());
+    let _ = write!(
+        h,
+        "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+         <td>{} · {} · {} build · {}</td><td>",
+        esc(&r.class),
+        r.n,
+        fmt_seconds(r.best),
+        fmt_seconds(r.median),
+        esc(&mem),
+        esc(&latest.os),
+        esc(&latest.build_profile),
+        esc(&latest.zkbench_version),
+    );
+    for e in &r.recent {
+        let _ = write!(
+            h,
+            "<a href=\"/api/results/{0}\" title=\"{1}\">{2}</a> ",
+            esc(&e.id),
+            fmt_seconds(e.median),
+            esc(&e.id[..e.id.len().min(10)])
+        );
+    }
+    h.push_str("</td></tr>");
+}
+
 /// Horizontal bars: median per device class, with a tick at the best.
-fn chart(h: &mut String, rows: &[(&String, f64, f64, &Vec<Entry>)]) {
+fn chart(h: &mut String, rows: &[&GroupRow]) {
     let (label_w, bar_w, row_h) = (300.0, 420.0, 22.0);
     let max = rows
         .iter()
-        .map(|r| r.2.max(r.1))
+        .map(|r| r.median.max(r.best))
         .fold(0.0f64, f64::max)
         .max(1e-12);
     let height = row_h * rows.len() as f64 + 8.0;
@@ -316,7 +209,8 @@ fn chart(h: &mut String, rows: &[(&String, f64, f64, &Vec<Entry>)]) {
          aria-label=\"median time per device class\" style=\"font:12px system-ui,sans-serif\">",
         w = label_w + bar_w + 90.0
     );
-    for (i, (class, best, med, _)) in rows.iter().enumerate() {
+    for (i, r) in rows.iter().enumerate() {
+        let (class, best, med) = (&r.class, &r.best, &r.median);
         let y = 4.0 + i as f64 * row_h;
         let short: String = if class.chars().count() > 44 {
             class.chars().take(43).collect::<String>() + "…"

@@ -11,17 +11,18 @@
 //! | [`app`] | the axum router: `POST/GET /api/results`, `GET /api/results/{id}`, `/leaderboard`, static files, limits |
 //! | [`validate`] | checks a posted body and says which field is wrong and what is accepted |
 //! | [`canonical`] | canonical JSON (sorted keys, compact) and the content id (its SHA-256) |
-//! | [`db`] | the one `submissions` table, embedded migrations, SQLite and PostgreSQL |
-//! | [`leaderboard`] | the HTML leaderboard: best and median per device class, filters, SVG charts |
+//! | [`db`] | the `submissions` table and the leaderboard summaries, embedded migrations, SQLite and PostgreSQL |
+//! | [`summary`] | what the leaderboard needs from a submission, written with it: entries, groups, exact median of medians |
+//! | [`leaderboard`] | the HTML leaderboard from the summaries: best and median per device class, filters, SVG charts |
 //! | [`pgtemp`] | a throwaway PostgreSQL cluster (initdb + pg_ctl) for tests and the load generator |
 //! | [`sample`] | valid results documents of any size, for tests and the load generator |
 //!
 //! ## One code path for SQLite and PostgreSQL
 //!
 //! The database is reached through sqlx's `Any` driver rather than an enum over
-//! a `SqlitePool` and a `PgPool`. The server needs four statements (insert,
-//! list, get, leaderboard scan) over one table whose columns are `TEXT` and
-//! `BIGINT`, which both databases, and the `Any` driver's value types, share; so
+//! a `SqlitePool` and a `PgPool`. The server's statements (insert with its
+//! summaries, list, get, leaderboard) use columns of `TEXT`, `BIGINT` and
+//! `DOUBLE PRECISION`, which both databases, and the `Any` driver's value types, share; so
 //! every query is written once, in SQL both accept (`$1` placeholders,
 //! `ON CONFLICT (id) DO NOTHING`), and the embedded migrations are the same
 //! files for both. What differs is set once per connection
@@ -39,6 +40,7 @@ pub mod db;
 pub mod leaderboard;
 pub mod pgtemp;
 pub mod sample;
+pub mod summary;
 pub mod validate;
 
 use std::{future::Future, net::SocketAddr, path::PathBuf, time::Duration};
