@@ -1,0 +1,151 @@
+//! The recommendation as text.
+
+use std::fmt::Write;
+
+use zkbench_report::format::{fmt_bytes, fmt_count};
+
+use crate::{
+    model::{Fit, FitKind},
+    recommend::{Breach, Candidate, ProveTime, Recommendation},
+};
+
+fn prove_text(c: &Candidate) -> String {
+    match &c.prove {
+        ProveTime::Measured { prove_ms } => format!("{prove_ms:.1} ms measured"),
+        ProveTime::Predicted(p) => format!(
+            "{:.1} ms predicted{}",
+            p.prove_ms,
+            if p.extrapolates {
+                " (EXTRAPOLATED)"
+            } else {
+                ""
+            }
+        ),
+        ProveTime::Unknown { .. } => "unknown".into(),
+    }
+}
+
+fn opt(v: Option<f64>, f: fn(f64) -> String) -> String {
+    v.map_or("-".into(), f)
+}
+
+fn line(c: &Candidate) -> String {
+    format!(
+        "{} · {} threads · {} · gas {} · proof {} · {}",
+        c.statement,
+        c.threads,
+        prove_text(c),
+        opt(c.verify_gas, fmt_count),
+        opt(c.proof_bytes, fmt_bytes),
+        c.security.bits.map_or(
+            format!("security unknown ({})", c.security.limited_by),
+            |b| { format!("{b} bits ({})", c.security.limited_by) }
+        )
+    ) + if c.security.attacked {
+        " · hash under published attack"
+    } else {
+        ""
+    }
+}
+
+/// Why a configuration was left out, in words.
+pub fn breach_text(b: &Breach) -> String {
+    match b {
+        Breach::ProveTime { prove_ms, max } => format!("prove {prove_ms:.1} ms > {max} ms"),
+        Breach::ProveUnknown { why } => format!("prove time unknown: {why}"),
+        Breach::ProofBytes { bytes, max } => format!("proof {bytes} B > {max} B"),
+        Breach::VerifyGas { gas, max } => format!("verify gas {gas} > {max}"),
+        Breach::GasUnknown => "verify gas unknown: no evm record verifying this system's proofs of this circuit (zkbench run evm)".into(),
+        Breach::SizeUnknown => "proof size unknown".into(),
+        Breach::Leaves { leaves, min } => format!("{leaves} leaves < {min}"),
+        Breach::Security { bits, min, limited_by } => match bits {
+            Some(b) => format!("security {b} bits < {min} (limited by {limited_by})"),
+            None => format!("security unknown < {min} ({limited_by})"),
+        },
+        Breach::Circuit { circuit } => format!(
+            "circuit {} not the one asked",
+            circuit.map_or("-".to_string(), |c| c.to_string())
+        ),
+    }
+}
+
+fn fit_text(f: &Fit) -> String {
+    let mut s = format!(
+        "{} · {} · {} threads: prove ms = {:.3} + {:.6} × size ({}, R² {:.3}) on",
+        f.system,
+        f.target,
+        f.threads,
+        f.a,
+        f.b,
+        match f.kind {
+            FitKind::Linear => "least squares",
+            FitKind::Proportional => "one size: proportional",
+        },
+        f.r2
+    );
+    for p in &f.points {
+        let _ = write!(
+            s,
+            "\n      {} (size {}): {:.1} ms",
+            p.statement, p.size, p.prove_ms
+        );
+    }
+    s
+}
+
+impl Recommendation {
+    /// The recommendation as text: ranked, front, predictions with their points, exclusions.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "Budget: {}\nData: {} records from {} source(s)\n\n",
+            self.budget.describe(),
+            self.records,
+            self.files
+        );
+        if self.ranked.is_empty() {
+            s += "No configuration meets every budget (the exclusions below say which budget each breaks).\n";
+        } else {
+            let _ = writeln!(
+                s,
+                "Meeting every budget, best first ({:?}):",
+                self.budget.optimize
+            );
+            for (i, c) in self.ranked.iter().enumerate() {
+                let mark = if c.pareto { " [Pareto]" } else { "" };
+                let _ = writeln!(s, "  {}. {}{mark}", i + 1, line(c));
+            }
+            let front: Vec<&str> = self
+                .ranked
+                .iter()
+                .filter(|c| c.pareto)
+                .map(|c| c.statement.as_str())
+                .collect();
+            let _ = writeln!(
+                s,
+                "\nPareto front (prove time, verify gas, proof size): {}",
+                front.join("; ")
+            );
+        }
+        if !self.fits.is_empty() {
+            s += "\nPredictions rest on these fits and measured points:\n";
+            for f in &self.fits {
+                let _ = writeln!(s, "  {}", fit_text(f));
+            }
+        }
+        if !self.excluded.is_empty() {
+            s += "\nExcluded:\n";
+            for e in &self.excluded {
+                let why: Vec<String> = e.breaks.iter().map(breach_text).collect();
+                let _ = writeln!(
+                    s,
+                    "  {} · {} threads · {}: {}",
+                    e.candidate.statement,
+                    e.candidate.threads,
+                    prove_text(&e.candidate),
+                    why.join("; ")
+                );
+            }
+        }
+        s
+    }
+}
