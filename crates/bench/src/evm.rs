@@ -20,7 +20,7 @@
 //! call in revm; metrics `gas_verify` (execution), `gas_tx` (21,000 +
 //! EIP-2028 calldata + execution), `gas_deploy`, `bytecode_bytes` (runtime,
 //! EIP-170 limit 24,576), `calldata_bytes`, `public_inputs`, and for the
-//! Groth16 verifiers `gas_floor` (precompile floor 181,150 + 6,150·ℓ); the
+//! Groth16 verifiers `gas_floor` (precompile floor 181,000 + 6,150·ℓ); the
 //! Halo2 record adds `proof_bytes`. The same call with a changed
 //! public input must return false, or the case fails.
 

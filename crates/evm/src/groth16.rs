@@ -15,11 +15,22 @@
 //! * `vk_x = IC₀ + Σ xᵢ·ICᵢ` is ℓ ecMul (0x07) and ℓ ecAdd (0x06) calls, unrolled,
 //!   accumulated in place inside the pairing input buffer;
 //! * every public input is checked to be below the scalar field modulus `r`;
+//! * **every precompile call is given exactly its EIP-1108 price** (ecAdd
+//!   150, ecMul 6,000, the 4-pair ecPairing 45,000 + 4 · 34,000), not
+//!   `gas()`: a precompile call that fails (a proof point off the curve, a
+//!   coordinate ≥ q, B outside the subgroup) consumes all the gas it was
+//!   given, which with `gas()` was the transaction's whole limit (29.5M of a
+//!   30M limit for one malformed proof). Given its price, a failing pairing
+//!   costs what a succeeding one does, so an invalid proof costs no more
+//!   than a valid one. (Checking A and C on the curve in the contract first
+//!   would make invalid proofs cheaper, but every valid one dearer.)
 //! * the result is `and(every call succeeded, every input < r, pairing output)`:
 //!   a failed precompile call can only make it false, never true.
 //!
-//! Precompile prices (EIP-1108) make `181,150 + 6,150·ℓ` gas a floor for any
+//! Precompile prices (EIP-1108) make `181,000 + 6,150·ℓ` gas a floor for any
 //! verifier of this shape ([`precompile_floor_gas`]); the rest is overhead.
+//! (Groth16: Groth, "On the Size of Pairing-based Non-interactive
+//! Arguments", EUROCRYPT 2016.)
 
 use std::fmt::Write;
 
@@ -33,11 +44,19 @@ use crate::EvmError;
 
 /// Gas the precompiles of a Groth16 verification with `public_inputs` inputs
 /// cost at least (EIP-1108 prices): a 4-pair ecPairing (45,000 + 4 · 34,000),
-/// one ecMul (6,000) and one ecAdd (150) per input, and 150 for the
-/// constant term as snarkjs-style verifiers count it.
+/// one ecMul (6,000) and one ecAdd (150) per input.
 pub fn precompile_floor_gas(public_inputs: usize) -> u64 {
-    181_150 + 6_150 * public_inputs as u64
+    PAIRING_BASE_GAS + 4 * PAIRING_PER_PAIR_GAS + (ECMUL_GAS + ECADD_GAS) * public_inputs as u64
 }
+
+/// EIP-1108 price of ecAdd (0x06).
+pub const ECADD_GAS: u64 = 150;
+/// EIP-1108 price of ecMul (0x07).
+pub const ECMUL_GAS: u64 = 6_000;
+/// EIP-1108 base price of ecPairing (0x08).
+pub const PAIRING_BASE_GAS: u64 = 45_000;
+/// EIP-1108 price of ecPairing (0x08) per pair.
+pub const PAIRING_PER_PAIR_GAS: u64 = 34_000;
 
 /// Decimal digits of a base-field element (as Solidity literals).
 fn fq(x: &Fq) -> String {
@@ -93,6 +112,8 @@ fn write_header(w: &mut String) {
         w,
         "// Checks e(A, B) * e(alpha, -beta) * e(vk_x, -gamma) * e(C, -delta) == 1, vk_x = IC0 + sum(x_i * IC_i),\n\
          // in one ecPairing call; -beta, -gamma, -delta are negated off chain. Every x_i must be < r.\n\
+         // Each precompile call gets exactly its EIP-1108 price, so that an invalid proof (which makes the\n\
+         // pairing call fail) costs what a valid one does, not the whole gas limit.\n\
          // Returns false (never reverts, except for short calldata) on any invalid proof or input."
     );
     let _ = writeln!(w, "pragma solidity ^0.8.0;\n");
@@ -143,7 +164,8 @@ fn write_signature(w: &mut String, n: usize) {
 }
 
 /// The assembly block's start and `vk_x = IC0 + Σ xᵢ·ICᵢ`, unrolled: per
-/// input the range check `x < r`, one ecMul and one ecAdd.
+/// input the range check `x < r`, one ecMul and one ecAdd, each given
+/// exactly its EIP-1108 price.
 fn write_vk_x(w: &mut String, n: usize) {
     // Pairing input layout (768 bytes at p):
     //   0 A | 64 B | 192 alpha | 256 -beta | 384 vk_x | 448 -gamma | 576 C | 640 -delta
@@ -169,11 +191,11 @@ fn write_vk_x(w: &mut String, n: usize) {
         let _ = writeln!(w, "                mstore(add(t, 64), x)");
         let _ = writeln!(
             w,
-            "                ok := and(ok, staticcall(gas(), 0x07, t, 96, t, 64))"
+            "                ok := and(ok, staticcall({ECMUL_GAS}, 0x07, t, 96, t, 64))"
         );
         let _ = writeln!(
             w,
-            "                ok := and(ok, staticcall(gas(), 0x06, acc, 128, acc, 64))"
+            "                ok := and(ok, staticcall({ECADD_GAS}, 0x06, acc, 128, acc, 64))"
         );
         let _ = writeln!(w, "            }}");
     }
@@ -200,7 +222,8 @@ fn write_pairing(w: &mut String) {
     }
     let _ = writeln!(
         w,
-        "            ok := and(ok, staticcall(gas(), 0x08, p, 768, p, 32))"
+        "            ok := and(ok, staticcall({}, 0x08, p, 768, p, 32))",
+        PAIRING_BASE_GAS + 4 * PAIRING_PER_PAIR_GAS
     );
     let _ = writeln!(w, "            mstore(0, and(ok, eq(mload(p), 1)))");
     let _ = writeln!(w, "            return(0, 32)");
@@ -224,8 +247,8 @@ mod tests {
     #[test]
     fn floor_is_eip1108_prices() {
         // 4-pair pairing 45,000 + 4 * 34,000; per input ecMul 6,000 + ecAdd 150; + 150
-        assert_eq!(precompile_floor_gas(0), 45_000 + 4 * 34_000 + 150);
-        assert_eq!(precompile_floor_gas(3), 199_600);
+        assert_eq!(precompile_floor_gas(0), 45_000 + 4 * 34_000);
+        assert_eq!(precompile_floor_gas(3), 199_450);
     }
 
     #[test]
@@ -253,7 +276,9 @@ mod tests {
         assert!(s.contains("contract Groth16Verifier {"));
         assert!(s.contains("uint[3] calldata _pubSignals"));
         assert_eq!(s.matches("lt(x, R)").count(), 3);
-        assert_eq!(s.matches("staticcall(gas(), 0x07").count(), 3);
-        assert_eq!(s.matches("staticcall(gas(), 0x08").count(), 1);
+        assert_eq!(s.matches("staticcall(6000, 0x07").count(), 3);
+        assert_eq!(s.matches("staticcall(150, 0x06").count(), 3);
+        assert_eq!(s.matches("staticcall(181000, 0x08").count(), 1);
+        assert!(!s.contains("gas()"), "no call forwards all gas");
     }
 }

@@ -26,7 +26,14 @@
 //! * **the calldata length is exact** — trailing bytes would make a second
 //!   byte string verify as the same proof;
 //! * **no value** (`callvalue()` is zero), as the Solidity `fallback` without
-//!   `payable` required.
+//!   `payable` required;
+//! * **an invalid proof costs no more than a valid one**: snark-verifier
+//!   checks every proof point (coordinates < p, on `y² = x³ + 3`) but only
+//!   folds the result into a flag and goes on, so a flipped byte in a point
+//!   reached an ecMul call that failed and consumed all the gas forwarded to
+//!   it (`gas()`: the whole transaction's limit). A point that fails the
+//!   check now reverts at once, and every ecAdd, ecMul and ecPairing call is
+//!   given exactly its EIP-1108 price (150, 6,000, 45,000 + 34,000·k).
 //!
 //! The Solidity wrapper's check that the free-memory pointer is 0x80 goes with
 //! the wrapper (a Yul object has no free-memory pointer; the verifier's memory
@@ -127,6 +134,13 @@ fn harden(code: &str) -> Result<String, EvmError> {
         rest = &after[close + "), f_q)".len()..];
     }
     out.push_str(rest);
+    // a point that is not canonical or not on the curve: revert at once,
+    // before any precompile call sees it
+    let point = "success := and(validate_ec_point(x, y), success)";
+    if !out.contains(point) {
+        return Err(missing(point));
+    }
+    let out = out.replace(point, "if iszero(validate_ec_point(x, y)) { revert(0, 0) }");
     let anchor = "let success := true";
     if !out.contains(anchor) {
         return Err(missing(anchor));
@@ -143,10 +157,52 @@ fn harden(code: &str) -> Result<String, EvmError> {
 }
 
 /// The assembly block of snark-verifier's Solidity wrapper as a Yul object:
-/// creation code that deploys the runtime object, whose code is the block,
+/// creation code that deploys the constants contract (see
+/// [`constants_to_data`]) and the runtime object, whose code is the block,
 /// without the free-memory-pointer check, with a `callvalue()` check, through
-/// [`crate::yul::optimize_body`].
+/// [`crate::yul::optimize_body`], [`priced_calls`] and [`valid_path_last`].
 fn yul_object(sol: &str) -> Result<String, EvmError> {
+    let body = assembly_block(sol)?;
+    let (body, stats) = crate::yul::optimize_body(&body, 1)?;
+    let body = valid_path_last(&priced_calls(&body)?)?;
+    let (body, constants_init) = constants_to_data(&body, stats.constants_base)?;
+    let mut code = String::with_capacity(body.len() + 1024);
+    for line in body.lines() {
+        code.push_str("            ");
+        code.push_str(line);
+        code.push('\n');
+    }
+    let init: String = constants_init.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!(
+        "// SPDX-License-Identifier: MIT
+// zkbench's Halo2-KZG (SHPLONK, Keccak transcript) verifier: snark-verifier's Yul, hardened
+// (scalars below r, exact calldata length, no value, points checked before any precompile call,
+// precompiles given only their price) and passed through zkbench-evm's Yul passes.
+// Call: instances (32-byte words) || proof; returns nothing when valid, reverts otherwise.
+// The verifying key's constants live in a data contract the constructor creates
+// (code: 0x00 || 32-byte words); the runtime copies them to memory with one extcodecopy.
+object \"{HALO2_CONTRACT}\" {{
+    code {{
+        datacopy(0, dataoffset(\"constants\"), datasize(\"constants\"))
+        let constants := create(0, 0, datasize(\"constants\"))
+        if iszero(constants) {{ revert(0, 0) }}
+        datacopy(0, dataoffset(\"runtime\"), datasize(\"runtime\"))
+        setimmutable(0, \"constants\", constants)
+        return(0, datasize(\"runtime\"))
+    }}
+    object \"runtime\" {{
+        code {{
+{code}        }}
+    }}
+    data \"constants\" hex\"{init}\"
+}}
+"
+    ))
+}
+
+/// The body of the `assembly ("memory-safe") { … }` block of snark-verifier's
+/// Solidity, its free-memory-pointer check replaced by a `callvalue()` check.
+fn assembly_block(sol: &str) -> Result<String, EvmError> {
     let missing = |what: &str| {
         EvmError::UnsupportedKey(format!(
             "snark-verifier's output changed: {what} not found; cannot make the Yul object"
@@ -178,31 +234,107 @@ fn yul_object(sol: &str) -> Result<String, EvmError> {
     if !body.contains(layout) {
         return Err(missing("the free-memory-pointer check"));
     }
-    let body = body.replacen(layout, "if callvalue() { revert(0, 0) }", 1);
-    let (body, _) = crate::yul::optimize_body(&body)?;
-    let mut code = String::with_capacity(body.len() + 1024);
-    for line in body.lines() {
-        code.push_str("            ");
-        code.push_str(line);
-        code.push('\n');
+    Ok(body.replacen(layout, "if callvalue() { revert(0, 0) }", 1))
+}
+
+/// The leading `mstore(SLOT, 0xHEX)` lines of `body` (every constant, at
+/// consecutive words from `base`: [`crate::yul::optimize_body`] with
+/// `min_uses` 1) replaced by one `extcodecopy` from the constants contract;
+/// returns the body and that contract's creation code. The runtime code then
+/// holds 4 bytes (`mload(SLOT)`) per use of a constant instead of 33, which
+/// keeps the widest verifier far under EIP-170, for one cold account access
+/// (2,600 gas) and 3 gas per word copied.
+fn constants_to_data(body: &str, base: u64) -> Result<(String, Vec<u8>), EvmError> {
+    let mut words: Vec<u8> = vec![0x00]; // STOP: a call to the contract does nothing
+    let mut rest = body;
+    while let Some(line) = rest.strip_prefix("mstore(") {
+        let (stmt, tail) = line.split_once('\n').unwrap_or((line, ""));
+        let Some((slot, value)) = stmt.strip_suffix(')').and_then(|x| x.split_once(", 0x")) else {
+            break;
+        };
+        let want = base + 32 * ((words.len() as u64 - 1) / 32);
+        if u64::from_str_radix(slot.trim_start_matches("0x"), 16).ok() != Some(want) {
+            break;
+        }
+        let hex = format!("{value:0>64}");
+        let bytes = (0..32)
+            .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|_| EvmError::UnsupportedKey(format!("a constant 0x{value} is not hex")))?;
+        words.extend_from_slice(&bytes);
+        rest = tail;
     }
-    Ok(format!(
-        "// SPDX-License-Identifier: MIT
-// zkbench's Halo2-KZG (SHPLONK, Keccak transcript) verifier: snark-verifier's Yul, hardened
-// (scalars below r, exact calldata length, no value) and passed through zkbench-evm's Yul passes.
-// Call: instances (32-byte words) || proof; returns nothing when valid, reverts otherwise.
-object \"{HALO2_CONTRACT}\" {{
-    code {{
-        datacopy(0, dataoffset(\"runtime\"), datasize(\"runtime\"))
-        return(0, datasize(\"runtime\"))
-    }}
-    object \"runtime\" {{
-        code {{
-{code}        }}
-    }}
-}}
-"
-    ))
+    let len = words.len();
+    if len > 0xffff {
+        return Err(EvmError::UnsupportedKey(format!(
+            "{len} bytes of constants: more than one contract may hold"
+        )));
+    }
+    // creation code: codecopy(0, 12, len) return(0, len), then the runtime
+    let [hi, lo] = (len as u16).to_be_bytes();
+    let mut init = vec![0x61, hi, lo, 0x60, 0x0c, 0x5f, 0x39, 0x61, hi, lo, 0x5f, 0xf3];
+    init.extend_from_slice(&words);
+    let copy = format!(
+        "extcodecopy(loadimmutable(\"constants\"), {base:#x}, 1, {:#x})\n",
+        len - 1
+    );
+    Ok((format!("{copy}{rest}"), init))
+}
+
+/// The end of the program, `if iszero(success) { revert(0, 0) } return(0, 0)`,
+/// turned round (`if success { return(0, 0) } revert(0, 0)`): the path of a
+/// rejected proof is then no longer than that of a valid one.
+fn valid_path_last(body: &str) -> Result<String, EvmError> {
+    let end = "if iszero(success) { revert(0, 0) }\nreturn(0, 0)\n";
+    let Some(head) = body.strip_suffix(end) else {
+        return Err(EvmError::UnsupportedKey(
+            "snark-verifier's output changed: the final success check not found".into(),
+        ));
+    };
+    Ok(format!("{head}if success {{ return(0, 0) }}\nrevert(0, 0)\n"))
+}
+
+/// Every ecAdd, ecMul and ecPairing call given exactly its EIP-1108 price
+/// instead of `gas()` (a failing precompile call consumes all the gas it was
+/// given). modexp (0x05) keeps `gas()`: its inputs (lengths 32, 32, 32) are
+/// always valid, so it cannot fail, and its price changes between forks.
+fn priced_calls(body: &str) -> Result<String, EvmError> {
+    use crate::groth16::{ECADD_GAS, ECMUL_GAS, PAIRING_BASE_GAS, PAIRING_PER_PAIR_GAS};
+    let call = "staticcall(gas(), ";
+    let mut out = String::with_capacity(body.len() + 1024);
+    let mut rest = body;
+    while let Some(i) = rest.find(call) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + call.len()..];
+        let args: Vec<&str> = after.splitn(4, ", ").take(3).collect();
+        let gas = match args.first().copied() {
+            Some("0x6") => ECADD_GAS,
+            Some("0x7") => ECMUL_GAS,
+            Some("0x8") => {
+                let len = args
+                    .get(2)
+                    .and_then(|l| u64::from_str_radix(l.strip_prefix("0x")?, 16).ok())
+                    .filter(|l| l % 192 == 0)
+                    .ok_or_else(|| {
+                        EvmError::UnsupportedKey(
+                            "snark-verifier's output changed: an ecPairing call without a literal \
+                             input length (a multiple of 192)"
+                                .into(),
+                        )
+                    })?;
+                PAIRING_BASE_GAS + PAIRING_PER_PAIR_GAS * (len / 192)
+            }
+            _ => {
+                out.push_str(call);
+                rest = after;
+                continue;
+            }
+        };
+        out.push_str(&format!("staticcall({gas}, "));
+        rest = after;
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Compiles a verifier of [`halo2_verifier`] (a Yul object; settings

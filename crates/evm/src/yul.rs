@@ -20,8 +20,11 @@
 //!   [`MAX_NESTING`] deep (solc's unoptimised code generator keeps pending
 //!   operands on the stack);
 //! * **constants to memory**: a literal of more than 8 bytes used at least
-//!   twice is stored once, at the start, in a word above all memory the
-//!   program uses, and read back with `mload` (4 bytes instead of 33).
+//!   `min_uses` times is stored once, at the start, in a word above all
+//!   memory the program uses, and read back with `mload` (4 bytes instead of
+//!   33). With `min_uses` 1 every such constant moves: the Halo2 verifier
+//!   then copies them all from a data contract in one `extcodecopy`
+//!   ([`crate::halo2`]) instead of storing them one by one.
 //!
 //! All memory addresses in the program must be literals; every function it
 //! calls must be one of [`KNOWN`].
@@ -404,10 +407,15 @@ pub struct PassStats {
     pub hoisted_uses: usize,
     /// The end of the memory the program uses before and after compaction.
     pub memory_end: (u64, u64),
+    /// The memory address of the first constant moved to memory.
+    pub constants_base: u64,
 }
 
-/// Both passes over a straight-line Yul block body (the runtime code's).
-pub fn optimize_body(body: &str) -> Result<(String, PassStats), EvmError> {
+/// Both passes over a straight-line Yul block body (the runtime code's);
+/// constants used at least `min_uses` times go to memory. The stores of the
+/// constants are the first lines of the result, one `mstore(SLOT, 0xHEX)` a
+/// line, at consecutive words from [`PassStats::constants_base`].
+pub fn optimize_body(body: &str, min_uses: usize) -> Result<(String, PassStats), EvmError> {
     let mut stmts = statements(body)?;
     let toks: Vec<_> = stmts
         .iter()
@@ -517,9 +525,13 @@ pub fn optimize_body(body: &str) -> Result<(String, PassStats), EvmError> {
             }
         }
     }
-    let mut hot: Vec<(&String, &usize)> = counts.iter().filter(|(_, &n)| n >= 2).collect();
+    let mut hot: Vec<(&String, &usize)> = counts
+        .iter()
+        .filter(|(_, &n)| n >= min_uses.max(1))
+        .collect();
     hot.sort();
     let base = end.div_ceil(32) * 32;
+    stats.constants_base = base;
     let slot: HashMap<&String, u64> = hot
         .iter()
         .enumerate()
@@ -559,7 +571,7 @@ mod tests {
         let body = format!(
             "{PRE}mstore(0x80, calldataload(0x0))\nmstore(0xa0, addmod(mload(0x80), 1, f_q))\nmstore(0xc0, mulmod(mload(0xa0), 2, f_q))\nreturn(0xc0, 0x20)\n"
         );
-        let (out, st) = optimize_body(&body).unwrap();
+        let (out, st) = optimize_body(&body, 2).unwrap();
         // 0xa0 goes into 0xc0's expression; 0xc0 is read by return (ranged): kept
         assert_eq!(st.forwarded, 1);
         // (and memory is compacted: 0x80 → 0x0, 0xc0 → 0x20)
@@ -575,7 +587,7 @@ mod tests {
         let body = format!(
             "{PRE}mstore(0x80, 5)\nmstore(0xa0, addmod(mload(0x80), 1, f_q))\nmstore(0x80, 7)\nmstore(0xc0, mload(0xa0))\nmstore(0xe0, mload(0x80))\nreturn(0xc0, 0x40)\n"
         );
-        let (out, _) = optimize_body(&body).unwrap();
+        let (out, _) = optimize_body(&body, 2).unwrap();
         assert!(
             out.contains("mstore(0x20, addmod(mload(0x0), 1, f_q))"),
             "{out}"
@@ -584,7 +596,7 @@ mod tests {
         let body = format!(
             "{PRE}mstore(0xa0, addmod(mload(0x80), 1, f_q))\nlet ok := staticcall(gas(), 0x7, 0x0, 0x60, 0x80, 0x40)\nmstore(0xc0, mload(0xa0))\nreturn(0xc0, 0x20)\n"
         );
-        let (out, st) = optimize_body(&body).unwrap();
+        let (out, st) = optimize_body(&body, 2).unwrap();
         assert_eq!(st.forwarded, 0, "{out}");
     }
 
@@ -593,14 +605,14 @@ mod tests {
         let body = format!(
             "{PRE}mstore(0xa0, addmod(mload(0x80), 1, f_q))\nmstore(0xc0, mload(0xa0))\nmstore(0xe0, mload(0xa0))\nmstore(0x100, addmod(mload(0x80), 2, f_q))\nmstore(0x120, keccak256(0x100, 0x20))\nreturn(0xc0, 0x80)\n"
         );
-        let (_, st) = optimize_body(&body).unwrap();
+        let (_, st) = optimize_body(&body, 2).unwrap();
         assert_eq!(st.forwarded, 0);
     }
 
     #[test]
     fn hoists_repeated_constants_above_used_memory() {
         let body = format!("{PRE}mstore(0x80, mulmod(mload(0x80), f_q, f_q))\nmstore(0xa0, 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001)\nreturn(0x80, 0x40)\n");
-        let (out, st) = optimize_body(&body).unwrap();
+        let (out, st) = optimize_body(&body, 2).unwrap();
         assert_eq!((st.hoisted, st.hoisted_uses), (1, 2));
         assert!(out.starts_with("mstore(0x40, 0x30644e72"), "{out}");
         assert!(out.contains("let f_q := mload(0x40)"), "{out}");
@@ -609,12 +621,24 @@ mod tests {
     #[test]
     fn compaction_keeps_ranges_contiguous_and_precompile_addresses() {
         let body = "mstore(0x100, 1)\nmstore(0x140, 2)\nmstore8(0x160, 1)\nmstore(0x200, keccak256(0x140, 33))\nlet ok := staticcall(gas(), 0x7, 0x300, 0x60, 0x300, 0x40)\nreturn(0x200, 0x20)\nrevert(0, 0)\n";
-        let (out, st) = optimize_body(body).unwrap();
+        let (out, st) = optimize_body(body, 2).unwrap();
         assert_eq!(st.memory_end, (0x360, 0xe0));
         assert_eq!(
             out,
             "mstore(0x0, 1)\nmstore(0x20, 2)\nmstore8(0x40, 1)\nmstore(0x60, keccak256(0x20, 33))\nlet ok := staticcall(gas(), 0x7, 0x80, 0x60, 0x80, 0x40)\nreturn(0x60, 0x20)\nrevert(0, 0)\n"
         );
+    }
+
+    #[test]
+    fn hoists_every_constant_with_min_uses_one() {
+        let body = format!("{PRE}mstore(0x80, mulmod(mload(0x80), f_q, f_q))\nmstore(0xa0, 0x1234567890abcdef12)\nreturn(0x80, 0x40)\n");
+        let (out, st) = optimize_body(&body, 1).unwrap();
+        assert_eq!((st.hoisted, st.hoisted_uses, st.constants_base), (2, 2, 0x40));
+        assert!(
+            out.starts_with("mstore(0x40, 0x1234567890abcdef12)\nmstore(0x60, 0x30644e72"),
+            "{out}"
+        );
+        assert!(out.contains("mstore(0x20, mload(0x40))"), "{out}");
     }
 
     #[test]
@@ -632,7 +656,7 @@ mod tests {
 
     #[test]
     fn refuses_unknown_functions_and_computed_addresses() {
-        assert!(optimize_body("mcopy(0x0, 0x20, 0x20)\n").is_err());
-        assert!(optimize_body("mstore(add(0x0, 0x20), 1)\n").is_err());
+        assert!(optimize_body("mcopy(0x0, 0x20, 0x20)\n", 2).is_err());
+        assert!(optimize_body("mstore(add(0x0, 0x20), 1)\n", 2).is_err());
     }
 }

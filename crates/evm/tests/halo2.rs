@@ -1,10 +1,12 @@
 //! The Halo2-KZG EVM verifier (snark-verifier's Yul, hardened) in revm, on a
 //! small note-spend circuit: it accepts zkbench's Keccak-transcript proofs,
 //! rejects every tampered call (changed public input, input ≥ r, changed
-//! proof scalar, scalar ≥ r, point off the curve, truncated or extended
+//! proof scalar, scalar ≥ r, point off the curve, flipped byte in a point,
+//! coordinate ≥ p, negated point, truncated or extended
 //! calldata, a Blake2b-transcript proof, a proof of another statement), and
 //! agrees with the native verifier (`verify_with`, Keccak transcript) on
-//! every case. Also: its runtime bytecode is under the EIP-170 limit, and so
+//! every case; no invalid call costs more gas than the valid one (under a
+//! 30M gas limit). Also: its runtime bytecode is under the EIP-170 limit, and so
 //! is that of the widest spend the suites measure (α=7, arity 7).
 
 mod common;
@@ -59,15 +61,28 @@ fn spend(alpha: u64, arity: usize, leaves: u64) -> (Halo2Circuit, Keys) {
     (circuit, keys)
 }
 
-/// Compiles and deploys a verifier source, checking its size against EIP-170.
+/// What a rejected proof that fails only at the last check (the pairing) may
+/// cost above a valid one: `revert(0, 0)`'s two operands (PUSH0, DUP1: 5
+/// gas) against the valid path's jump (JUMPDEST: 1 gas), with room for
+/// another compiler's choice of opcodes.
+const REVERT_OPERANDS_GAS: u64 = 8;
+
+/// The runtime bytecode size every verifier the suites deploy must stay
+/// under: EIP-170's 24,576 bytes less a margin for compiler and key changes.
+const SIZE_BUDGET: usize = 20_000;
+
+/// Compiles and deploys a verifier source, checking its size against EIP-170
+/// with a margin ([`SIZE_BUDGET`]).
 fn deploy(solc: &zkbench_evm::Solc, src: &str) -> (Chain, zkbench_evm::Deployed) {
     let compiled = compile_halo2(solc, src).unwrap_or_else(|e| panic!("{e}"));
     let mut chain = Chain::new();
     let d = chain.deploy(&compiled.creation).unwrap();
     assert!(
-        d.bytecode_bytes <= zkbench_evm::EIP170_LIMIT,
-        "runtime bytecode {} B over the EIP-170 limit",
-        d.bytecode_bytes
+        d.bytecode_bytes <= SIZE_BUDGET,
+        "runtime bytecode {} B: less than {} B under the EIP-170 limit ({} B)",
+        d.bytecode_bytes,
+        zkbench_evm::EIP170_LIMIT - SIZE_BUDGET,
+        zkbench_evm::EIP170_LIMIT
     );
     (chain, d)
 }
@@ -102,6 +117,16 @@ fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
         !src.contains("mod(calldataload("),
         "no scalar is reduced mod r"
     );
+    for pc in ["0x6", "0x7", "0x8"] {
+        assert!(
+            !src.contains(&format!("staticcall(gas(), {pc},")),
+            "precompile {pc} is given only its price"
+        );
+    }
+    assert!(
+        src.contains("if iszero(validate_ec_point(x, y)) { revert(0, 0) }"),
+        "an invalid point reverts at once"
+    );
     let (mut chain, d) = deploy(&solc, &src);
 
     let good = halo2_calldata(&public, &proof);
@@ -128,6 +153,32 @@ fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
     let mut c = good.clone();
     c[32 * n + 63] ^= 1;
     cases.push(("point moved off the curve (y changed)", c, false));
+    let mut c = good.clone();
+    c[32 * n + 64 + 5] ^= 0x10;
+    cases.push(("flipped byte in a proof point's x", c, false));
+    let p_word = {
+        use ark_bn254::Fq;
+        let be = Fq::MODULUS.to_bytes_be();
+        let mut w = [0u8; 32];
+        w[32 - be.len()..].copy_from_slice(&be);
+        w
+    };
+    let mut c = good.clone();
+    let w = add(&c[32 * n..32 * n + 32], &p_word);
+    c[32 * n..32 * n + 32].copy_from_slice(&w);
+    cases.push(("proof point's x + p (non-canonical)", c, false));
+    let mut c = good.clone();
+    // (x, p - y): the negated point, on the curve, but not the proof's
+    let y = &c[32 * n + 32..32 * n + 64];
+    let mut neg = [0u8; 32];
+    let mut borrow = 0i16;
+    for i in (0..32).rev() {
+        let d = p_word[i] as i16 - y[i] as i16 - borrow;
+        neg[i] = d.rem_euclid(256) as u8;
+        borrow = (d < 0) as i16;
+    }
+    c[32 * n + 32..32 * n + 64].copy_from_slice(&neg);
+    cases.push(("proof point negated (on the curve)", c, false));
     let mut c = good.clone();
     let last = words(&c) - 1;
     c[32 * last + 31] ^= 1;
@@ -162,10 +213,25 @@ fn halo2_evm_verifier_accepts_rejects_and_agrees_with_native() {
     swapped.truncate(32 * n);
     cases.push(("public inputs only", swapped, false));
 
+    let mut valid_gas = 0;
     for (name, calldata, want) in &cases {
         let out = chain.call(d.address, calldata).unwrap();
         let evm = accepted(&out);
         assert_eq!(evm, *want, "EVM verifier on {name:?}: {:?}", out.status);
+        // the first case is the valid proof: no invalid call (under the
+        // chain's 30M gas limit) may cost more than it, but for the operands
+        // of the final REVERT (a valid call ends in STOP, 0 gas)
+        if *name == "valid" {
+            valid_gas = out.gas_exec;
+        }
+        assert!(
+            out.gas_exec <= valid_gas + REVERT_OPERANDS_GAS,
+            "{name:?} used {} gas, more than the valid proof's {valid_gas}",
+            out.gas_exec
+        );
+        if !*want {
+            println!("{name}: rejected, {} gas", out.gas_exec);
+        }
         // the native verifier on the same bytes (calldata = inputs ‖ proof)
         if calldata.len() >= 32 * n && calldata.len() % 32 == 0 {
             let inputs: Option<Vec<Fr>> = calldata[..32 * n]
@@ -233,8 +299,10 @@ fn halo2_evm_verifier_of_the_widest_spend_is_deployable() {
         ("public input changed", &changed_input, false),
         ("last proof scalar changed", &changed_scalar, false),
     ] {
-        let evm = accepted(&chain.call(d.address, c).unwrap());
+        let out = chain.call(d.address, c).unwrap();
+        let evm = accepted(&out);
         assert_eq!(evm, want, "EVM verifier on {name:?}");
+        println!("{name}: {} gas", out.gas_exec);
         let inputs = c[..32 * n]
             .chunks(32)
             .map(Fr::from_be_bytes_mod_order)

@@ -1,7 +1,8 @@
 //! zkbench's Solidity Groth16 verifier in revm: accepts zkbench proofs,
 //! rejects every tampered call (changed input, input ≥ r, changed or
 //! off-curve point, coordinate ≥ q, truncated calldata), never reverts on a
-//! well-formed call and never halts; and agrees with a native verifier over
+//! well-formed call and never halts; no invalid call costs more gas than the
+//! valid one (under a 30M gas limit); and agrees with a native verifier over
 //! a table of valid and invalid calls.
 
 mod common;
@@ -182,10 +183,21 @@ fn verifier_accepts_valid_and_rejects_tampered_calls() {
         let mut chain = Chain::new();
         let d = chain.deploy(&compiled.creation).unwrap();
         assert!(d.bytecode_bytes < zkbench_evm::EIP170_LIMIT);
+        let mut valid_gas = 0;
         for (name, data, expect) in cases(&f.vk, &f.proofs[0], &f.proofs[1]) {
             let (got, gas) = outcome(&mut chain, d.address, &data);
             println!("{:>10} · {name}: {got:?} ({gas} gas)", f.name);
             assert_eq!(got, expect, "{}: case {name:?}", f.name);
+            // the valid proof is the first case: no invalid call (under the
+            // chain's 30M gas limit) may cost more than it
+            if name == "valid" {
+                valid_gas = gas;
+            }
+            assert!(
+                gas <= valid_gas,
+                "{}: {name:?} used {gas} gas, more than the valid proof's {valid_gas}",
+                f.name
+            );
         }
     }
 }
