@@ -15,7 +15,8 @@ use zkbench_report::format::fmt_seconds;
 pub use crate::summary::Filters;
 use crate::summary::{Board, GroupRow};
 
-/// Escapes text for HTML element content and quoted attribute values.
+/// Escapes text for HTML element content and quoted attribute values
+/// (U+0000 becomes U+FFFD).
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -25,6 +26,8 @@ pub fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // U+0000 is not allowed in HTML text; browsers show U+FFFD for it
+            '\0' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -249,6 +252,7 @@ mod tests {
             esc("<script>alert('x')</script>&\""),
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"
         );
+        assert_eq!(esc("a\0b"), "a\u{FFFD}b");
     }
 
     #[test]

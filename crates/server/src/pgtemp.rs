@@ -175,12 +175,20 @@ impl TempPostgres {
                 "--no-sync",
             ],
         )?;
+        pg.launch()?;
+        Ok(pg)
+    }
+
+    /// `pg_ctl start` on the cluster's port; waits until it accepts connections.
+    fn launch(&self) -> Result<(), PgError> {
+        let data = self.data_dir();
         let opts = format!(
-            "-c listen_addresses=127.0.0.1 -p {port} -k {} -c max_connections=300",
-            pg.dir.path().display()
+            "-c listen_addresses=127.0.0.1 -p {} -k {} -c max_connections=300",
+            self.port,
+            self.dir.path().display()
         );
-        let log = pg.dir.path().join("postgres.log").display().to_string();
-        if let Err(e) = pg.run(
+        let log = self.dir.path().join("postgres.log").display().to_string();
+        if let Err(e) = self.run(
             "pg_ctl",
             &[
                 "-D", &data, "-l", &log, "-w", "-t", "60", "-o", &opts, "start",
@@ -189,7 +197,20 @@ impl TempPostgres {
             let tail = std::fs::read_to_string(&log).unwrap_or_default();
             return Err(PgError::Failed(format!("{e}\n{tail}")));
         }
-        Ok(pg)
+        Ok(())
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`: clients are disconnected),
+    /// keeping the cluster, as in a database outage; [`Self::restart`] brings
+    /// it back on the same port.
+    pub fn stop(&self) -> Result<(), PgError> {
+        let data = self.data_dir();
+        self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"])
+    }
+
+    /// Starts the server again after [`Self::stop`], on the same port.
+    pub fn restart(&self) -> Result<(), PgError> {
+        self.launch()
     }
 
     fn data_dir(&self) -> String {
