@@ -237,6 +237,10 @@ pub fn list(a: ListArgs) -> anyhow::Result<ExitCode> {
             .collect();
         println!("  {:<16} {}", f.name(), widths.join("; "));
     }
+    println!("\nSecurity (claimed levels, estimates and attacks, with sources; zkbench recommend --min-security):");
+    for l in zkbench_results::security::text_lines() {
+        println!("{l}");
+    }
     if let Some(name) = a.cases {
         let s = Suite::load(&name)?;
         println!("\nCases of {}:", s.name);

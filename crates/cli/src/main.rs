@@ -10,6 +10,7 @@ mod cmd_merkle;
 mod cmd_pool;
 mod cmd_prove;
 mod cmd_ptau;
+mod cmd_recommend;
 mod cmd_serve;
 
 use std::process::ExitCode;
@@ -50,6 +51,8 @@ enum Command {
     Report(cmd_bench::ReportArgs),
     /// Compare two results files; exits non-zero on a regression beyond the threshold.
     Compare(cmd_bench::CompareArgs),
+    /// The configuration to ship for a budget (prove time, gas, proof size, leaves, security), ranked, with the Pareto front.
+    Recommend(cmd_recommend::RecommendArgs),
     /// Soundness: mutation-test every circuit, fuzz every verifier with malformed proofs.
     Audit(cmd_audit::AuditArgs),
     /// Run the results server: API, leaderboard and browser page (SQLite or PostgreSQL).
@@ -89,6 +92,7 @@ fn main() -> ExitCode {
         Command::List(a) => cmd_bench::list(a),
         Command::Report(a) => cmd_bench::report(a),
         Command::Compare(a) => cmd_bench::compare(a),
+        Command::Recommend(a) => cmd_recommend::run(a),
         Command::Audit(a) => cmd_audit::run(a),
         Command::Serve(a) => cmd_serve::serve(a),
         Command::Submit(a) => cmd_serve::submit(a),

@@ -1,0 +1,229 @@
+//! `zkbench recommend`: the configuration to ship for a budget, from results
+//! files, a results server, or a short measuring run of its own (`--quick`).
+
+use std::{
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    process::ExitCode,
+    time::Duration,
+};
+
+use anyhow::Context;
+use clap::Args;
+use zkbench_bench::{
+    runner::{self, RunOptions},
+    suite::Suite,
+};
+use zkbench_recommend::{recommend, Budget, Objective, Target};
+use zkbench_results::{case::parse_leaves, Circuit, Environment, ResultsFile};
+
+/// The `--quick` suite: Groth16 spends of several circuit sizes, Halo2-KZG
+/// with the EVM transcript, on 1 and 2 threads, and the verifiers' gas.
+const QUICK_SUITE: &str = include_str!("recommend-quick.toml");
+
+/// Arguments of `zkbench recommend`.
+#[derive(Args, Debug)]
+pub struct RecommendArgs {
+    /// Budget: warm prove time, milliseconds (on --target with --threads).
+    #[arg(long, value_name = "N")]
+    pub max_prove_ms: Option<f64>,
+    /// Where the prover runs: native or browser.
+    #[arg(long, default_value = "native", value_name = "native|browser")]
+    pub target: Target,
+    /// Thread count of the prover (default: every thread count measured).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Budget: proof size, bytes.
+    #[arg(long, value_name = "N")]
+    pub max_proof_bytes: Option<u64>,
+    /// Budget: gas of the verifying transaction (21,000 + calldata + execution).
+    #[arg(long, value_name = "N")]
+    pub max_verify_gas: Option<u64>,
+    /// Budget: tree capacity, 2^K or a number.
+    #[arg(long, value_name = "2^K", value_parser = parse_leaves)]
+    pub min_leaves: Option<u64>,
+    /// Budget: security level, bits (the weakest of hash, curve and FRI; `zkbench list`).
+    #[arg(long, value_name = "BITS")]
+    pub min_security: Option<u32>,
+    /// The statement: spend or membership (default: both).
+    #[arg(long, value_name = "spend|membership")]
+    pub circuit: Option<Circuit>,
+    /// What to minimise among the configurations meeting every budget.
+    #[arg(long, default_value = "prove", value_name = "prove|gas|size")]
+    pub optimize: Objective,
+    /// Print the recommendation as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Results files to read (this device's runs or other devices').
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with_all = ["server", "quick"])]
+    pub results: Vec<PathBuf>,
+    /// A results server (`zkbench serve`) to read submissions from.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "device_class",
+        conflicts_with = "quick"
+    )]
+    pub server: Option<String>,
+    /// With --server: only submissions whose device class (CPU · N CPUs · arch) contains this text.
+    #[arg(long, value_name = "TEXT", requires = "server")]
+    pub device_class: Option<String>,
+    /// Measure first: a short suite of its own (under 3 minutes on 2 cores), then recommend.
+    #[arg(long)]
+    pub quick: bool,
+    /// Where --quick writes its results.
+    #[arg(long, value_name = "FILE", default_value = "recommend-quick.json")]
+    pub out: PathBuf,
+}
+
+impl RecommendArgs {
+    fn budget(&self) -> Budget {
+        Budget {
+            max_prove_ms: self.max_prove_ms,
+            target: self.target,
+            threads: self.threads,
+            max_proof_bytes: self.max_proof_bytes,
+            max_verify_gas: self.max_verify_gas,
+            min_leaves: self.min_leaves,
+            min_security: self.min_security,
+            circuit: self.circuit,
+            optimize: self.optimize,
+        }
+    }
+}
+
+/// `zkbench recommend`.
+pub fn run(a: RecommendArgs) -> anyhow::Result<ExitCode> {
+    let budget = a.budget();
+    // bad budgets fail before any measuring or download
+    budget.check().map_err(anyhow::Error::msg)?;
+    let files = if !a.results.is_empty() {
+        a.results
+            .iter()
+            .map(|p| ResultsFile::read(p))
+            .collect::<Result<Vec<_>, _>>()?
+    } else if let (Some(url), Some(class)) = (&a.server, &a.device_class) {
+        from_server(url, class)?
+    } else {
+        if !a.quick {
+            eprintln!("no --results or --server: measuring with --quick first");
+        }
+        vec![quick(&a.out, a.json)?]
+    };
+    let r = recommend(&files, &budget).map_err(anyhow::Error::msg)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        print!("{}", r.text());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the `--quick` suite and writes its results to `out`.
+fn quick(out: &Path, json: bool) -> anyhow::Result<ResultsFile> {
+    let suite = Suite::from_toml("recommend-quick", QUICK_SUITE)?;
+    let opts = RunOptions {
+        profile: None,
+        filter: vec![],
+        threads: None,
+        quiet: json || !std::io::stderr().is_terminal(),
+    };
+    let exe = std::env::current_exe().context("cannot locate the zkbench executable")?;
+    let results = runner::run_suite(&suite, &opts, &exe)?;
+    results
+        .write(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "measured {} records in {:.0} s → {}",
+        results.records.len(),
+        results.duration_s,
+        out.display()
+    );
+    if zkbench_bench::build_info::PROFILE != "release" {
+        eprintln!("warning: this zkbench is a debug build; its prove times are not representative (use --release)");
+    }
+    Ok(results)
+}
+
+/// The server's device class of an environment, as its leaderboard writes it.
+fn device_class(e: &Environment) -> String {
+    format!(
+        "{} · {} CPUs · {}",
+        e.cpu_model.trim(),
+        e.logical_cpus,
+        e.arch
+    )
+}
+
+/// Every submission on the server at `url` whose device class contains `class`.
+fn from_server(url: &str, class: &str) -> anyhow::Result<Vec<ResultsFile>> {
+    let base = url
+        .trim()
+        .trim_end_matches('/')
+        .trim_end_matches("/api/results");
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        anyhow::bail!(
+            "invalid server URL {url:?}; accepted: http://HOST:PORT or https://HOST[:PORT]"
+        );
+    }
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into();
+    let get = |path: &str| -> anyhow::Result<serde_json::Value> {
+        let u = format!("{base}{path}");
+        let mut resp = agent
+            .get(&u)
+            .call()
+            .with_context(|| format!("cannot reach the results server at {u}"))?;
+        let status = resp.status().as_u16();
+        let text = resp.body_mut().read_to_string().unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(&text).with_context(|| {
+            format!("{u} answered HTTP {status} with something that is not JSON")
+        })?;
+        if status != 200 {
+            anyhow::bail!(
+                "{u} answered HTTP {status}: {}",
+                v["error"].as_str().unwrap_or(text.trim())
+            );
+        }
+        Ok(v)
+    };
+    let list = get("/api/results")?;
+    let want = class.to_lowercase();
+    let cpu_part = want.split('·').next().unwrap_or("").trim().to_string();
+    let mut files = vec![];
+    let mut classes = std::collections::BTreeSet::new();
+    for s in list["submissions"].as_array().into_iter().flatten() {
+        let cpu = s["cpu_model"].as_str().unwrap_or("").to_lowercase();
+        let Some(id) = s["id"].as_str() else { continue };
+        if !cpu.contains(&cpu_part) {
+            classes.insert(s["cpu_model"].as_str().unwrap_or("").to_string());
+            continue;
+        }
+        let doc = get(&format!("/api/results/{id}"))?;
+        let f = ResultsFile::parse(&format!("{base}/api/results/{id}"), &doc.to_string())?;
+        let dc = device_class(&f.env);
+        if dc.to_lowercase().contains(&want) {
+            files.push(f);
+        } else {
+            classes.insert(dc);
+        }
+    }
+    if files.is_empty() {
+        anyhow::bail!(
+            "no submission of device class {class:?} on {base}; device classes there: {}",
+            if classes.is_empty() {
+                "none (no submissions)".to_string()
+            } else {
+                classes.into_iter().collect::<Vec<_>>().join("; ")
+            }
+        );
+    }
+    eprintln!(
+        "{} submissions of device class {class:?} from {base}",
+        files.len()
+    );
+    Ok(files)
+}
