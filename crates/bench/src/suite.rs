@@ -103,7 +103,7 @@ impl Profile {
     /// [`Profile::max_log_size`]).
     pub fn max_log_size_for(&self, case: &Case) -> Option<u32> {
         let m = &self.max_log_size;
-        m.get(&case.hash)
+        m.get(case.hash.as_str())
             .or_else(|| m.get(case.kind.name()))
             .or_else(|| m.get("all"))
             .copied()

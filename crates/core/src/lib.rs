@@ -23,6 +23,7 @@ pub use audit::{AuditReport, Survivor};
 pub use case::{Case, CaseKind, CaseStatement, Circuit};
 pub use proof_system::{Metrics, PhaseParts, PhaseTimings, ProofSystem};
 pub use zkbench_results::{
-    Environment, Record, ResultsError, ResultsFile, Status, Summary, SCHEMA, SCHEMA_VERSION,
+    Environment, Primitive, PrimitiveKind, Record, ResultsError, ResultsFile, Status, Subject,
+    Summary, SCHEMA, SCHEMA_VERSION,
 };
 pub use zkbench_statement as statement;

@@ -10,7 +10,7 @@ use ark_ff::{Field, UniformRand};
 use halo2_axiom::halo2curves::ff::Field as H2Field;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use zkbench_core::{CaseKind, Metrics};
+use zkbench_core::{CaseKind, Metrics, Primitive};
 
 use crate::{convert, Error, Workload};
 
@@ -84,28 +84,28 @@ impl Workload for FieldOps {
 
 /// The field workload of `system` on `field` (`bn254-fr`, `bn254-fq`) with
 /// chains of `n` operations.
-pub fn prepare(system: &str, field: &str, n: usize) -> Result<Box<dyn Workload>, Error> {
+pub fn prepare(system: &str, field: Primitive, n: usize) -> Result<Box<dyn Workload>, Error> {
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     let ops: Box<dyn Ops> = match (system, field) {
-        ("arkworks", "bn254-fr") => Box::new(Ark(
+        ("arkworks", Primitive::Bn254Fr) => Box::new(Ark(
             ark_bn254::Fr::rand(&mut rng),
             ark_bn254::Fr::rand(&mut rng),
         )),
-        ("arkworks", "bn254-fq") => Box::new(Ark(
+        ("arkworks", Primitive::Bn254Fq) => Box::new(Ark(
             ark_bn254::Fq::rand(&mut rng),
             ark_bn254::Fq::rand(&mut rng),
         )),
-        ("halo2curves", "bn254-fr") => Box::new(Halo2(
+        ("halo2curves", Primitive::Bn254Fr) => Box::new(Halo2(
             convert::fr(&ark_bn254::Fr::rand(&mut rng)),
             convert::fr(&ark_bn254::Fr::rand(&mut rng)),
         )),
-        ("halo2curves", "bn254-fq") => Box::new(Halo2(
+        ("halo2curves", Primitive::Bn254Fq) => Box::new(Halo2(
             convert::fq(&ark_bn254::Fq::rand(&mut rng)),
             convert::fq(&ark_bn254::Fq::rand(&mut rng)),
         )),
         (s, f) => {
             return Err(Error::Unsupported(format!(
-                "no field implementation {s:?} for {f:?}"
+                "no field implementation {s:?} for {f}"
             )))
         }
     };

@@ -20,7 +20,7 @@
 #![deny(missing_docs)]
 
 use pcs::PcsWorkload;
-use zkbench_core::{Case, CaseKind, Metrics};
+use zkbench_core::{Case, CaseKind, Metrics, Primitive, Primitive::*};
 
 pub mod convert;
 pub mod fft;
@@ -68,25 +68,21 @@ pub trait Workload {
 
 /// The implementations of each kind, with the groups, fields or schemes
 /// (`case.hash`) each one has.
-pub const SUPPORTED: &[(CaseKind, &str, &[&str])] = &[
-    (CaseKind::Msm, "zkbench", &["bn254-g1", "bn254-g2"]),
-    (CaseKind::Msm, "arkworks", &["bn254-g1", "bn254-g2"]),
-    (CaseKind::Msm, "halo2curves", &["bn254-g1", "bn254-g2"]),
-    (CaseKind::Fft, "arkworks", &["bn254-fr"]),
-    (CaseKind::Fft, "halo2curves", &["bn254-fr"]),
-    (CaseKind::Pairing, "arkworks", &["bn254"]),
-    (CaseKind::Pairing, "halo2curves", &["bn254"]),
-    (CaseKind::Field, "arkworks", &["bn254-fr", "bn254-fq"]),
-    (CaseKind::Field, "halo2curves", &["bn254-fr", "bn254-fq"]),
-    (
-        CaseKind::PcsCommit,
-        "halo2-axiom",
-        &["kzg-bn254", "ipa-pasta"],
-    ),
+pub const SUPPORTED: &[(CaseKind, &str, &[Primitive])] = &[
+    (CaseKind::Msm, "zkbench", &[Bn254G1, Bn254G2]),
+    (CaseKind::Msm, "arkworks", &[Bn254G1, Bn254G2]),
+    (CaseKind::Msm, "halo2curves", &[Bn254G1, Bn254G2]),
+    (CaseKind::Fft, "arkworks", &[Bn254Fr]),
+    (CaseKind::Fft, "halo2curves", &[Bn254Fr]),
+    (CaseKind::Pairing, "arkworks", &[Bn254]),
+    (CaseKind::Pairing, "halo2curves", &[Bn254]),
+    (CaseKind::Field, "arkworks", &[Bn254Fr, Bn254Fq]),
+    (CaseKind::Field, "halo2curves", &[Bn254Fr, Bn254Fq]),
+    (CaseKind::PcsCommit, "halo2-axiom", &[KzgBn254, IpaPasta]),
     (
         CaseKind::PcsCommit,
         "plonky3",
-        &["fri-babybear", "fri-goldilocks"],
+        &[FriBabyBear, FriGoldilocks],
     ),
 ];
 
@@ -99,12 +95,15 @@ fn workload_kind(kind: CaseKind) -> CaseKind {
     }
 }
 
-/// Whether `system` implements `kind` for the group, field or scheme `object`.
+/// Whether `system` implements `kind` for the group, field or scheme named
+/// `object` (a [`Primitive`]'s name; any other name is not supported).
 pub fn supported(kind: CaseKind, system: &str, object: &str) -> bool {
     let kind = workload_kind(kind);
-    SUPPORTED
-        .iter()
-        .any(|(k, s, o)| *k == kind && *s == system && o.contains(&object))
+    Primitive::from_name(object).is_some_and(|object| {
+        SUPPORTED
+            .iter()
+            .any(|(k, s, o)| *k == kind && *s == system && o.contains(&object))
+    })
 }
 
 /// Whether any primitive implementation is named `system` (the harness's
@@ -135,29 +134,32 @@ fn log2_exact(n: usize, what: &str) -> Result<u32, Error> {
 
 /// Prepares `case`: makes its inputs (deterministic, seeded) and keys.
 pub fn prepare(case: &Case) -> Result<Box<dyn Workload>, Error> {
-    if !supported(case.kind, &case.system, &case.hash) {
-        return Err(Error::Unsupported(format!(
-            "no {} implementation {:?} for {:?} (see zkbench_primitives::SUPPORTED)",
-            case.kind.name(),
-            case.system,
-            case.hash
-        )));
-    }
+    let object = match case.hash.primitive() {
+        Some(object) if supported(case.kind, &case.system, &case.hash) => object,
+        _ => {
+            return Err(Error::Unsupported(format!(
+                "no {} implementation {:?} for {:?} (see zkbench_primitives::SUPPORTED)",
+                case.kind.name(),
+                case.system,
+                case.hash.as_str()
+            )))
+        }
+    };
     let n = size_of(case)?;
     let threads = rayon::current_num_threads();
     Ok(match workload_kind(case.kind) {
-        CaseKind::Msm => msm::prepare(&case.system, &case.hash, n, threads)?,
+        CaseKind::Msm => msm::prepare(&case.system, object, n, threads)?,
         CaseKind::Fft => fft::prepare(&case.system, log2_exact(n, "FFT")?)?,
         CaseKind::Pairing => pairing::prepare(&case.system, n)?,
-        CaseKind::Field => field::prepare(&case.system, &case.hash, n)?,
+        CaseKind::Field => field::prepare(&case.system, object, n)?,
         CaseKind::PcsCommit => {
             let k = log2_exact(n, "polynomial")?;
-            match case.hash.as_str() {
-                "kzg-bn254" => Box::new(PcsWorkload(pcs::Kzg::new(k)?)) as Box<dyn Workload>,
-                "ipa-pasta" => Box::new(PcsWorkload(pcs::Ipa::new(k)?)),
-                "fri-babybear" => Box::new(PcsWorkload(fri::FriBabyBear::new(k)?)),
-                "fri-goldilocks" => Box::new(PcsWorkload(fri::FriGoldilocks::new(k)?)),
-                s => return Err(Error::Unsupported(format!("no scheme {s:?}"))),
+            match object {
+                KzgBn254 => Box::new(PcsWorkload(pcs::Kzg::new(k)?)) as Box<dyn Workload>,
+                IpaPasta => Box::new(PcsWorkload(pcs::Ipa::new(k)?)),
+                FriBabyBear => Box::new(PcsWorkload(fri::FriBabyBear::new(k)?)),
+                FriGoldilocks => Box::new(PcsWorkload(fri::FriGoldilocks::new(k)?)),
+                s => return Err(Error::Unsupported(format!("no scheme {s}"))),
             }
         }
         k => {
@@ -177,8 +179,8 @@ pub fn estimate_bytes(case: &Case) -> Option<u64> {
     let threads = rayon::current_num_threads().max(1) as f64;
     let bytes = match workload_kind(case.kind) {
         CaseKind::Msm => {
-            let (ark, h2) = match case.hash.as_str() {
-                "bn254-g2" => (136.0, 128.0),
+            let (ark, h2) = match case.hash.primitive() {
+                Some(Bn254G2) => (136.0, 128.0),
                 _ => (72.0, 64.0),
             };
             // arkworks' points (kept for every system: they are the common
@@ -195,21 +197,21 @@ pub fn estimate_bytes(case: &Case) -> Option<u64> {
         CaseKind::Fft => 32.0 * n * 3.0,
         CaseKind::Pairing => 1e6 + 300.0 * n,
         CaseKind::Field => 1e6,
-        CaseKind::PcsCommit => match case.hash.as_str() {
+        CaseKind::PcsCommit => match case.hash.primitive()? {
             // SRS (64 B affine points), polynomial, quotient, the opening's
             // batch polynomial and the MSM's scalar copies
-            "kzg-bn254" => 64.0 * n + 32.0 * n * 5.0 + 96.0 * threads * (1 << 12) as f64 + 1e8,
+            KzgBn254 => 64.0 * n + 32.0 * n * 5.0 + 96.0 * threads * (1 << 12) as f64 + 1e8,
             // generators and their Lagrange form, the prover's folded copy
             // of the generators, polynomial and folded vectors
-            "ipa-pasta" => 64.0 * n * 3.0 + 32.0 * n * 4.0 + 1e8,
+            IpaPasta => 64.0 * n * 3.0 + 32.0 * n * 4.0 + 1e8,
             // evaluations, LDE (blowup 2), Merkle digests and nodes,
             // quotient in the extension field and FRI layers: the opening's
             // peak, measured (`zkbench run pcs --profile full`, 2026-11-24:
             // peak RSS of the open phase 12.51 GiB for BabyBear and 13.51
             // GiB for Goldilocks at 2^25, i.e. 400 and 432 bytes per
             // coefficient; 2^26 was killed by the OS at 23.4 GiB) plus 10%
-            "fri-babybear" => n * 440.0 + 1e8,
-            "fri-goldilocks" => n * 475.0 + 1e8,
+            FriBabyBear => n * 440.0 + 1e8,
+            FriGoldilocks => n * 475.0 + 1e8,
             _ => return None,
         },
         _ => return None,

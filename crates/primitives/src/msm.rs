@@ -28,7 +28,7 @@ use ark_ff::{Field, PrimeField, UniformRand};
 use halo2_axiom::halo2curves::{bn256, msm::msm_best, CurveAffine};
 use rand::SeedableRng;
 use rayon::prelude::*;
-use zkbench_core::{CaseKind, Metrics};
+use zkbench_core::{CaseKind, Metrics, Primitive};
 use zkbench_msm::{FixedBaseTable, MsmField, RawCurve};
 
 use crate::{convert, inputs, Error, Workload};
@@ -234,13 +234,13 @@ fn make<G: Group>(system: &str, n: usize, threads: usize) -> Result<Box<dyn Work
 /// points, for `threads` threads.
 pub fn prepare(
     system: &str,
-    group: &str,
+    group: Primitive,
     n: usize,
     threads: usize,
 ) -> Result<Box<dyn Workload>, Error> {
     match group {
-        "bn254-g1" => make::<G1>(system, n, threads),
-        "bn254-g2" => make::<G2>(system, n, threads),
-        g => Err(Error::Unsupported(format!("no MSM group {g:?}"))),
+        Primitive::Bn254G1 => make::<G1>(system, n, threads),
+        Primitive::Bn254G2 => make::<G2>(system, n, threads),
+        g => Err(Error::Unsupported(format!("no MSM group {g}"))),
     }
 }

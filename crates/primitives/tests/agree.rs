@@ -179,10 +179,10 @@ fn every_supported_case_prepares_and_runs() {
         for object in *objects {
             let size = match kind {
                 CaseKind::Pairing => 2,
-                CaseKind::PcsCommit if object.starts_with("fri") => 16,
+                CaseKind::PcsCommit if object.name().starts_with("fri") => 16,
                 _ => 8,
             };
-            let c = case(*kind, system, object, size);
+            let c = case(*kind, system, object.name(), size);
             let mut w = prepare(&c).unwrap_or_else(|e| panic!("{}: {e}", c.id()));
             let phases = w.phases();
             assert!(!phases.is_empty());

@@ -61,7 +61,11 @@ fn grid(recs: &[&Record], phase: &str) -> Grid {
         .filter(|r| r.phase == phase)
         .filter_map(|r| {
             Some((
-                (r.case.system.clone(), r.case.hash.clone(), r.case.depth?),
+                (
+                    r.case.system.clone(),
+                    r.case.hash.to_string(),
+                    r.case.depth?,
+                ),
                 r.median()?,
             ))
         })
@@ -75,7 +79,11 @@ fn rss_grid(recs: &[&Record]) -> Grid {
         .filter(|r| r.phase == "prove")
         .filter_map(|r| {
             Some((
-                (r.case.system.clone(), r.case.hash.clone(), r.case.depth?),
+                (
+                    r.case.system.clone(),
+                    r.case.hash.to_string(),
+                    r.case.depth?,
+                ),
                 r.peak_rss_bytes? as f64,
             ))
         })

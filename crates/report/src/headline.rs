@@ -72,7 +72,7 @@ fn statement_hash(c: &Case, ctx: &Context) -> String {
     let default = (ctx.default_alpha)(&c.hash);
     match c.alpha {
         Some(a) if Some(a) != default => c.hash_label(),
-        _ => c.hash.clone(),
+        _ => c.hash.to_string(),
     }
 }
 

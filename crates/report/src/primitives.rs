@@ -84,14 +84,14 @@ fn msm_table(recs: &[&Record]) -> (MsmTable, BTreeMap<(String, usize, u64), f64>
         let (Some(n), Some(m)) = (r.case.size, r.median()) else {
             continue;
         };
-        let key = (r.case.hash.clone(), r.threads);
+        let key = (r.case.hash.to_string(), r.threads);
         t.entry(key)
             .or_default()
             .entry(r.case.system.clone())
             .or_default()
             .insert(n, m * 1e9 / n as f64);
         if let Some(&v) = r.metrics.get("model_ns_per_point") {
-            model.insert((r.case.hash.clone(), r.threads, n), v);
+            model.insert((r.case.hash.to_string(), r.threads, n), v);
         }
     }
     (t, model)

@@ -370,89 +370,10 @@ pub fn markdown_summary(files: &[ResultsFile], ctx: &Context) -> String {
     out += &browser_markdown(&all);
     out += &wasm_engines::markdown(&all);
     out += &hash_depth::markdown(&recs);
-    let proof_ids: Vec<String> = unique_ids(&recs, CaseKind::Proof);
-    if !proof_ids.is_empty() {
-        out += "### Proofs (median wall time)\n\n| case | constraints / rows | setup | witness | prove (cold) | prove | first / later proof | verify | proof | peak RSS (prove) | G1 MSM, same size | prove / MSM |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-        for id in &proof_ids {
-            let get = |p: &str| {
-                phase_median(&recs, id, p)
-                    .map(fmt_seconds)
-                    .unwrap_or_else(|| "-".into())
-            };
-            let prove = recs.iter().find(|r| &r.case_id == id && r.phase == "prove");
-            let metric = |k: &str| headline::metric(&recs, id, k);
-            let msm = phase_median(&recs, id, "msm");
-            let ratio = match (phase_median(&recs, id, "prove"), msm) {
-                (Some(p), Some(m)) if m > 0.0 => format!("{:.1}×", p / m),
-                _ => "-".into(),
-            };
-            // a user's first proof (keys from disk, witness, proof) against
-            // each later one (witness, proof)
-            let first = match (
-                phase_median(&recs, id, "prove_cold"),
-                phase_median(&recs, id, "witness"),
-                phase_median(&recs, id, "prove"),
-            ) {
-                (Some(c), Some(w), Some(p)) if w + p > 0.0 => format!("{:.2}×", c / (w + p)),
-                _ => "-".into(),
-            };
-            out += &format!(
-                "| {id}{} | {} | {} | {} | {} | {} | {first} | {} | {} | {} | {} | {ratio} |\n",
-                if recs.iter().any(|r| &r.case_id == id && r.test_setup) {
-                    " (test setup)"
-                } else {
-                    ""
-                },
-                match (metric("constraints"), metric("k"), metric("rows")) {
-                    (Some(c), _, _) => fmt_count(c),
-                    (None, Some(k), Some(rows)) => format!("k={k:.0}, {rows:.0} rows"),
-                    _ => "-".into(),
-                },
-                get("setup"),
-                get("witness"),
-                get("prove_cold"),
-                get("prove"),
-                get("verify"),
-                metric("proof_bytes")
-                    .map(fmt_bytes)
-                    .unwrap_or_else(|| "-".into()),
-                prove
-                    .and_then(|r| r.peak_rss_bytes)
-                    .map(|b| fmt_bytes(b as f64))
-                    .unwrap_or_else(|| "-".into()),
-                msm.map(fmt_seconds).unwrap_or_else(|| "-".into()),
-            );
-        }
-        out.push('\n');
-    }
+    out += &non_empty(proofs_table(&recs), Table::markdown);
     out += &non_empty(gas_table(&recs), Table::markdown);
     out += &pool::markdown(&recs);
-    let hash: Vec<&&Record> = recs
-        .iter()
-        .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
-        .collect();
-    if !hash.is_empty() {
-        out += "### Native hash permutations (single thread)\n\n| hash | width | time / permutation | permutations / s |\n|---|---:|---:|---:|\n";
-        let mut rows: Vec<_> = hash.iter().collect();
-        rows.sort_by(|a, b| {
-            a.median()
-                .partial_cmp(&b.median())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
-        for r in rows {
-            out += &format!(
-                "| {} | {} | {} | {} |\n",
-                r.case.hash_label(),
-                r.case.width.unwrap_or(0),
-                r.median().map(fmt_seconds).unwrap_or_default(),
-                r.metrics
-                    .get("permutations_per_s")
-                    .map(|v| fmt_count(*v))
-                    .unwrap_or_default()
-            );
-        }
-        out.push('\n');
-    }
+    out += &non_empty(hash_table(&recs), Table::markdown);
     out += &primitives::markdown(&recs);
     let failed: Vec<&&Record> = recs.iter().filter(|r| r.status != Status::Ok).collect();
     if !failed.is_empty() {
@@ -468,6 +389,113 @@ pub fn markdown_summary(files: &[ResultsFile], ctx: &Context) -> String {
         }
     }
     out
+}
+
+/// The proof cases' phases (median wall time), sizes and the prove / MSM ratio.
+fn proofs_table(recs: &[&Record]) -> Table {
+    let mut t = Table::new("Proofs (median wall time)").columns(
+        &["case"],
+        &[
+            "constraints / rows",
+            "setup",
+            "witness",
+            "prove (cold)",
+            "prove",
+            "first / later proof",
+            "verify",
+            "proof",
+            "peak RSS (prove)",
+            "G1 MSM, same size",
+            "prove / MSM",
+        ],
+    );
+    for id in &unique_ids(recs, CaseKind::Proof) {
+        t.row(proof_row(recs, id));
+    }
+    t
+}
+
+/// One row of [`proofs_table`].
+fn proof_row(recs: &[&Record], id: &str) -> Vec<Cell> {
+    let dash = || "-".to_string();
+    let get = |p: &str| {
+        phase_median(recs, id, p)
+            .map(fmt_seconds)
+            .unwrap_or_else(dash)
+    };
+    let prove = recs.iter().find(|r| r.case_id == id && r.phase == "prove");
+    let metric = |k: &str| headline::metric(recs, id, k);
+    let msm = phase_median(recs, id, "msm");
+    let ratio = match (phase_median(recs, id, "prove"), msm) {
+        (Some(p), Some(m)) if m > 0.0 => format!("{:.1}×", p / m),
+        _ => dash(),
+    };
+    // a user's first proof (keys from disk, witness, proof) against each
+    // later one (witness, proof)
+    let first = match (
+        phase_median(recs, id, "prove_cold"),
+        phase_median(recs, id, "witness"),
+        phase_median(recs, id, "prove"),
+    ) {
+        (Some(c), Some(w), Some(p)) if w + p > 0.0 => format!("{:.2}×", c / (w + p)),
+        _ => dash(),
+    };
+    let test_setup = recs.iter().any(|r| r.case_id == id && r.test_setup);
+    let size = match (metric("constraints"), metric("k"), metric("rows")) {
+        (Some(c), _, _) => fmt_count(c),
+        (None, Some(k), Some(rows)) => format!("k={k:.0}, {rows:.0} rows"),
+        _ => dash(),
+    };
+    [
+        format!("{id}{}", if test_setup { " (test setup)" } else { "" }),
+        size,
+        get("setup"),
+        get("witness"),
+        get("prove_cold"),
+        get("prove"),
+        first,
+        get("verify"),
+        metric("proof_bytes").map(fmt_bytes).unwrap_or_else(dash),
+        prove
+            .and_then(|r| r.peak_rss_bytes)
+            .map(|b| fmt_bytes(b as f64))
+            .unwrap_or_else(dash),
+        msm.map(fmt_seconds).unwrap_or_else(dash),
+        ratio,
+    ]
+    .into_iter()
+    .map(Cell::new)
+    .collect()
+}
+
+/// Native hash permutations, fastest first.
+fn hash_table(recs: &[&Record]) -> Table {
+    let mut rows: Vec<&&Record> = recs
+        .iter()
+        .filter(|r| r.case.kind == CaseKind::Hash && r.status == Status::Ok)
+        .collect();
+    rows.sort_by(|a, b| {
+        a.median()
+            .partial_cmp(&b.median())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut t = Table::new("Native hash permutations (single thread)").columns(
+        &["hash"],
+        &["width", "time / permutation", "permutations / s"],
+    );
+    for r in rows {
+        t.row(vec![
+            r.case.hash_label().into(),
+            r.case.width.unwrap_or(0).to_string().into(),
+            r.median().map(fmt_seconds).unwrap_or_default().into(),
+            r.metrics
+                .get("permutations_per_s")
+                .map(|v| fmt_count(*v))
+                .unwrap_or_default()
+                .into(),
+        ]);
+    }
+    t
 }
 
 /// Rows of the on-chain verification table: one per ok `evm` record with gas metrics.
@@ -726,75 +754,81 @@ fn overview_charts(recs: &[&Record], no_grid: bool) -> Vec<String> {
 
 /// The sortable table of every record, with its metrics.
 fn all_measurements_html(recs: &[&Record]) -> String {
-    let mut html = String::new();
-    html += "<h2>All measurements</h2><p class=meta>Click a column header to sort.</p><table id=t><thead><tr>";
-    let metric_keys: BTreeSet<&String> = recs
+    let metric_keys: Vec<&str> = recs
         .iter()
         .flat_map(|r| r.metrics.keys())
         .filter(|k| !["batch", "state_nonzero"].contains(&k.as_str()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .map(String::as_str)
         .collect();
-    let mut cols = vec![
-        "case",
-        "phase",
-        "status",
-        "n",
-        "median",
-        "min",
-        "p95",
-        "max",
-        "cpu (median)",
-        "peak RSS",
-        "threads",
-    ];
-    let mk: Vec<&str> = metric_keys.iter().map(|s| s.as_str()).collect();
-    cols.extend(mk.iter().copied());
-    for (i, c) in cols.iter().enumerate() {
-        html += &format!("<th onclick=\"sortBy({i})\">{}</th>", esc(c));
-    }
-    html += "</tr></thead><tbody>";
+    let mut t = Table::new("All measurements")
+        .note("Click a column header to sort.")
+        .sortable("t")
+        .columns(
+            &["case", "phase", "status"],
+            &[
+                "n",
+                "median",
+                "min",
+                "p95",
+                "max",
+                "cpu (median)",
+                "peak RSS",
+                "threads",
+            ],
+        )
+        .columns(&[], &metric_keys);
     for r in recs {
-        let s = r.summary;
-        let cpu_med = zkbench_results::stats::Summary::of(&r.cpu_s).map(|s| s.median);
-        let num = |v: Option<f64>, f: &dyn Fn(f64) -> String| match v {
-            Some(x) => format!("<td data-v=\"{x}\">{}</td>", f(x)),
-            None => "<td data-v=\"-1\">-</td>".into(),
-        };
-        let status = format!("{:?}", r.status).to_lowercase();
-        html += &format!(
-            "<tr class={}><td>{}{}</td><td>{}</td><td title=\"{}\">{}</td>",
+        t.row_with_class(
             if r.status == Status::Ok { "ok" } else { "bad" },
-            esc(&r.case_id),
-            if r.test_setup {
-                " <span class=tag>test setup</span>"
-            } else {
-                ""
-            },
-            esc(&r.phase),
-            esc(r.error.as_deref().unwrap_or("")),
-            status
+            measurement_row(r, &metric_keys),
         );
-        html += &num(s.map(|s| s.n as f64), &|x| format!("{x:.0}"));
-        html += &num(s.map(|s| s.median), &fmt_seconds);
-        html += &num(s.map(|s| s.min), &fmt_seconds);
-        html += &num(s.map(|s| s.p95), &fmt_seconds);
-        html += &num(s.map(|s| s.max), &fmt_seconds);
+    }
+    t.html()
+}
+
+/// One row of [`all_measurements_html`]: numbers carry their sort value.
+fn measurement_row(r: &Record, metric_keys: &[&str]) -> Vec<Cell> {
+    let num = |v: Option<f64>, f: &dyn Fn(f64) -> String| match v {
+        Some(x) => Cell::new(f(x)).sort_value(x),
+        None => Cell::new("-").sort_value(-1.0),
+    };
+    let count = |x: f64| format!("{x:.0}");
+    let s = r.summary;
+    let cpu_med = zkbench_results::stats::Summary::of(&r.cpu_s).map(|s| s.median);
+    let tag = if r.test_setup {
+        " <span class=tag>test setup</span>"
+    } else {
+        ""
+    };
+    let status = format!("{:?}", r.status).to_lowercase();
+    let mut row = vec![
+        Cell::new(r.case_id.clone()).with_html(format!("{}{tag}", esc(&r.case_id))),
+        Cell::new(r.phase.clone()),
+        Cell::new(status).tooltip(r.error.as_deref().unwrap_or("")),
+        num(s.map(|s| s.n as f64), &count),
+        num(s.map(|s| s.median), &fmt_seconds),
+        num(s.map(|s| s.min), &fmt_seconds),
+        num(s.map(|s| s.p95), &fmt_seconds),
+        num(s.map(|s| s.max), &fmt_seconds),
         // CPU time is read in clock ticks (10 ms): shorter phases show as below resolution.
-        html += &num(cpu_med, &|x| {
+        num(cpu_med, &|x| {
             if x < 0.01 {
                 "<10 ms".into()
             } else {
                 fmt_seconds(x)
             }
-        });
-        html += &num(r.peak_rss_bytes.map(|b| b as f64), &fmt_bytes);
-        html += &num(Some(r.threads as f64), &|x| format!("{x:.0}"));
-        for k in &mk {
-            html += &num(r.metrics.get(*k).copied(), &fmt_count);
-        }
-        html += "</tr>";
-    }
-    html += "</tbody></table>";
-    html
+        }),
+        num(r.peak_rss_bytes.map(|b| b as f64), &fmt_bytes),
+        num(Some(r.threads as f64), &count),
+    ];
+    row.extend(
+        metric_keys
+            .iter()
+            .map(|k| num(r.metrics.get(*k).copied(), &fmt_count)),
+    );
+    row
 }
 
 const HEAD: &str = r#"<!doctype html><html lang=en><head><meta charset=utf-8><title>zkbench report</title>

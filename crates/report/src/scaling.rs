@@ -16,7 +16,8 @@ use plotters::prelude::*;
 
 use crate::{
     charts::{draw_line, legend_entry, report_mesh},
-    format::{esc, fmt_seconds},
+    format::fmt_seconds,
+    table::{Align, Cell, Table},
 };
 use zkbench_results::{stats::median, CaseKind, Record, ResultsFile, Status};
 
@@ -208,72 +209,46 @@ fn cells(s: &Series, all: &[Series], what: &str, threads: &[usize]) -> Vec<Strin
         .collect()
 }
 
-/// The scaling table as Markdown (`None` without series): for every case
-/// and system its time, its ratio to the peer and its work overhead at
-/// every thread count.
-pub fn markdown(files: &[ResultsFile]) -> Option<String> {
-    let all = series(files);
+/// The scaling table (`None` without series): for every case and system
+/// its time, its ratio to the peer and its work overhead at every thread
+/// count.
+fn table(all: &[Series]) -> Option<Table> {
     if all.is_empty() {
         return None;
     }
-    let threads = all_threads(&all);
-    let mut out = String::from(
-        "### Scaling with threads\n\nTime of one operation (median, wall), its ratio to the peer at the same thread count (below 1x: zkbench is faster), and work overhead (CPU time at N threads / CPU time at the smallest count; 1.00: no added work).\n\n| case | system | | ",
-    );
-    out += &threads
-        .iter()
-        .map(|t| format!("{t} thr"))
-        .collect::<Vec<_>>()
-        .join(" | ");
-    out += " |\n|---|---|---|";
-    out += &"---:|".repeat(threads.len());
-    out.push('\n');
+    let threads = all_threads(all);
+    let mut t = Table::new("Scaling with threads")
+        .about(
+            "Time of one operation (median, wall), its ratio to the peer at the same thread count \
+             (below 1x: zkbench is faster), and work overhead (CPU time at N threads / CPU time at \
+             the smallest count; 1.00: no added work).",
+        )
+        .columns(&["case", "system", ""], &[]);
+    for n in &threads {
+        t = t.column(format!("{n} thr"), Align::Right);
+    }
     let mut current: Option<&Series> = None;
-    for row in rows(&all) {
+    for row in rows(all) {
         if !row[1].is_empty() {
             current = all.iter().find(|s| s.case == row[0] && s.system == row[1]);
         }
         let Some(s) = current else { continue };
-        let cells = cells(s, &all, &row[2], &threads);
-        out += &format!(
-            "| {} | {} | {} | {} |\n",
-            row[0],
-            row[1],
-            row[2],
-            cells.join(" | ")
-        );
+        let numbers = cells(s, all, &row[2], &threads);
+        t.row(row.into_iter().chain(numbers).map(Cell::new).collect());
     }
-    Some(out)
+    Some(t)
 }
 
-/// The same table as HTML (user strings escaped).
+/// The scaling table as Markdown (`None` without series).
+pub fn markdown(files: &[ResultsFile]) -> Option<String> {
+    table(&series(files)).map(|t| t.markdown())
+}
+
+/// The same table as HTML (user strings escaped), then the speedup charts.
 pub fn html(files: &[ResultsFile]) -> Option<String> {
     let all = series(files);
-    if all.is_empty() {
-        return None;
-    }
-    let threads = all_threads(&all);
-    let mut out = String::from("<h2>Scaling with threads</h2>\n<p>Time of one operation (median, wall), its ratio to the peer at the same thread count (below 1x: zkbench is faster), and work overhead (CPU time at N threads / CPU time at the smallest count).</p>\n<table>\n<tr><th>case</th><th>system</th><th></th>");
-    for t in &threads {
-        out += &format!("<th>{t} threads</th>");
-    }
-    out += "</tr>\n";
-    let mut current: Option<&Series> = None;
-    for row in rows(&all) {
-        if !row[1].is_empty() {
-            current = all.iter().find(|s| s.case == row[0] && s.system == row[1]);
-        }
-        let Some(s) = current else { continue };
-        out += "<tr>";
-        for c in &row {
-            out += &format!("<td>{}</td>", esc(c));
-        }
-        for c in cells(s, &all, &row[2], &threads) {
-            out += &format!("<td class=\"num\">{}</td>", esc(&c));
-        }
-        out += "</tr>\n";
-    }
-    out += "</table>\n";
+    let mut out = table(&all)?.html();
+    out.push('\n');
     for svg in charts_of(&all) {
         out += &svg;
         out.push('\n');

@@ -12,12 +12,14 @@ pub enum Align {
     Right,
 }
 
-/// One cell: its text, whether it is emphasised, and optionally other HTML.
+/// One cell: its text, whether it is emphasised, and optionally other HTML
+/// and attributes of its HTML `<td>`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
     text: String,
     bold: bool,
     html: Option<String>,
+    attrs: String,
 }
 
 impl Cell {
@@ -27,6 +29,7 @@ impl Cell {
             text: text.into(),
             bold: false,
             html: None,
+            attrs: String::new(),
         }
     }
 
@@ -41,6 +44,19 @@ impl Cell {
     /// The cell's HTML, already escaped, when it differs from its escaped text.
     pub fn with_html(mut self, html: impl Into<String>) -> Self {
         self.html = Some(html.into());
+        self
+    }
+
+    /// The number a sortable table sorts this cell's column by (HTML
+    /// `data-v`; a cell without a value sorts as -1).
+    pub fn sort_value(mut self, v: f64) -> Self {
+        self.attrs += &format!(" data-v=\"{v}\"");
+        self
+    }
+
+    /// A tooltip (HTML `title`, escaped).
+    pub fn tooltip(mut self, text: &str) -> Self {
+        self.attrs += &format!(" title=\"{}\"", esc(text));
         self
     }
 
@@ -84,6 +100,7 @@ pub struct Table {
     about: Option<String>,
     columns: Vec<(String, Align, bool)>,
     rows: Vec<(Option<String>, Vec<Cell>)>,
+    sortable: Option<String>,
 }
 
 impl Table {
@@ -96,7 +113,16 @@ impl Table {
             about: None,
             columns: vec![],
             rows: vec![],
+            sortable: None,
         }
+    }
+
+    /// Makes the HTML table sortable by the page's `sortBy(column)` script:
+    /// the `<table>` gets `id`, each header an `onclick` (cells sort by their
+    /// [`Cell::sort_value`], else their text).
+    pub fn sortable(mut self, id: &str) -> Self {
+        self.sortable = Some(id.into());
+        self
     }
 
     /// A shorter title for the HTML heading (the note then says the rest).
@@ -210,9 +236,16 @@ impl Table {
 
     /// The `<table>` alone, with a head (no heading, no note).
     pub fn html_table(&self) -> String {
-        let mut h = String::from("<table><thead><tr>");
-        for (c, _, _) in &self.columns {
-            h += &format!("<th>{}</th>", esc(c));
+        let mut h = match &self.sortable {
+            Some(id) => format!("<table id={id}><thead><tr>"),
+            None => String::from("<table><thead><tr>"),
+        };
+        for (i, (c, _, _)) in self.columns.iter().enumerate() {
+            let click = match self.sortable {
+                Some(_) => format!(" onclick=\"sortBy({i})\""),
+                None => String::new(),
+            };
+            h += &format!("<th{click}>{}</th>", esc(c));
         }
         h += "</tr></thead><tbody>";
         for (class, cells) in &self.rows {
@@ -221,7 +254,7 @@ impl Table {
                 None => "<tr>".into(),
             };
             for c in cells {
-                h += &format!("<td>{}</td>", c.to_html());
+                h += &format!("<td{}>{}</td>", c.attrs, c.to_html());
             }
             h += "</tr>";
         }
@@ -267,6 +300,12 @@ mod tests {
         assert!(t
             .html_subsection()
             .starts_with("<h3>Speed &lt;fast&gt;</h3><table><thead>"));
+        let mut s = Table::new("S").sortable("t").column("n", Align::Right);
+        s.row(vec![Cell::new("1 s").sort_value(1.0).tooltip("a\"b")]);
+        assert_eq!(
+            s.html_table(),
+            "<table id=t><thead><tr><th onclick=\"sortBy(0)\">n</th></tr></thead><tbody><tr><td data-v=\"1\" title=\"a&quot;b\">1 s</td></tr></tbody></table>"
+        );
         let mut a = Table::new("T").about("a < b").column("x", Align::Left);
         a.row(vec!["1".into()]);
         assert_eq!(a.markdown(), "### T\n\na < b\n\n| x |\n|---|\n| 1 |\n\n");

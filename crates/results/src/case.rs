@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::subject::Subject;
+
 /// What a case measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -138,9 +140,10 @@ pub struct Case {
     /// for `evm` cases the verifier (`zkbench`, `snarkjs`, `gnark`).
     pub system: String,
     /// Hash family name (zkbench-hash registry name); for primitive cases
-    /// ([`CaseKind::is_primitive`]) the group, field or commitment scheme
-    /// (`bn254-g1`, `bn254-fr`, `kzg-bn254`, `fri-babybear`, ...).
-    pub hash: String,
+    /// ([`CaseKind::is_primitive`]) the group, field, curve or commitment
+    /// scheme (`bn254-g1`, `bn254-fr`, `kzg-bn254`, `fri-babybear`, ...): a
+    /// [`Subject`], written as that one string.
+    pub hash: Subject,
     /// S-box exponent, when the family has several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alpha: Option<u64>,
@@ -268,7 +271,7 @@ impl Case {
     pub fn hash_label(&self) -> String {
         match self.alpha {
             Some(a) => format!("{}-a{a}", self.hash),
-            None => self.hash.clone(),
+            None => self.hash.to_string(),
         }
     }
 }

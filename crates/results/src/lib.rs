@@ -22,8 +22,10 @@ pub mod env;
 pub mod results;
 pub mod security;
 pub mod stats;
+pub mod subject;
 
 pub use case::{Case, CaseKind, Circuit};
 pub use env::Environment;
 pub use results::{Record, ResultsError, ResultsFile, Status, SCHEMA, SCHEMA_VERSION};
 pub use stats::Summary;
+pub use subject::{Primitive, PrimitiveKind, Subject};

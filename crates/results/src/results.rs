@@ -232,7 +232,7 @@ impl ResultsFile {
             let cols = [
                 r.case_id.clone(),
                 c.system.clone(),
-                c.hash.clone(),
+                c.hash.to_string(),
                 opt(c.alpha.map(|x| x.to_string())),
                 opt(c.width.map(|x| x.to_string())),
                 opt(c.arity.map(|x| x.to_string())),
