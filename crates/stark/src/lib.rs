@@ -1,0 +1,68 @@
+//! # zkbench-stark
+//!
+//! The note spend and membership statements of `zkbench-statement` as
+//! small-field STARKs: AIRs over BabyBear with Poseidon2 (width 16) as the
+//! tree hash and 8-limb digests, proved with Plonky3's uni-STARK and hiding
+//! FRI (Plonky3 0.8.0).
+//!
+//! * [`native`]: the small-field values (how an `Fr` witness becomes
+//!   BabyBear limbs, how digests become `Fr` public inputs), the native
+//!   Poseidon2 compression and tree: the reference the AIR is checked
+//!   against;
+//! * [`air`]: the AIR ([`NoteAir`]) and its trace;
+//! * [`params`]: the STARK configuration and the FRI parameters of the two
+//!   conjectured security levels ([`SecurityLevel`]);
+//! * [`prover`]: witness → trace, prove, verify, proof bytes;
+//! * [`audit`]: the mutation audit of the AIR's trace cells and public values.
+//!
+//! Constructions: STARK (Ben-Sasson, Bentov, Horesh, Riabzev, ePrint
+//! 2018/046), FRI (the same authors, ICALP 2018), Poseidon2 (Grassi,
+//! Khovratovich, Schofnegger, ePrint 2023/323); the security levels are
+//! conjectured ones (ePrint 2025/2010 §1.5, as Plonky3 computes them).
+#![deny(missing_docs)]
+
+pub mod air;
+pub mod audit;
+pub mod native;
+pub mod params;
+pub mod prover;
+
+pub use air::{AirKind, NoteAir};
+pub use params::{security_bits, SecurityLevel};
+pub use prover::{air_for, prepare, prove, verify, Prepared, StarkProof};
+
+/// An error of the STARK backend.
+#[derive(Debug, thiserror::Error)]
+pub enum StarkError {
+    /// A configuration this backend cannot prove (family, arity, circuit).
+    #[error("configuration: {0}")]
+    Config(String),
+    /// A witness or public inputs that do not fit the statement.
+    #[error("witness: {0}")]
+    Witness(String),
+    /// The prover failed.
+    #[error("prover: {0}")]
+    Prove(String),
+    /// Bytes that are not what they should be (a proof, a key file).
+    #[error("decode: {0}")]
+    Decode(String),
+    /// A file that could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+}
+
+impl From<zkbench_statement::StatementError> for StarkError {
+    fn from(e: zkbench_statement::StatementError) -> Self {
+        use zkbench_statement::StatementError as S;
+        match e {
+            S::Hash(h) => StarkError::Config(h.to_string()),
+            S::Config(m) => StarkError::Config(m),
+            S::Witness(m) => StarkError::Witness(m),
+        }
+    }
+}

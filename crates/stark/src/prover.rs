@@ -1,0 +1,230 @@
+//! Native proving and verification: a statement witness to a trace and
+//! public values, a STARK proof of them, and its check.
+
+use p3_matrix::dense::RowMajorMatrix;
+use zkbench_statement::{
+    CircuitKind, MembershipWitness, MerklePath, PublicInputs, SpendWitness, StatementConfig,
+    TreeShape, Witness,
+};
+
+use crate::air::{AirKind, NoteAir, TraceInput};
+use crate::native::{
+    domain_nullifier, ext_limbs, limbs_of, note_commitment, nullifier_hash, pack_digest,
+    unpack_digest, Digest, Val, DIGEST, EXT_LIMBS,
+};
+use crate::params::{config, Config, SecurityLevel};
+use crate::StarkError;
+
+/// A STARK proof (Plonky3's uni-STARK proof over [`Config`]).
+pub type StarkProof = p3_uni_stark::Proof<Config>;
+
+/// The AIR of a statement configuration: Poseidon2 family (the BabyBear
+/// instance stands in for the BN254 one), binary tree, spend or membership.
+pub fn air_for(cfg: &StatementConfig) -> Result<NoteAir, StarkError> {
+    if cfg.family != zkbench_hash::HashFamily::Poseidon2 {
+        return Err(StarkError::Config(format!(
+            "the STARK proves the Poseidon2 statement (BabyBear Poseidon2, width 16); got family {}",
+            cfg.family.name()
+        )));
+    }
+    if !matches!(cfg.alpha, None | Some(7)) {
+        return Err(StarkError::Config(format!(
+            "BabyBear Poseidon2 has S-box x^7; alpha {:?} is not available",
+            cfg.alpha
+        )));
+    }
+    if cfg.arity != 2 {
+        return Err(StarkError::Config(format!(
+            "the STARK AIR has arity 2; got arity {}",
+            cfg.arity
+        )));
+    }
+    let kind = match cfg.circuit {
+        CircuitKind::Spend => AirKind::Spend,
+        CircuitKind::Membership => AirKind::Membership,
+        CircuitKind::BatchRoot => {
+            return Err(StarkError::Config(
+                "the STARK proves spend and membership; batch-root has no AIR".into(),
+            ))
+        }
+    };
+    let shape = cfg.shape()?;
+    NoteAir::new(kind, shape.height).map_err(StarkError::Config)
+}
+
+/// A witness turned into its trace, with its public values (BabyBear, what
+/// the AIR sees) and public inputs (`Fr`, what the trait's callers see).
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The execution trace.
+    pub trace: RowMajorMatrix<Val>,
+    /// The AIR's public values.
+    pub public_values: Vec<Val>,
+    /// Spend: `[pack(root), pack(nullifier_hash), ext_data_hash]`;
+    /// membership: `[pack(root)]`.
+    pub public: PublicInputs,
+}
+
+/// Siblings as limbs and path bits of `path`, checked against `shape`.
+fn path_limbs(
+    path: &MerklePath,
+    shape: &TreeShape,
+) -> Result<(Vec<Digest>, Vec<bool>), StarkError> {
+    shape.check_siblings(&path.siblings)?;
+    let bits = shape
+        .position_digits(path.index)?
+        .into_iter()
+        .map(|d| d == 1)
+        .collect();
+    Ok((
+        path.siblings.iter().map(|s| limbs_of(&s[0])).collect(),
+        bits,
+    ))
+}
+
+/// The nodes entering each level, from `leaf` up, and the root.
+fn path_nodes(leaf: Digest, siblings: &[Digest], bits: &[bool]) -> (Vec<Digest>, Digest) {
+    let mut nodes = Vec::with_capacity(siblings.len());
+    let mut cur = leaf;
+    for (sib, &right) in siblings.iter().zip(bits) {
+        nodes.push(cur);
+        cur = if right {
+            crate::native::compress(sib, &cur)
+        } else {
+            crate::native::compress(&cur, sib)
+        };
+    }
+    (nodes, cur)
+}
+
+/// The trace, public values and public inputs of `witness` for `air`.
+pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError> {
+    let shape = TreeShape {
+        arity: 2,
+        height: air.depth(),
+    };
+    let (input, public_values, public) = match (air.kind(), witness) {
+        (AirKind::Spend, Witness::Spend(w)) => spend_input(w, &shape)?,
+        (AirKind::Membership, Witness::Membership(w)) => membership_input(w, &shape)?,
+        (kind, w) => {
+            return Err(StarkError::Witness(format!(
+                "a {:?} witness for the {kind:?} AIR",
+                w.kind()
+            )))
+        }
+    };
+    let (nodes, _) = path_nodes(input.leaf, &input.siblings, &input.bits);
+    let trace = air.trace(&input, &nodes);
+    Ok(Prepared {
+        trace,
+        public_values,
+        public,
+    })
+}
+
+type Parts = (TraceInput, Vec<Val>, PublicInputs);
+
+fn spend_input(w: &SpendWitness, shape: &TreeShape) -> Result<Parts, StarkError> {
+    let (n, s) = (limbs_of(&w.nullifier), limbs_of(&w.secret));
+    if s == domain_nullifier() {
+        return Err(StarkError::Witness(
+            "the secret must differ from DOMAIN_NULLIFIER".into(),
+        ));
+    }
+    let (siblings, bits) = path_limbs(&w.path, shape)?;
+    let leaf = note_commitment(&n, &s);
+    let (_, root) = path_nodes(leaf, &siblings, &bits);
+    let nf = nullifier_hash(&n);
+    let ext = ext_limbs(&w.ext_data_hash);
+    let mut pv = root.to_vec();
+    pv.extend_from_slice(&nf);
+    pv.extend_from_slice(&ext);
+    let public = PublicInputs(vec![pack_digest(&root), pack_digest(&nf), w.ext_data_hash]);
+    let input = TraceInput {
+        note: Some((n, s)),
+        leaf,
+        siblings,
+        bits,
+        ext,
+    };
+    Ok((input, pv, public))
+}
+
+fn membership_input(w: &MembershipWitness, shape: &TreeShape) -> Result<Parts, StarkError> {
+    let (siblings, bits) = path_limbs(&w.path, shape)?;
+    let leaf = limbs_of(&w.leaf);
+    let (_, root) = path_nodes(leaf, &siblings, &bits);
+    let input = TraceInput {
+        note: None,
+        leaf,
+        siblings,
+        bits,
+        ext: [Val::default(); EXT_LIMBS],
+    };
+    Ok((input, root.to_vec(), PublicInputs(vec![pack_digest(&root)])))
+}
+
+/// The AIR's public values for the trait's public inputs: `Ok(None)` when
+/// they are of the right number but no encoding of this backend's values
+/// (a root that is no packed digest), an error for a wrong number.
+pub fn public_values(air: &NoteAir, public: &PublicInputs) -> Result<Option<Vec<Val>>, StarkError> {
+    let want = match air.kind() {
+        AirKind::Spend => 3,
+        AirKind::Membership => 1,
+    };
+    if public.0.len() != want {
+        return Err(StarkError::Witness(format!(
+            "the {:?} statement has {want} public inputs; got {}",
+            air.kind(),
+            public.0.len()
+        )));
+    }
+    let mut pv = Vec::with_capacity(2 * DIGEST + EXT_LIMBS);
+    for x in public.0.iter().take(want.min(2)) {
+        match unpack_digest(x) {
+            Some(d) => pv.extend_from_slice(&d),
+            None => return Ok(None),
+        }
+    }
+    if air.kind() == AirKind::Spend {
+        pv.extend_from_slice(&ext_limbs(&public.0[2]));
+    }
+    Ok(Some(pv))
+}
+
+/// Proves `prepared` with zero-knowledge randomness from `seed`.
+pub fn prove(
+    level: SecurityLevel,
+    air: &NoteAir,
+    prepared: &Prepared,
+    seed: u64,
+) -> Result<StarkProof, StarkError> {
+    let cfg = config(level, seed);
+    p3_uni_stark::prove(&cfg, air, prepared.trace.clone(), &prepared.public_values)
+        .map_err(|e| StarkError::Prove(format!("{e:?}")))
+}
+
+/// Whether `proof` verifies for `public_values` (never panics: a panic of
+/// the verifier on a malformed proof counts as a rejection).
+pub fn verify(
+    level: SecurityLevel,
+    air: &NoteAir,
+    public_values: &[Val],
+    proof: &StarkProof,
+) -> bool {
+    let cfg = config(level, 0);
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        p3_uni_stark::verify(&cfg, air, proof, public_values).is_ok()
+    }))
+    .unwrap_or(false)
+}
+
+/// The proof's bytes (postcard).
+pub fn proof_to_bytes(proof: &StarkProof) -> Vec<u8> {
+    postcard::to_allocvec(proof).unwrap_or_default()
+}
+
+/// A proof from [`proof_to_bytes`]' output; an error for anything else.
+pub fn proof_from_bytes(bytes: &[u8]) -> Result<StarkProof, StarkError> {
+    postcard::from_bytes(bytes).map_err(|e| StarkError::Decode(format!("not a STARK proof: {e}")))
+}
