@@ -3,8 +3,17 @@
 //! PostgreSQL, in one run.
 //!
 //! ```sh
-//! cargo run --release -p zkbench-server --example loadgen -- [--seconds 5] [--records 30] [--samples 10] [--clients 1,10,100]
+//! cargo run --release -p zkbench-server --example loadgen -- [--seconds 5] [--records 30] [--samples 10] [--clients 1,10,100] [--db sqlite|postgres|both]
 //! ```
+//!
+//! With `--fill N` it first stores N submissions (`--records`, `--samples`
+//! each; say `--records 100` for default-suite size) directly through
+//! `Db::insert`, then measures the leaderboard as it was computed before
+//! summaries (every document read and aggregated: `Db::all_documents` and
+//! `summary::board_from_documents`, in process) and as served now
+//! (`GET /leaderboard`, default and filtered, and `GET /api/results?limit=100`
+//! at each `--clients` level), with the process's peak RSS (`VmHWM`, reset
+//! before each part), then the `POST` levels.
 //!
 //! For each database it starts a server in this process (its own tokio
 //! runtime, so the server's threads are not the clients' threads) on a fresh
@@ -20,11 +29,16 @@ use std::{
 
 use zkbench_server::{pgtemp::TempPostgres, sample, Server, ServerConfig};
 
+#[path = "loadgen/fill.rs"]
+mod fill;
+
 struct Args {
     seconds: f64,
     records: usize,
     samples: usize,
     clients: Vec<usize>,
+    fill: u64,
+    db: String,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -33,6 +47,8 @@ fn parse_args() -> Result<Args, String> {
         records: 30,
         samples: 10,
         clients: vec![1, 10, 100],
+        fill: 0,
+        db: "both".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -45,6 +61,8 @@ fn parse_args() -> Result<Args, String> {
             "--seconds" => a.seconds = num(&v)?,
             "--records" => a.records = num(&v)? as usize,
             "--samples" => a.samples = num(&v)? as usize,
+            "--fill" => a.fill = num(&v)? as u64,
+            "--db" if ["sqlite", "postgres", "both"].contains(&v.as_str()) => a.db = v,
             "--clients" => {
                 a.clients = v
                     .split(',')
@@ -53,7 +71,7 @@ fn parse_args() -> Result<Args, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown flag {flag}; accepted: --seconds, --records, --samples, --clients"
+                    "unknown flag or value {flag} {v}; accepted: --seconds, --records, --samples, --clients, --fill N, --db sqlite|postgres|both"
                 ))
             }
         }
@@ -92,7 +110,8 @@ struct Level {
     p99: Duration,
 }
 
-fn nearest_rank(sorted: &[Duration], p: f64) -> Duration {
+/// The `p`-th percentile of `sorted` (nearest rank).
+pub fn nearest_rank(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
     }
@@ -155,7 +174,8 @@ async fn run_level(
     }
 }
 
-fn ms(d: Duration) -> String {
+/// Milliseconds, one decimal.
+pub fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
 
@@ -180,17 +200,23 @@ fn main() {
     let bodies = Arc::new(Bodies::new(args.records, args.samples));
     let body_len = bodies.body(0).len();
     let dir = tempfile::tempdir().expect("tempdir");
-    let pg = match TempPostgres::start() {
-        Ok(pg) => Some(pg),
-        Err(e) => {
-            eprintln!("PostgreSQL rows skipped: {e}");
-            None
-        }
+    let pg = match (args.db != "sqlite").then(TempPostgres::start) {
+        None => None,
+        Some(pg) => match pg {
+            Ok(pg) => Some(pg),
+            Err(e) => {
+                eprintln!("PostgreSQL rows skipped: {e}");
+                None
+            }
+        },
     };
-    let mut dbs = vec![(
-        "SQLite (WAL, synchronous=FULL)".to_string(),
-        format!("sqlite://{}", dir.path().join("load.db").display()),
-    )];
+    let mut dbs = Vec::new();
+    if args.db != "postgres" {
+        dbs.push((
+            "SQLite (WAL, synchronous=FULL)".to_string(),
+            format!("sqlite://{}", dir.path().join("load.db").display()),
+        ));
+    }
     if let Some(pg) = &pg {
         let version = pg.version();
         let version = version
@@ -203,6 +229,15 @@ fn main() {
     let mut rows = Vec::new();
     let mut first = 0u64;
     for (name, url) in &dbs {
+        if args.fill > 0 {
+            let fill = fill::Fill {
+                n: args.fill,
+                records: args.records,
+                samples: args.samples,
+            };
+            server_rt.block_on(fill.store(url));
+            fill::measure_documents(&server_rt, url);
+        }
         let config = ServerConfig {
             addr: "127.0.0.1:0".into(),
             db_url: url.clone(),
@@ -215,6 +250,9 @@ fn main() {
         let handle = server_rt.spawn(server.run_until(async move {
             let _ = rx.await;
         }));
+        if args.fill > 0 {
+            fill::measure_gets(&client_rt, &base, name, &args.clients, args.seconds);
+        }
         for &c in &args.clients {
             let level =
                 client_rt.block_on(run_level(&base, c, args.seconds, bodies.clone(), first));

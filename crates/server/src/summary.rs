@@ -297,7 +297,7 @@ pub struct Pos {
 
 impl Pos {
     /// Order of medians, ties broken by submission and record.
-    pub fn cmp(&self, o: &Pos) -> Ordering {
+    pub fn order(&self, o: &Pos) -> Ordering {
         self.median
             .total_cmp(&o.median)
             .then_with(|| self.sub.cmp(&o.sub))
@@ -325,15 +325,15 @@ pub enum MedianStep {
 /// neighbour on `x`'s side (found in the database, `x` included) joins it.
 pub fn step_median(n: i64, lo: Pos, hi: Pos, x: Pos) -> MedianStep {
     if n % 2 == 0 {
-        let m = if x.cmp(&lo) == Ordering::Less {
+        let m = if x.order(&lo) == Ordering::Less {
             lo
-        } else if x.cmp(&hi) == Ordering::Greater {
+        } else if x.order(&hi) == Ordering::Greater {
             hi
         } else {
             x
         };
         MedianStep::Done(m.clone(), m)
-    } else if x.cmp(&lo) == Ordering::Less {
+    } else if x.order(&lo) == Ordering::Less {
         MedianStep::Before(lo)
     } else {
         MedianStep::After(lo)
@@ -531,7 +531,7 @@ mod tests {
                     seq: i as i64,
                 };
                 set.push(x.clone());
-                set.sort_by(|a, b| a.cmp(b));
+                set.sort_by(|a, b| a.order(b));
                 let n = set.len();
                 let next = match pair.take() {
                     None => (x.clone(), x),

@@ -62,7 +62,7 @@ fn filters() -> Vec<Filters> {
 /// for every filter.
 async fn assert_board_matches(db: &Db, label: &str) {
     let stored = db.all_documents().await.unwrap();
-    let docs: Vec<StoredDoc> = stored
+    let docs: Vec<StoredDoc<'_>> = stored
         .iter()
         .map(|(i, d)| StoredDoc {
             id: &i.id,
