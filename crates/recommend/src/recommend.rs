@@ -305,12 +305,16 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
         let (ka, kb) = (key(a, budget.optimize), key(b, budget.optimize));
         ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
     });
-    let on = front(
-        &ranked
-            .iter()
-            .map(|c| key(c, Objective::Prove))
-            .collect::<Vec<_>>(),
-    );
+    // with no gas known at all, the front is of prove time and proof size
+    let no_gas = ranked.iter().all(|c| c.verify_gas.is_none());
+    let points: Vec<[f64; 3]> = ranked
+        .iter()
+        .map(|c| {
+            let [p, g, s] = key(c, Objective::Prove);
+            [p, if no_gas { 0.0 } else { g }, s]
+        })
+        .collect();
+    let on = front(&points);
     for (c, f) in ranked.iter_mut().zip(on) {
         c.pareto = f;
     }

@@ -114,17 +114,18 @@ impl Recommendation {
                 let mark = if c.pareto { " [Pareto]" } else { "" };
                 let _ = writeln!(s, "  {}. {}{mark}", i + 1, line(c));
             }
-            let front: Vec<&str> = self
+            let front: Vec<String> = self
                 .ranked
                 .iter()
                 .filter(|c| c.pareto)
-                .map(|c| c.statement.as_str())
+                .map(|c| format!("{} ({} threads)", c.statement, c.threads))
                 .collect();
-            let _ = writeln!(
-                s,
-                "\nPareto front (prove time, verify gas, proof size): {}",
-                front.join("; ")
-            );
+            let axes = if self.ranked.iter().all(|c| c.verify_gas.is_none()) {
+                "prove time, proof size; no verify gas known"
+            } else {
+                "prove time, verify gas, proof size"
+            };
+            let _ = writeln!(s, "\nPareto front ({axes}): {}", front.join("; "));
         }
         if !self.fits.is_empty() {
             s += "\nPredictions rest on these fits and measured points:\n";

@@ -136,15 +136,15 @@ const GRIFFIN_ATTACKS: &[Attack] = &[
     },
     Attack {
         citation: RESULTANT_2025,
-        result: "resultant-based CICO attacks improving on FreeLunch for permutations with low-degree inverse S-boxes",
-        breaks_claim: true,
+        result: "resultant-based CICO attacks improving on the FreeLunch and resultant attacks of 2024 on permutations whose S-boxes have a low-degree inverse",
+        breaks_claim: false,
     },
 ];
 
 const ANEMOI_ATTACKS: &[Attack] = &[
     Attack {
         citation: FREELUNCH_2024,
-        result: "challenges the security of full-round Anemoi instances (theory, confirmed experimentally on smaller instances)",
+        result: "challenges the security of full-round Anemoi instances (complexity estimates, confirmed experimentally)",
         breaks_claim: true,
     },
     Attack {
