@@ -31,6 +31,9 @@ pub enum PoolCmd {
     /// Take a deposit back when the pool is stalled (no commit for its liveness timeout
     /// while deposits wait); the note must not be committed yet.
     Reclaim(ReclaimArgs),
+    /// Take back the escrow of deposits the sequencer excluded (a blocklisted depositor's
+    /// way back): pays the sending account's escrow to it.
+    ClaimEscrow(ClaimEscrowArgs),
 }
 
 /// Where a wallet/sequencer command runs: a node, and which of its keys signs.
@@ -49,6 +52,25 @@ pub struct NodeArgs {
     /// Print the result as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Send a transaction even when the node's eth_call says the pool will revert it (the
+    /// rejection then happens on chain and costs gas); by default such a transaction is not
+    /// sent and the command fails naming the pool's error.
+    #[arg(long)]
+    pub send_anyway: bool,
+    /// Key cache directory: the pool's proving keys are set up once and read from here after
+    /// (default as for `zkbench prove`).
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+}
+
+/// Arguments of `zkbench pool claim-escrow`.
+#[derive(Args, Debug)]
+pub struct ClaimEscrowArgs {
+    #[command(flatten)]
+    pub node: NodeArgs,
+    /// The pool's address.
+    #[arg(long)]
+    pub pool: String,
 }
 
 /// Arguments of `zkbench pool deploy`.
@@ -199,7 +221,23 @@ pub fn run(cmd: PoolCmd) -> anyhow::Result<ExitCode> {
         PoolCmd::Withdraw(a) => withdraw_cmd(a),
         PoolCmd::Sequencer(a) => sequencer_cmd(a),
         PoolCmd::Reclaim(a) => reclaim_cmd(a),
+        PoolCmd::ClaimEscrow(a) => claim_escrow_cmd(a),
     }
+}
+
+/// The pool's provers (test-setup keys) through the key cache of `n`.
+fn provers(n: &NodeArgs, shape: PoolShape, fam: HashFamily) -> anyhow::Result<PoolProvers> {
+    let dir = crate::cmd_prove::key_cache_dir(n.keys.as_ref());
+    let (p, cached) = PoolProvers::load_or_setup(shape, fam, TEST_SETUP_SEED, &dir)?;
+    if !cached && !n.json {
+        eprintln!(
+            "set up the pool's test-setup keys (slot depth {}, era depth {}) and cached them in {}",
+            shape.slot_depth,
+            shape.era_depth,
+            dir.display()
+        );
+    }
+    Ok(p)
 }
 
 fn family(hash: &str) -> anyhow::Result<HashFamily> {
@@ -219,7 +257,8 @@ fn connect(n: &NodeArgs, command: &str) -> anyhow::Result<(RpcChain, Address)> {
     let Some(url) = &n.rpc else {
         bail!("zkbench pool {command} needs --rpc URL (a JSON-RPC node); on the embedded EVM use `zkbench pool simulate`");
     };
-    let chain = RpcChain::connect(url)?;
+    let mut chain = RpcChain::connect(url)?;
+    chain.set_send_reverting(n.send_anyway);
     let from = *chain.accounts().get(n.account).ok_or_else(|| {
         anyhow::anyhow!(
             "--account {}: only {} keys",
@@ -271,7 +310,7 @@ fn deploy_cmd(a: DeployArgs) -> anyhow::Result<ExitCode> {
         bail!("zkbench pool deploy sends from the first key; leave out --account");
     }
     let solc = zkbench_evm::Solc::locate()?;
-    let provers = PoolProvers::setup(shape, fam, TEST_SETUP_SEED)?;
+    let provers = provers(&a.node, shape, fam)?;
     let d = zkbench_pool::contracts::deploy(
         &mut chain,
         &solc,
@@ -354,8 +393,10 @@ fn withdraw_cmd(a: WithdrawArgs) -> anyhow::Result<ExitCode> {
         Some(r) => address(r, "--relayer")?,
         None => from,
     };
-    let info = zkbench_pool::contracts::pool_info(&mut chain, note.pool)?;
-    let provers = PoolProvers::setup(info.shape, fam, TEST_SETUP_SEED)?;
+    // every check that needs no key first: the note, its deposit, its nullifier
+    let hashes = zkbench_statement::NativeHashes::for_family(fam, None, 2)?;
+    let info = zkbench_pool::wallet::check_withdrawable(&mut chain, &note, &hashes)?;
+    let provers = provers(&a.node, info.shape, fam)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_entropy();
     let r = zkbench_pool::wallet::withdraw(
         &mut chain, &provers, &note, from, recipient, relayer, fee, &mut rng,
@@ -390,14 +431,12 @@ fn reclaim_cmd(a: ReclaimArgs) -> anyhow::Result<ExitCode> {
             chain.network()
         );
     }
-    let info = zkbench_pool::contracts::pool_info(&mut chain, note.pool)?;
     let hashes = zkbench_statement::NativeHashes::for_family(fam, None, 2)?;
     let r = zkbench_pool::wallet::reclaim(&mut chain, from, &note, &hashes)?;
-    let answer = zkbench_pool::abi::describe(&r.status);
-    if answer != "ok" {
+    if !matches!(r.status, zkbench_evm::CallStatus::Returned(_)) {
         bail!(
-            "reclaim reverted on chain: {answer} (NotStalled: the pool progressed within its {} s timeout; BatchNotPending: the note is committed, withdraw it)",
-            info.liveness_timeout_s
+            "reclaim reverted on chain: {}",
+            zkbench_pool::abi::explain(&r.status)
         );
     }
     print_tx(
@@ -412,6 +451,27 @@ fn reclaim_cmd(a: ReclaimArgs) -> anyhow::Result<ExitCode> {
             format!(
                 "reclaimed {} wei from {:#x} to {from:#x} (tx {tx}, gas {})",
                 note.denomination, note.pool, r.gas_tx
+            )
+        },
+    )
+}
+
+fn claim_escrow_cmd(a: ClaimEscrowArgs) -> anyhow::Result<ExitCode> {
+    let pool = address(&a.pool, "--pool")?;
+    let (mut chain, from) = connect(&a.node, "claim-escrow")?;
+    let (amount, r) = zkbench_pool::wallet::claim_escrow(&mut chain, pool, from)?;
+    print_tx(
+        a.node.json,
+        &r,
+        serde_json::json!({
+            "claimed_wei": amount.to_string(),
+            "account": format!("{from:#x}"),
+            "pool_address": format!("{pool:#x}"),
+        }),
+        |tx| {
+            format!(
+                "claimed the escrow of {amount} wei from {pool:#x} to {from:#x} (tx {tx}, gas {})",
+                r.gas_tx
             )
         },
     )
@@ -433,7 +493,7 @@ fn sequencer_cmd(a: SequencerArgs) -> anyhow::Result<ExitCode> {
             a.node.account
         );
     }
-    let provers = PoolProvers::setup(info.shape, fam, TEST_SETUP_SEED)?;
+    let provers = provers(&a.node, info.shape, fam)?;
     let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::from_entropy();
     let mut commits = Vec::new();
     loop {
@@ -527,6 +587,9 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     }
     if a.rpc.is_some() && a.baseline {
         bail!("--baseline runs on the embedded EVM only; leave out --rpc or --baseline");
+    }
+    if a.rpc.is_some() && a.existing_recipients {
+        bail!("on a node, recipients are fresh addresses (they cannot be funded); leave out --rpc or --existing-recipients");
     }
     let r = match &a.rpc {
         Some(url) => {

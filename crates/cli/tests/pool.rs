@@ -117,6 +117,10 @@ fn simulate_rejects_bad_input_clearly() {
         (vec!["--rpc", "ws://127.0.0.1:1"], "only http://"),
         (vec!["--max-withdrawals", "0"], "--max-withdrawals 0"),
         (
+            vec!["--rpc", "http://127.0.0.1:1", "--existing-recipients"],
+            "leave out --rpc or --existing-recipients",
+        ),
+        (
             vec!["--baseline", "--baseline-levels", "0"],
             "--baseline-levels 0",
         ),
@@ -134,7 +138,8 @@ fn simulate_rejects_bad_input_clearly() {
 }
 
 /// deploy → deposit (twice, one from a blocklisted account) → sequencer --once
-/// → withdraw, on a Hardhat node (scripts/hardhat), balances checked.
+/// → withdraw → refused double spend (nothing sent) → reclaim → claim-escrow,
+/// on a Hardhat node (scripts/hardhat), balances checked.
 #[test]
 fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     use zkbench_pool::chain::{PoolChain, RpcChain};
@@ -155,11 +160,12 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
     };
     let url = node.url();
     let dir = tempfile::tempdir().unwrap();
+    let keys = dir.path().join("keys");
     let run = |args: &[&str]| {
         let out = zkbench()
             .args(["pool"])
             .args(args)
-            .args(["--rpc", url])
+            .args(["--rpc", url, "--keys", keys.to_str().unwrap()])
             .output()
             .unwrap();
         (
@@ -247,13 +253,50 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
         chain.balance(pool_addr).unwrap(),
         zkbench_evm::U256::from(100_000_000_000_000_000u64)
     );
-    // The same note again, and the excluded note: refused with the reason.
+    // The same note again, the excluded note, a note with a changed digit and
+    // one with another denomination: refused with the reason, before any key
+    // work, and nothing is sent (no block mined).
+    let block = chain.block_number().unwrap();
     let again = withdraw(&note_files[0], false);
     assert_eq!(again.0, Some(1));
-    assert!(again.2.contains("NullifierAlreadySpent"), "{}", again.2);
+    assert!(
+        again
+            .2
+            .contains("NullifierAlreadySpent (this note was already withdrawn)")
+            && again.2.contains("no transaction was sent"),
+        "{}",
+        again.2
+    );
+    assert_eq!(again.2.trim().lines().count(), 1, "{}", again.2);
     let excluded = withdraw(&note_files[1], false);
     assert_eq!(excluded.0, Some(1));
-    assert!(excluded.2.contains("not in the tree"), "{}", excluded.2);
+    assert!(excluded.2.contains("claim-escrow"), "{}", excluded.2);
+    let text = std::fs::read_to_string(&note_files[0]).unwrap();
+    let last = text.trim_end().chars().last().unwrap();
+    let digit = if last == '0' { '1' } else { '0' };
+    let changed = dir.path().join("changed.txt");
+    std::fs::write(
+        &changed,
+        format!("{}{digit}\n", &text.trim_end()[..text.trim_end().len() - 1]),
+    )
+    .unwrap();
+    let r = withdraw(changed.to_str().unwrap(), false);
+    assert_eq!(r.0, Some(1));
+    assert!(
+        r.2.contains("no deposit with this note's commitment"),
+        "{}",
+        r.2
+    );
+    let other = dir.path().join("other-denomination.txt");
+    std::fs::write(
+        &other,
+        text.replacen("-100000000000000000-", "-200000000000000000-", 1),
+    )
+    .unwrap();
+    let r = withdraw(other.to_str().unwrap(), false);
+    assert_eq!(r.0, Some(1));
+    assert!(r.2.contains("takes 100000000000000000 wei"), "{}", r.2);
+    assert_eq!(chain.block_number().unwrap(), block, "nothing was sent");
     // Liveness: a deposit the sequencer never commits (the batch never fills) is
     // refused back before the pool's timeout and paid back after it.
     let v = json(run(&[
@@ -274,9 +317,16 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
         }
         run(&args)
     };
+    let block = chain.block_number().unwrap();
     let early = reclaim(false);
     assert_eq!(early.0, Some(1));
-    assert!(early.2.contains("NotStalled"), "{}", early.2);
+    assert!(
+        early.2.contains("NotStalled (the pool made progress"),
+        "{}",
+        early.2
+    );
+    assert!(!early.2.contains("BatchNotPending"), "{}", early.2);
+    assert_eq!(chain.block_number().unwrap(), block, "nothing was sent");
     chain.advance_time(86_401).unwrap();
     let r = json(reclaim(true));
     assert_eq!(r["reclaimed_wei"], "100000000000000000", "{r}");
@@ -285,6 +335,22 @@ fn wallet_and_sequencer_commands_on_a_hardhat_node() {
         chain.balance(pool_addr).unwrap(),
         zkbench_evm::U256::from(100_000_000_000_000_000u64)
     );
+    // The blocklisted depositor takes its escrow back; a second claim is refused.
+    let c = json(run(&[
+        "claim-escrow",
+        "--pool",
+        &pool,
+        "--account",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(c["claimed_wei"], "100000000000000000", "{c}");
+    assert_eq!(chain.balance(pool_addr).unwrap(), zkbench_evm::U256::ZERO);
+    let block = chain.block_number().unwrap();
+    let again = run(&["claim-escrow", "--pool", &pool, "--account", "2"]);
+    assert_eq!(again.0, Some(1));
+    assert!(again.2.contains("NothingToClaim"), "{}", again.2);
+    assert_eq!(chain.block_number().unwrap(), block, "nothing was sent");
     // Without --rpc the wallet commands say so.
     let out = zkbench()
         .args(["pool", "deposit", "--pool", &pool])

@@ -272,7 +272,9 @@ fn constants_to_data(body: &str, base: u64) -> Result<(String, Vec<u8>), EvmErro
     }
     // creation code: codecopy(0, 12, len) return(0, len), then the runtime
     let [hi, lo] = (len as u16).to_be_bytes();
-    let mut init = vec![0x61, hi, lo, 0x60, 0x0c, 0x5f, 0x39, 0x61, hi, lo, 0x5f, 0xf3];
+    let mut init = vec![
+        0x61, hi, lo, 0x60, 0x0c, 0x5f, 0x39, 0x61, hi, lo, 0x5f, 0xf3,
+    ];
     init.extend_from_slice(&words);
     let copy = format!(
         "extcodecopy(loadimmutable(\"constants\"), {base:#x}, 1, {:#x})\n",
@@ -291,7 +293,9 @@ fn valid_path_last(body: &str) -> Result<String, EvmError> {
             "snark-verifier's output changed: the final success check not found".into(),
         ));
     };
-    Ok(format!("{head}if success {{ return(0, 0) }}\nrevert(0, 0)\n"))
+    Ok(format!(
+        "{head}if success {{ return(0, 0) }}\nrevert(0, 0)\n"
+    ))
 }
 
 /// Every ecAdd, ecMul and ecPairing call given exactly its EIP-1108 price

@@ -633,7 +633,10 @@ mod tests {
     fn hoists_every_constant_with_min_uses_one() {
         let body = format!("{PRE}mstore(0x80, mulmod(mload(0x80), f_q, f_q))\nmstore(0xa0, 0x1234567890abcdef12)\nreturn(0x80, 0x40)\n");
         let (out, st) = optimize_body(&body, 1).unwrap();
-        assert_eq!((st.hoisted, st.hoisted_uses, st.constants_base), (2, 2, 0x40));
+        assert_eq!(
+            (st.hoisted, st.hoisted_uses, st.constants_base),
+            (2, 2, 0x40)
+        );
         assert!(
             out.starts_with("mstore(0x40, 0x1234567890abcdef12)\nmstore(0x60, 0x30644e72"),
             "{out}"

@@ -245,6 +245,50 @@ pub fn describe(status: &CallStatus) -> String {
     }
 }
 
+/// What a custom error of `Pool.sol` means for the one who sent the call.
+pub fn meaning(error: &str) -> Option<&'static str> {
+    Some(match error {
+        "Reentrancy" => "a call re-entered the pool",
+        "WrongDenomination" => "the value sent is not the pool's denomination",
+        "FieldElementTooLarge" => "a value is not below the BN254 scalar field modulus",
+        "EmptyLeafCommitment" => "the commitment is the tree's empty-leaf value",
+        "NotSequencer" => "only the pool's sequencer may commit batches",
+        "BatchNotFull" => "the open batch does not have 2^slot_depth deposits yet",
+        "EraFull" => "the era tree has no free slot",
+        "WrongBatchLength" => "the batch lists do not have one entry per deposit",
+        "BatchMismatch" => "the batch lists are not the deposits the pool recorded",
+        "BadMask" => "the exclusion mask does not match the batch",
+        "InvalidProof" => "the proof does not verify for these public inputs",
+        "UnknownRoot" => "the proof is against a root the pool never had",
+        "NullifierAlreadySpent" => "this note was already withdrawn",
+        "FeeTooHigh" => "the relayer fee exceeds the denomination",
+        "RefundNotSupported" => "the pool takes no refund",
+        "ZeroRecipient" => "the recipient is the zero address",
+        "NothingToClaim" => "this account has no escrow to claim",
+        "TransferFailed" => "sending ether to the recipient failed",
+        "NotStalled" => "the pool made progress within its liveness timeout; reclaim only works when it is stalled",
+        "BatchNotPending" => "the deposit's batch is committed (withdraw the note) or not open",
+        "NotDepositor" => "only the account that deposited may reclaim it",
+        "AlreadyReclaimed" => "this deposit was already reclaimed",
+        "ReclaimedNotExcluded" => "the batch would include a reclaimed deposit",
+        _ => return None,
+    })
+}
+
+/// [`describe`] with the error's [`meaning`]: `NotStalled (the pool made
+/// progress …)`.
+pub fn explain(status: &CallStatus) -> String {
+    explain_error(&describe(status))
+}
+
+/// An error name with its [`meaning`], when it has one.
+pub fn explain_error(name: &str) -> String {
+    match meaning(name) {
+        Some(m) => format!("{name} ({m})"),
+        None => name.to_string(),
+    }
+}
+
 /// The custom error among `errors` (names of errors without arguments)
 /// whose selector starts the revert data `data`.
 pub(crate) fn error_name(data: &[u8], errors: &[&'static str]) -> Option<&'static str> {
@@ -330,4 +374,23 @@ fn indexed_position_events(
 /// The `(batch, position, depositor)` of the `Reclaimed` events of `pool` among `logs`.
 pub fn reclaimed_events(pool: Address, logs: &[Log]) -> Vec<(u64, u64, Address)> {
     indexed_position_events(pool, logs, b"Reclaimed(uint256,uint256,address,uint256)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pool_error_has_a_meaning() {
+        for e in POOL_ERRORS {
+            assert!(meaning(e).is_some(), "{e}");
+        }
+        let data = selector("NotStalled()").to_vec();
+        let text = explain(&CallStatus::Reverted(data));
+        assert!(
+            text.starts_with("NotStalled (the pool made progress"),
+            "{text}"
+        );
+        assert_eq!(explain(&CallStatus::Returned(vec![])), "ok");
+    }
 }

@@ -86,6 +86,12 @@ pub trait PoolChain {
         wei: U256,
         salt: &[u8],
     ) -> Result<Vec<Address>, PoolError>;
+    /// Whether [`PoolChain::send`] sends a transaction the node's `eth_call`
+    /// says will revert (on a node, default: no, [`PoolError::Refused`] and
+    /// nothing sent; yes for `simulate`'s attack checks, which must see the
+    /// rejection on chain, and `--send-anyway`). The embedded EVM always
+    /// runs it (it costs nothing there).
+    fn set_send_reverting(&mut self, _yes: bool) {}
 }
 
 /// A test account on the embedded EVM: `tag` in the first byte, `i` in the last eight.
@@ -205,8 +211,9 @@ pub const HARDHAT_TEST_KEYS: [&str; 10] = [
 /// [`HARDHAT_TEST_KEYS`]: comma-separated hex private keys.
 pub const KEYS_ENV: &str = "ZKBENCH_POOL_KEYS";
 
-/// Gas limit of a transaction the node's `eth_call` says will revert (it is
-/// still sent, so that the rejection happens on chain).
+/// Gas limit of a transaction the node's `eth_call` says will revert, sent
+/// all the same only with [`PoolChain::set_send_reverting`] (the attack
+/// checks of `simulate`, which must see the rejection happen on chain).
 const REVERTING_GAS_LIMIT: u64 = 5_000_000;
 /// How long to wait for a receipt.
 const RECEIPT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -251,6 +258,7 @@ pub struct RpcChain {
     next_account: usize,
     chain_id: u64,
     from_block: u64,
+    send_reverting: bool,
 }
 
 impl std::fmt::Debug for RpcChain {
@@ -270,6 +278,26 @@ fn rpc_err(url: &str, what: &str, e: impl std::fmt::Display) -> PoolError {
         what: what.to_string(),
         reason: e.to_string(),
     }
+}
+
+/// An error with every cause under it (`error sending request: … :
+/// Connection refused (os error 111)`), each once: a node that is down
+/// reads "connection refused", not only "error sending request for url".
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        cause = c.source();
+    }
+    if out.to_ascii_lowercase().contains("connection refused") {
+        out.push_str(" (is the node running at this address?)");
+    }
+    out
 }
 
 impl RpcChain {
@@ -308,7 +336,7 @@ impl RpcChain {
         );
         let chain_id = rt
             .block_on(provider.get_chain_id().into_future())
-            .map_err(|e| rpc_err(url, "eth_chainId", e))?;
+            .map_err(|e| rpc_err(url, "eth_chainId", with_causes(&e)))?;
         let accounts: Vec<Address> = keys.iter().map(|k| k.address()).collect();
         let mut wallet = EthereumWallet::default();
         for k in keys {
@@ -323,6 +351,7 @@ impl RpcChain {
             next_account: 0,
             chain_id,
             from_block: 0,
+            send_reverting: false,
         })
     }
 
@@ -350,8 +379,9 @@ impl RpcChain {
 
     /// Signs and sends `tx` (from, to/create, input, value set) and waits for
     /// its receipt. `eth_call` first tells whether it reverts and why; a
-    /// reverting transaction is sent all the same (the rejection happens on
-    /// chain) and its receipt must say so.
+    /// reverting transaction is refused ([`PoolError::Refused`], nothing
+    /// sent, no gas spent) unless [`PoolChain::set_send_reverting`] is on: then
+    /// it is sent (the rejection happens on chain) and its receipt must say so.
     fn transact(&mut self, tx: TransactionRequest, what: &str) -> Result<Sent, PoolError> {
         let url = self.url.clone();
         let from = tx.from.unwrap_or_default();
@@ -376,6 +406,12 @@ impl RpcChain {
             },
         };
         let reverts = !matches!(expect, CallStatus::Returned(_));
+        if reverts && !self.send_reverting {
+            return Err(PoolError::Refused {
+                what: what.to_string(),
+                reason: abi::explain(&expect),
+            });
+        }
         let gas = if reverts {
             REVERTING_GAS_LIMIT
         } else {
@@ -483,6 +519,10 @@ struct Sent {
 }
 
 impl PoolChain for RpcChain {
+    fn set_send_reverting(&mut self, yes: bool) {
+        self.send_reverting = yes;
+    }
+
     fn network(&self) -> String {
         format!("chain{}", self.chain_id)
     }

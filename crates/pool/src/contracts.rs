@@ -16,6 +16,28 @@ use crate::chain::PoolChain;
 use crate::wallet::Note;
 use crate::PoolError;
 
+/// The keys in the file `path` ([`Keys::from_bytes`]), or `setup()`'s,
+/// written there (through a temporary file and a rename, so that a reader
+/// never sees half a file); whether they came from the file.
+fn cached_keys(
+    path: &std::path::Path,
+    setup: impl FnOnce() -> Result<Keys, zkbench_groth16::Groth16Error>,
+) -> Result<(Keys, bool), PoolError> {
+    if let Ok(bytes) = std::fs::read(path) {
+        if let Ok(keys) = Keys::from_bytes(&bytes) {
+            return Ok((keys, true));
+        }
+    }
+    let keys = setup()?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| PoolError::io(dir, e))?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, keys.to_bytes()).map_err(|e| PoolError::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| PoolError::io(path, e))?;
+    Ok((keys, false))
+}
+
 /// Source of the pool contract (`contracts/Pool.sol`).
 pub const POOL_SOURCE: &str = include_str!("../../../contracts/Pool.sol");
 
@@ -46,17 +68,60 @@ pub struct PoolProvers {
 impl PoolProvers {
     /// Circuits for `shape` and `family` with test-setup keys from `seed`.
     pub fn setup(shape: PoolShape, family: HashFamily, seed: u64) -> Result<Self, PoolError> {
+        let (p, _) = Self::with_keys(shape, family, |spend, batch| {
+            Ok((spend.setup(seed)?, batch.setup(seed ^ 0xba7c)?, false))
+        })?;
+        Ok(p)
+    }
+
+    /// Both circuits for `shape` and `family`, with the keys `keys` gives
+    /// them (spend, batch, whether both came from a cache).
+    fn with_keys(
+        shape: PoolShape,
+        family: HashFamily,
+        keys: impl FnOnce(&Circuit, &SlotInsert) -> Result<(Keys, Keys, bool), PoolError>,
+    ) -> Result<(Self, bool), PoolError> {
         let spend = Circuit::new(&shape.spend_config(family, None))?;
-        let spend_keys = spend.setup(seed)?;
         let batch = SlotInsert::new(shape, family, None)?;
-        let batch_keys = batch.setup(seed ^ 0xba7c)?;
-        Ok(Self {
-            shape,
-            family,
-            spend,
-            spend_keys,
-            batch,
-            batch_keys,
+        let (spend_keys, batch_keys, cached) = keys(&spend, &batch)?;
+        Ok((
+            Self {
+                shape,
+                family,
+                spend,
+                spend_keys,
+                batch,
+                batch_keys,
+            },
+            cached,
+        ))
+    }
+
+    /// [`PoolProvers::setup`] through the key cache `dir`: the keys of both
+    /// circuits (with their prover tables, [`Keys::to_bytes`]) are read from
+    /// files named after every parameter, or set up and written there (a
+    /// wallet command after the first one loads them instead of running the
+    /// setup again). A damaged file is set up again and rewritten. Returns
+    /// the provers and whether both came from the cache.
+    pub fn load_or_setup(
+        shape: PoolShape,
+        family: HashFamily,
+        seed: u64,
+        dir: &std::path::Path,
+    ) -> Result<(Self, bool), PoolError> {
+        let name = |what: &str| {
+            dir.join(format!(
+                "pool-{what}-{}-slot{}-era{}-seed{seed:x}-v{}.keys",
+                family.name(),
+                shape.slot_depth,
+                shape.era_depth,
+                env!("CARGO_PKG_VERSION")
+            ))
+        };
+        Self::with_keys(shape, family, |spend, batch| {
+            let (s, a) = cached_keys(&name("spend"), || spend.setup(seed))?;
+            let (b, c) = cached_keys(&name("batch"), || batch.setup(seed ^ 0xba7c))?;
+            Ok((s, b, a && c))
         })
     }
 

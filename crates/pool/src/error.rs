@@ -28,6 +28,14 @@ pub enum PoolError {
         /// The contract's error name (or the halt reason).
         reason: String,
     },
+    /// A transaction the node's `eth_call` says will revert: not sent.
+    #[error("{what} not sent: the pool would revert with {reason}; no transaction was sent and no gas spent")]
+    Refused {
+        /// Which transaction.
+        what: String,
+        /// The contract's error name and what it means.
+        reason: String,
+    },
     /// A JSON-RPC node did not answer or refused a request.
     #[error("JSON-RPC node {url}: {what}: {reason}")]
     Rpc {
@@ -41,22 +49,22 @@ pub enum PoolError {
     /// A note string or file is malformed.
     #[error("invalid note: {0}")]
     Note(String),
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    /// Reading or writing a file failed (the OS error is in the message,
+    /// not also a source, so that it is printed once).
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
 impl PoolError {
-    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
         Self::Io {
             path: path.into(),
-            source,
+            error,
         }
     }
 }

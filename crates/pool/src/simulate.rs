@@ -334,6 +334,8 @@ pub fn simulate_on(
     provers: &PoolProvers,
 ) -> Result<SimulationReport, PoolError> {
     let denomination_wei = check_config(cfg, provers)?;
+    // the attack checks send transactions that must be rejected on chain
+    chain.set_send_reverting(true);
     let (mut run, gas_deploy) = Run::deploy(chain, cfg, provers)?;
     let acc = run.accounts()?;
     let (notes, gas_deposit) = run.deposit_all(&acc.depositors)?;

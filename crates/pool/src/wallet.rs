@@ -185,21 +185,18 @@ pub fn deposit(
     Ok((path, r))
 }
 
-/// Withdraws `note` from its pool on `chain`: rebuilds the era tree from
-/// the pool's events, proves the spend to `recipient` with `fee` for
-/// `relayer`, and sends it from `from`. A revert is an error naming the
-/// contract's reason.
-#[allow(clippy::too_many_arguments)]
-pub fn withdraw<R: rand::RngCore>(
+/// Everything about a withdrawal of `note` that needs neither keys nor a
+/// proof, checked against the pool's state and history: the note is for
+/// this chain and this pool's denomination, the pool has a deposit with its
+/// commitment (a note with a changed digit has another commitment), that
+/// deposit is committed and not excluded, and its nullifier is not spent
+/// ([`PoolError::Refused`] with `NullifierAlreadySpent`). Returns the pool's
+/// parameters.
+pub fn check_withdrawable(
     chain: &mut dyn PoolChain,
-    provers: &crate::contracts::PoolProvers,
     note: &Note,
-    from: Address,
-    recipient: Address,
-    relayer: Address,
-    fee: U256,
-    rng: &mut R,
-) -> Result<TxResult, PoolError> {
+    hashes: &NativeHashes,
+) -> Result<crate::contracts::PoolInfo, PoolError> {
     if note.network != chain.network() {
         return Err(PoolError::Note(format!(
             "the note is for network {:?}, this chain is {:?}",
@@ -214,6 +211,61 @@ pub fn withdraw<R: rand::RngCore>(
             note.denomination, note.pool, info.denomination
         )));
     }
+    let logs = chain.logs(note.pool)?;
+    let c = abi::fr_u256(&note.commitment(hashes));
+    let d = abi::deposit_events(note.pool, &logs)
+        .into_iter()
+        .find(|d| d.commitment == c)
+        .ok_or_else(|| {
+            PoolError::Note(format!(
+                "pool {:#x} has no deposit with this note's commitment (another pool's note, \
+                 another --hash, or a changed digit)",
+                note.pool
+            ))
+        })?;
+    if d.batch >= info.committed {
+        return Err(PoolError::Note(format!(
+            "the deposit is in batch {}, which the sequencer has not committed yet ({} committed): \
+             withdraw after its commit",
+            d.batch, info.committed
+        )));
+    }
+    if abi::excluded_events(note.pool, &logs)
+        .iter()
+        .any(|&(slot, pos, _)| (slot, pos) == (d.batch, d.position))
+    {
+        return Err(PoolError::Note(
+            "the deposit was excluded from its batch (blocklisted or reclaimed): its depositor \
+             takes it back with `zkbench pool claim-escrow` (or has reclaimed it)"
+                .into(),
+        ));
+    }
+    let nh = fr_word(&note.nullifier_hash(hashes));
+    if !crate::contracts::read(chain, note.pool, "nullifierSpent(uint256)", Some(nh))?.is_zero() {
+        return Err(PoolError::Refused {
+            what: "withdraw".into(),
+            reason: abi::explain_error("NullifierAlreadySpent"),
+        });
+    }
+    Ok(info)
+}
+
+/// Withdraws `note` from its pool on `chain`: checks it
+/// ([`check_withdrawable`]), rebuilds the era tree from the pool's events,
+/// proves the spend to `recipient` with `fee` for `relayer`, and sends it
+/// from `from`. A revert is an error naming the contract's reason.
+#[allow(clippy::too_many_arguments)]
+pub fn withdraw<R: rand::RngCore>(
+    chain: &mut dyn PoolChain,
+    provers: &crate::contracts::PoolProvers,
+    note: &Note,
+    from: Address,
+    recipient: Address,
+    relayer: Address,
+    fee: U256,
+    rng: &mut R,
+) -> Result<TxResult, PoolError> {
+    check_withdrawable(chain, note, provers.hashes())?;
     let seq = crate::sequencer::resume(chain, note.pool, from, provers, Default::default())?;
     let (proof, args) = provers.prove_withdrawal(seq.tree(), note, recipient, relayer, fee, rng)?;
     let r = chain.send(
@@ -262,6 +314,37 @@ pub fn reclaim(
     let depositors: Vec<Address> = batch.iter().map(|d| d.depositor).collect();
     let data = abi::reclaim_call(mine.batch, &commitments, &depositors, mine.position);
     chain.send(from, note.pool, &data, U256::ZERO)
+}
+
+/// Pays `from`'s escrow in `pool` (the denominations of its deposits the
+/// sequencer excluded: a blocklisted depositor's way back) to `from`;
+/// returns the amount and the receipt. Refused before any transaction when
+/// the escrow is empty ([`PoolError::Refused`], `NothingToClaim`).
+pub fn claim_escrow(
+    chain: &mut dyn PoolChain,
+    pool: Address,
+    from: Address,
+) -> Result<(U256, TxResult), PoolError> {
+    let amount = crate::contracts::read(
+        chain,
+        pool,
+        "escrow(address)",
+        Some(abi::address_word(from)),
+    )?;
+    if amount.is_zero() {
+        return Err(PoolError::Refused {
+            what: "claimEscrow".into(),
+            reason: abi::explain_error("NothingToClaim"),
+        });
+    }
+    let r = chain.send(from, pool, &abi::claim_escrow_call(), U256::ZERO)?;
+    if !matches!(r.status, zkbench_evm::CallStatus::Returned(_)) {
+        return Err(PoolError::Transaction {
+            what: "claimEscrow".into(),
+            reason: abi::explain(&r.status),
+        });
+    }
+    Ok((amount, r))
 }
 
 #[cfg(test)]

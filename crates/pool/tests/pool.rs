@@ -275,3 +275,26 @@ fn contract_checks_its_inputs() {
         "AlreadyReclaimed"
     );
 }
+
+/// The wallet's key cache: the first call sets the keys up and writes them,
+/// the second reads the same keys back, a damaged file is set up again.
+#[test]
+fn provers_come_from_the_key_cache_after_the_first_setup() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape = PoolShape::new(1, 2).unwrap();
+    let load = || PoolProvers::load_or_setup(shape, HashFamily::Poseidon2, 3, dir.path()).unwrap();
+    let (a, cached) = load();
+    assert!(!cached);
+    let t = std::time::Instant::now();
+    let (b, cached) = load();
+    println!("keys from the cache in {:.3} s", t.elapsed().as_secs_f64());
+    assert!(cached);
+    assert_eq!(a.spend_keys.vk(), b.spend_keys.vk());
+    assert_eq!(a.batch_keys.vk(), b.batch_keys.vk());
+    for f in std::fs::read_dir(dir.path()).unwrap() {
+        std::fs::write(f.unwrap().path(), b"not keys").unwrap();
+    }
+    let (c, cached) = load();
+    assert!(!cached);
+    assert_eq!(a.spend_keys.vk(), c.spend_keys.vk());
+}
