@@ -19,6 +19,9 @@ use crate::summary::{decode, encode, Board, Filters};
 /// 503: a database that is down (or a server out of connections) is reported
 /// within about this time instead of after a long queue.
 pub const ACQUIRE_TIMEOUT: Duration = Duration::from_millis(1500);
+/// Longest wait for a connection while all of the pool's connections are in
+/// use (a busy server rather than a database out of reach).
+pub const BUSY_LIMIT: Duration = Duration::from_secs(15);
 
 /// The embedded migrations (`crates/server/migrations`), the same for both databases.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -127,6 +130,8 @@ pub struct NewSubmission<'a> {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// The pool's size limit.
+    max_connections: u32,
     /// SQLite allows one writer at a time; inserts queue here (fairly) rather
     /// than in SQLite's busy handler.
     write_lock: Arc<tokio::sync::Mutex<()>>,
@@ -205,11 +210,12 @@ impl Db {
                 cause,
             })?;
         let _ = conn.close().await;
+        let max_connections = match backend {
+            Backend::Sqlite => 8,
+            Backend::Postgres => 16,
+        };
         let pool = AnyPoolOptions::new()
-            .max_connections(match backend {
-                Backend::Sqlite => 8,
-                Backend::Postgres => 16,
-            })
+            .max_connections(max_connections)
             .acquire_timeout(ACQUIRE_TIMEOUT)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
@@ -232,8 +238,26 @@ impl Db {
         Ok(Self {
             pool,
             backend,
+            max_connections,
             write_lock: Arc::new(tokio::sync::Mutex::new(())),
         })
+    }
+
+    /// A connection from the pool. A wait past [`ACQUIRE_TIMEOUT`] is an
+    /// error (the database is out of reach: it could not be connected to)
+    /// unless every connection of the pool is open and in use: then the
+    /// server is busy, not the database down, and the wait goes on, up to
+    /// [`BUSY_LIMIT`].
+    async fn acquire(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Any>, DbError> {
+        let start = std::time::Instant::now();
+        loop {
+            match self.pool.acquire().await {
+                Err(sqlx::Error::PoolTimedOut)
+                    if self.pool.size() >= self.max_connections && start.elapsed() < BUSY_LIMIT => {
+                }
+                r => return Ok(r?),
+            }
+        }
     }
 
     /// Which database this is.
@@ -266,7 +290,8 @@ impl Db {
                 v.to_string()
             }
         };
-        let mut tx = self.pool.begin().await?;
+        let mut conn = self.acquire().await?;
+        let mut tx = conn.begin().await?;
         let r = sqlx::query(
             "INSERT INTO submissions (id, received_at, suite, cpu_model, record_count, document, \
              text_escaped, summarized) VALUES ($1, $2, $3, $4, $5, $6, $7, 1) \
@@ -284,9 +309,7 @@ impl Db {
         let inserted = r.rows_affected() > 0;
         if inserted {
             summaries::write(&mut tx, s.id, &received_at, s.file).await?;
-            sqlx::query("UPDATE leaderboard_meta SET submissions = submissions + 1 WHERE id = 1")
-                .execute(&mut *tx)
-                .await?;
+            summaries::count_submission(&mut tx, s.id).await?;
         }
         tx.commit().await?;
         Ok(inserted)
@@ -294,13 +317,13 @@ impl Db {
 
     /// The leaderboard from the summary tables (no document is read).
     pub async fn board(&self, f: &Filters) -> Result<Board, DbError> {
-        Ok(summaries::board(&self.pool, f).await?)
+        Ok(summaries::board(&mut *self.acquire().await?, f).await?)
     }
 
     /// The number of stored submissions, read from one row: it grows with
     /// every new submission, so it versions the leaderboard and the listing.
     pub async fn generation(&self) -> Result<i64, DbError> {
-        Ok(summaries::generation(&self.pool).await?)
+        Ok(summaries::generation(&mut *self.acquire().await?).await?)
     }
 
     /// Submissions in the order received; `limit` `None` means all.
@@ -315,7 +338,7 @@ impl Db {
         )
         .bind(limit.unwrap_or(i64::MAX))
         .bind(offset)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.acquire().await?)
         .await?;
         rows.iter().map(|r| info(r, 5)).collect()
     }
@@ -324,7 +347,7 @@ impl Db {
     pub async fn get(&self, id: &str) -> Result<Option<String>, DbError> {
         let row = sqlx::query("SELECT document FROM submissions WHERE id = $1")
             .bind(id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&mut *self.acquire().await?)
             .await?;
         Ok(match row {
             Some(r) => Some(r.try_get(0)?),
@@ -338,7 +361,7 @@ impl Db {
             "SELECT id, received_at, suite, cpu_model, record_count, text_escaped, document \
              FROM submissions ORDER BY received_at, id",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(&mut *self.acquire().await?)
         .await?;
         rows.iter()
             .map(|r| Ok((info(r, 5)?, r.try_get(6)?)))
@@ -348,7 +371,7 @@ impl Db {
     /// Number of stored submissions.
     pub async fn count(&self) -> Result<i64, DbError> {
         Ok(sqlx::query("SELECT COUNT(*) FROM submissions")
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *self.acquire().await?)
             .await?
             .try_get(0)?)
     }
