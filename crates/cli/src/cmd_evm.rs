@@ -30,8 +30,9 @@ pub struct CalldataArgs {
     /// Proof system: groth16 or halo2-kzg.
     #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
-    /// Proof directory written by `zkbench prove` (or snarkjs): proof.json and public.json are
-    /// read (groth16); proof.bin, public.json and meta.json (halo2-kzg, keccak transcript).
+    /// Proof directory written by `zkbench prove` (or snarkjs): proof.json, public.json and
+    /// verification_key.json are read (groth16: the key gives the number of public inputs);
+    /// proof.bin, public.json and meta.json (halo2-kzg, keccak transcript).
     #[arg(long)]
     pub dir: PathBuf,
     /// groth16: print the raw transaction calldata (selector + ABI encoding) as 0x-hex instead
@@ -44,10 +45,15 @@ pub struct CalldataArgs {
     pub keys: Option<PathBuf>,
 }
 
-/// The system of `--system`: every [`SystemId`] has an EVM verifier (the
+/// The system of `--system`: every [`SystemId`] but the STARKs has an EVM verifier (the
 /// Halo2 ones read proofs with the Keccak transcript).
 fn check_system(system: &str) -> anyhow::Result<SystemId> {
     match system.parse() {
+        Ok(id @ (SystemId::StarkBabyBear | SystemId::StarkBabyBear128)) => bail!(
+            "{id} has no EVM verifier (a STARK verifier contract or a Groth16 wrapper would be needed); available: {}, {}",
+            SystemId::Groth16,
+            SystemId::Halo2Kzg
+        ),
         Ok(id) => Ok(id),
         Err(_) => bail!(
             "unknown proof system {system:?} for on-chain verification; available: {}, {}",
@@ -76,12 +82,15 @@ pub fn verifier(a: VerifierArgs) -> anyhow::Result<ExitCode> {
     let system = check_system(&a.system)?;
     let (src, contract, abi) = match system {
         SystemId::Groth16 => (
-            zkbench_evm::groth16_verifier_for_dir(&a.dir).with_context(|| {
-                format!("cannot read the verification key in {}", a.dir.display())
+            zkbench_evm::groth16_verifier_for_dir(&a.dir).map_err(|e| {
+                once(format!("cannot read the verification key in {}", a.dir.display()), e)
             })?,
             zkbench_evm::GROTH16_CONTRACT,
             "verifyProof with snarkjs's ABI",
         ),
+        SystemId::StarkBabyBear | SystemId::StarkBabyBear128 => {
+            bail!("{system} has no EVM verifier")
+        }
         SystemId::Halo2Kzg | SystemId::Halo2KzgKeccak => (
             halo2_dir(&a.dir, a.keys.as_ref())?.verifier()?,
             zkbench_evm::HALO2_CONTRACT,
@@ -112,13 +121,19 @@ pub fn calldata(a: CalldataArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let c = zkbench_evm::groth16_calldata_for_dir(&a.dir)
-        .with_context(|| format!("cannot read the proof in {}", a.dir.display()))?;
+        .map_err(|e| once(format!("cannot read the proof in {}", a.dir.display()), e))?;
     if a.hex {
         println!("0x{}", hex_encode(&c.abi_encode()));
     } else {
         println!("{}", c.snarkjs_text());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `what: e` as one message: an error whose text already ends with its
+/// source's (an OS error) would otherwise print that text twice.
+fn once(what: String, e: zkbench_evm::EvmError) -> anyhow::Error {
+    anyhow::anyhow!("{what}: {e}")
 }
 
 fn hex_encode(b: &[u8]) -> String {
