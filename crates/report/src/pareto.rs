@@ -140,7 +140,7 @@ pub fn chart(title: &str, points: &[Point]) -> Option<String> {
     let radius = |b: f64| 4 + ((b / bmin).ln() / (bmax / bmin).ln().max(1e-9) * 8.0) as i32;
     let mut svg = String::new();
     {
-        let whole = SVGBackend::with_string(&mut svg, (980, 440)).into_drawing_area();
+        let whole = SVGBackend::with_string(&mut svg, (1120, 440)).into_drawing_area();
         whole.fill(&WHITE).ok()?;
         let (root, legend) = whole.split_horizontally(660);
         let pad = ((gmax - gmin) * 0.1).max(1000.0);
