@@ -22,7 +22,9 @@
 //! proving key, so that a proof right after loading a key
 //! ([`crate::Circuit::load_or_setup`]) is as fast as a warm one.
 
-use crate::qap::{min_len, QapArith};
+#[cfg(feature = "parallel")]
+use crate::qap::min_len;
+use crate::qap::QapArith;
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::CurveGroup;
 use ark_ff::{FftField, Field, One, PrimeField, Zero};

@@ -82,6 +82,7 @@ const MIN_PARALLEL_FFT: usize = 1 << 10;
 
 /// Elements per task of the element-wise passes of the witness map (row
 /// evaluations, the quotient): rayon cuts no finer than this.
+#[cfg(feature = "parallel")]
 pub(crate) fn min_len(n: usize) -> usize {
     n.div_ceil(zkbench_msm::threads()).max(1)
 }

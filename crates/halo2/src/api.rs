@@ -36,7 +36,7 @@ use halo2_axiom::{
         commitment::{Params, ParamsProver},
         kzg::{
             commitment::{KZGCommitmentScheme, ParamsKZG},
-            multiopen::{ProverSHPLONK, VerifierSHPLONK},
+            multiopen::VerifierSHPLONK,
             strategy::SingleStrategy,
         },
     },
@@ -51,6 +51,7 @@ use zkbench_hash::HashFamily;
 
 use crate::chip::ChipLayout;
 use crate::circuit::{circuit_stats, CircuitParams, CircuitStats, StatementCircuit};
+use crate::commit::{FastKzg, FastShplonk};
 use crate::params::{fr_from_ark, fr_to_decimal};
 use crate::statement::{
     CircuitKind, NativeHashes, PublicInputs, StatementConfig, TreeShape, Witness, DEFAULT_LEAVES,
@@ -281,12 +282,21 @@ pub struct Keys {
     pub test_setup: bool,
     /// [`Srs::label`] of the SRS.
     pub srs_label: String,
+    /// The prover's commitment tables of `params`, built by the first proof.
+    commit: std::sync::OnceLock<crate::commit::FastParams>,
 }
 
 impl Keys {
     /// The verifying key.
     pub fn vk(&self) -> &VerifyingKey<G1Affine> {
         self.pk.get_vk()
+    }
+
+    /// The prover's KZG parameters: `params` with window tables of its bases
+    /// (built on first use, then kept with the keys).
+    fn commit_params(&self) -> &crate::commit::FastParams {
+        self.commit
+            .get_or_init(|| crate::commit::FastParams::new(self.params.clone()))
     }
 
     /// Size of the serialised verifying key (halo2 `RawBytes` format).
@@ -437,6 +447,7 @@ impl Halo2Circuit {
             pk,
             test_setup: srs.is_test_setup(),
             srs_label: srs.label(),
+            commit: Default::default(),
         })
     }
 
@@ -478,6 +489,7 @@ impl Halo2Circuit {
             pk,
             test_setup: srs.is_test_setup(),
             srs_label: srs.label(),
+            commit: Default::default(),
         })
     }
 
@@ -559,6 +571,7 @@ impl Halo2Circuit {
             pk,
             test_setup: srs.is_test_setup(),
             srs_label: srs.label(),
+            commit: Default::default(),
         })
     }
 
@@ -673,8 +686,8 @@ fn prove_raw_with<R: RngCore>(
         let mut rng = ChaCha20Rng::from_seed(seed);
         in_pool(move || {
             let mut t = T::init(vec![]);
-            create_proof::<KZGCommitmentScheme<Bn256>, ProverSHPLONK<'_, Bn256>, E, _, T, _>(
-                &keys.params,
+            create_proof::<FastKzg, FastShplonk<'_>, E, _, T, _>(
+                keys.commit_params(),
                 &keys.pk,
                 &[circuit],
                 &[&[instance]],
@@ -1120,4 +1133,59 @@ pub fn run_once(
     };
     let (out, timings, ok) = prove_random(&circuit, &keys, t0.elapsed(), seed)?;
     Ok((circuit, keys, out, timings, ok))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The prover's commitments through zkbench's MSM (`commit::FastKzg`)
+    /// are halo2-axiom's: with the same keys, witness and randomness, the
+    /// two provers write the same transcript up to the vanishing argument's
+    /// random polynomial, which halo2-axiom draws from `thread_rng` (every
+    /// advice column's and the permutation product's commitment), and both
+    /// proofs verify.
+    #[test]
+    fn fast_commitments_are_halo2s() {
+        let circuit = Halo2Circuit::new(&Halo2Config::zkos_like()).unwrap();
+        let keys = circuit.keygen(&Srs::TestSetup { seed: 1 }).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let witness = circuit.random_witness(&mut rng);
+        let public = circuit.public_inputs(&witness).unwrap();
+        let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+        let ours = prove_raw_with(
+            &keys,
+            circuit.circuit(Some(witness.clone())),
+            &instance,
+            &mut ChaCha20Rng::seed_from_u64(9),
+            Transcript::Blake2b,
+        )
+        .unwrap();
+        // halo2-axiom's own KZG prover, the same seed drawn the same way
+        let mut seed = <ChaCha20Rng as SeedableRng>::Seed::default();
+        ChaCha20Rng::seed_from_u64(9).fill_bytes(&mut seed);
+        let mut t = Blake2bWrite::<Vec<u8>, G1Affine, Challenge255<G1Affine>>::init(vec![]);
+        create_proof::<
+            KZGCommitmentScheme<Bn256>,
+            halo2_axiom::poly::kzg::multiopen::ProverSHPLONK<'_, Bn256>,
+            _,
+            _,
+            _,
+            _,
+        >(
+            &keys.params,
+            &keys.pk,
+            &[circuit.circuit(Some(witness))],
+            &[&[&instance]],
+            ChaCha20Rng::from_seed(seed),
+            &mut t,
+        )
+        .unwrap();
+        let theirs = t.finalize();
+        let same = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+        let commitments = keys.vk().cs().num_advice_columns() + 1;
+        assert!(same >= 32 * commitments, "first {same} bytes equal");
+        assert!(verify_for(&circuit, &keys, &public, &ours).unwrap());
+        assert!(verify_for(&circuit, &keys, &public, &theirs).unwrap());
+    }
 }

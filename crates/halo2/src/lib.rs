@@ -68,6 +68,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod commit;
 pub mod audit;
 pub mod chip;
 pub mod circuit;

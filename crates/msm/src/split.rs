@@ -400,9 +400,12 @@ pub fn vector_here() -> bool {
     !SCALAR_WORKER.with(|s| s.get())
 }
 
-/// Marks this thread a scalar worker (or not) until dropped.
+/// Marks this thread a scalar worker (or not) until dropped (only pools
+/// have workers: unused without the `parallel` feature).
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 struct ScalarWorker(bool);
 
+#[cfg_attr(not(feature = "parallel"), allow(dead_code))]
 impl ScalarWorker {
     fn set(scalar: bool) -> Self {
         Self(SCALAR_WORKER.with(|s| s.replace(scalar)))
