@@ -318,6 +318,23 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
     for (c, f) in ranked.iter_mut().zip(on) {
         c.pareto = f;
     }
+    let fits = used_fits(models, &ranked, &excluded);
+    Ok(Recommendation {
+        fits,
+        budget: budget.clone(),
+        ranked,
+        excluded,
+        records: all.len(),
+        files: files.len(),
+    })
+}
+
+/// The fits that some prediction of `ranked` or `excluded` used.
+fn used_fits(
+    models: BTreeMap<(String, Target, usize), Fit>,
+    ranked: &[Candidate],
+    excluded: &[Excluded],
+) -> Vec<Fit> {
     let used: BTreeSet<(String, Target, usize)> = ranked
         .iter()
         .chain(excluded.iter().map(|e| &e.candidate))
@@ -326,16 +343,9 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
             _ => None,
         })
         .collect();
-    Ok(Recommendation {
-        budget: budget.clone(),
-        ranked,
-        excluded,
-        fits: models
-            .into_iter()
-            .filter(|(k, _)| used.contains(k))
-            .map(|(_, f)| f)
-            .collect(),
-        records: all.len(),
-        files: files.len(),
-    })
+    models
+        .into_iter()
+        .filter(|(k, _)| used.contains(k))
+        .map(|(_, f)| f)
+        .collect()
 }

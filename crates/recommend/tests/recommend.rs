@@ -223,3 +223,46 @@ fn checked_in_two_core_results() {
         .iter()
         .all(|e| e.breaks.contains(&Breach::GasUnknown)));
 }
+
+#[test]
+fn checked_in_quick_results_predict_and_price_gas() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/data/recommend-quick-2core.json");
+    let f = ResultsFile::read(&path).unwrap();
+    let r = recommend(
+        &[f],
+        &Budget {
+            optimize: Objective::Gas,
+            circuit: Some(Circuit::Spend),
+            min_leaves: Some(1 << 32),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    // every Groth16 spend has the gas of the one measured Groth16 spend verifier (3 public inputs)
+    let top = &r.ranked[0];
+    assert_eq!(top.system, "groth16");
+    assert_eq!(top.verify_gas, Some(228_111.0));
+    assert!(top.pareto);
+    let last = r.ranked.last().unwrap();
+    assert_eq!(last.system, "halo2-kzg-keccak");
+    assert!(last.verify_gas.unwrap() > 400_000.0);
+    // statements run on 1 thread only are predicted on 2, from the 2-thread fit's points
+    let predicted: Vec<_> = r
+        .ranked
+        .iter()
+        .filter_map(|c| match &c.prove {
+            ProveTime::Predicted(p) => Some(p),
+            _ => None,
+        })
+        .collect();
+    assert!(!predicted.is_empty());
+    assert!(predicted
+        .iter()
+        .all(|p| p.fit.threads == 2 && p.fit.points.len() >= 2));
+    // the α = 7 Halo2 spend has no evm record of its own: excluded when gas is the objective
+    assert!(r
+        .excluded
+        .iter()
+        .any(|e| e.candidate.hash == "poseidon2-a7" && e.breaks == [Breach::GasUnknown]));
+}
