@@ -43,6 +43,9 @@ echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,00
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 7
 # the Keccak (EVM) transcript's verifier on malformed proofs (its circuits are halo2-kzg's)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg-keccak --arity 2 --circuit membership --hash poseidon2 --fuzz 20000
+# the STARK's AIR (every trace cell) and its verifier on malformed proofs: a verification opens
+# dozens of Merkle paths (tens of ms), so a few hundred here (about 20 s)
+"${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system stark-babybear --fuzz 300
 
 echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
 # fuzz/Cargo.lock is kept in step with Cargo.lock; without --locked a workspace dependency

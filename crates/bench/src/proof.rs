@@ -141,10 +141,15 @@ impl<P: ProofSystem> ProofBackend<P> {
             "prove"
         );
         let proof = proof.expect("sampled at least once");
-        let size = Metrics::from([(
-            "proof_bytes".to_string(),
-            sys.proof_to_bytes(&proof).len() as f64,
-        )]);
+        let proof_bytes = sys.proof_to_bytes(&proof);
+        let size = Metrics::from([
+            ("proof_bytes".to_string(), proof_bytes.len() as f64),
+            // what carrying the proof's bytes in a transaction costs (EIP-2028)
+            (
+                "proof_calldata_gas".to_string(),
+                zkbench_evm::calldata::calldata_gas(&proof_bytes) as f64,
+            ),
+        ]);
         let mut prove_rec = record("prove", s, &size);
         // the measured samples are the last ones (after the warm-up runs)
         let measured = &parts[parts.len().saturating_sub(prove_rec.samples_s.len())..];

@@ -59,7 +59,13 @@ struct Row {
 /// The statements audited for `system`: small trees (height 2, batches of
 /// `arity` and 4 leaves) of every hash family the backend proves.
 fn grid(system: &str, a: &AuditArgs) -> anyhow::Result<Vec<StatementConfig>> {
+    // the STARK's AIR: BabyBear Poseidon2 (x^7), arity 2, spend and membership
+    let stark = matches!(
+        system.parse(),
+        Ok(SystemId::StarkBabyBear | SystemId::StarkBabyBear128)
+    );
     let families: Vec<(HashFamily, Option<u64>)> = match system.parse() {
+        _ if stark => vec![(HashFamily::Poseidon2, Some(7))],
         // chips exist for these two families only
         Ok(SystemId::Halo2Kzg) => vec![
             (HashFamily::Poseidon2, Some(5)),
@@ -96,6 +102,9 @@ fn grid(system: &str, a: &AuditArgs) -> anyhow::Result<Vec<StatementConfig>> {
                 continue;
             }
             for &circuit in &circuits {
+                if stark && (arity != 2 || circuit == CircuitKind::BatchRoot) {
+                    continue;
+                }
                 let leaves = match circuit {
                     CircuitKind::BatchRoot if arity == 2 => 4,
                     CircuitKind::BatchRoot => arity as u64,
@@ -131,6 +140,15 @@ pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
         if a.system.as_deref().is_some_and(|s| s != b.name()) {
             continue;
         }
+        if a.system.is_none() && b.name() == SystemId::StarkBabyBear128.name() {
+            // the same AIR as stark-babybear with other FRI parameters
+            eprintln!(
+                "{0}: the AIR of {1} (audited here); fuzz its verifier with --system {0}",
+                SystemId::StarkBabyBear128,
+                SystemId::StarkBabyBear
+            );
+            continue;
+        }
         if a.system.is_none() && b.name() == SystemId::Halo2KzgKeccak.name() {
             // the same circuits and keys as halo2-kzg (the transcript is not part of the
             // circuit): only its verifier differs, fuzzed with --system halo2-kzg-keccak
@@ -142,6 +160,15 @@ pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         let mut fuzz = a.fuzz; // the first circuit this backend proves gets the fuzzing
+        if a.system.is_none() && b.name() == SystemId::StarkBabyBear.name() && fuzz > 0 {
+            // a STARK verification opens dozens of Merkle paths (tens of ms a proof):
+            // its verifier is fuzzed on its own, with --system
+            eprintln!(
+                "{0}: verifier not fuzzed in the all-systems run; fuzz it with --system {0} --fuzz N",
+                SystemId::StarkBabyBear
+            );
+            fuzz = 0;
+        }
         for cfg in grid(b.name(), &a)? {
             let Some(result) = b.audit(&cfg, fuzz, a.seed) else {
                 continue;

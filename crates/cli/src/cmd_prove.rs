@@ -21,7 +21,7 @@ use zkbench_systems::{ProofConfig, SystemId};
 /// Arguments of `zkbench prove`.
 #[derive(Args, Debug)]
 pub struct ProveArgs {
-    /// Proof system: groth16, halo2-kzg or halo2-kzg-keccak.
+    /// Proof system: groth16, halo2-kzg, halo2-kzg-keccak, stark-babybear or stark-babybear-128.
     #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
     /// Hash family of the tree and the note.
@@ -69,7 +69,7 @@ pub struct ProveArgs {
 /// Arguments of `zkbench verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Proof system: groth16, halo2-kzg or halo2-kzg-keccak.
+    /// Proof system: groth16, halo2-kzg, halo2-kzg-keccak, stark-babybear or stark-babybear-128.
     #[arg(long, default_value = SystemId::Groth16.name())]
     pub system: String,
     /// Directory written by `zkbench prove` (or snarkjs: proof.json, public.json, verification_key.json).
@@ -107,7 +107,34 @@ pub fn prove(a: ProveArgs) -> anyhow::Result<ExitCode> {
     match config.system {
         SystemId::Groth16 => prove_groth16(a, config.statement),
         SystemId::Halo2Kzg | SystemId::Halo2KzgKeccak => prove_halo2(a, config),
+        SystemId::StarkBabyBear | SystemId::StarkBabyBear128 => prove_stark(a, config),
     }
+}
+
+/// `zkbench prove --system stark-babybear` (or `stark-babybear-128`).
+fn prove_stark(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
+    if a.srs.is_some() || a.ptau.is_some() || a.transcript.is_some() {
+        bail!("--srs, --ptau and --transcript do not apply to {}: a STARK has a transparent setup and one transcript", config.system);
+    }
+    let zkbench_systems::Prover::Stark(stark) = config.system.prover() else {
+        bail!("internal error: {} is not a STARK", config.system);
+    };
+    let proof = zkbench_stark::dir::prove_into(stark, &config.statement, a.seed, &a.out)?;
+    let [w, p, v] = proof.seconds.map(|s| format!("{:.1} ms", s * 1e3));
+    println!(
+        "{} · {} · witness {w} · prove {p} · verify {v}",
+        config.system,
+        config.statement.key_label()?
+    );
+    println!("proof: {} bytes; public inputs:", proof.proof_bytes);
+    for (i, x) in proof.public.0.iter().enumerate() {
+        println!("  [{i}] {}", fr_to_decimal(x));
+    }
+    println!(
+        "wrote {}/{{proof.bin,public.json,meta.json}}",
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `zkbench prove --system groth16`.
@@ -307,6 +334,23 @@ fn prove_halo2(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
 /// `zkbench verify`.
 pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
     let system: SystemId = a.system.parse()?;
+    if let zkbench_systems::Prover::Stark(_) = system.prover() {
+        let t = Instant::now();
+        let ok = zkbench_stark::dir::verify_dir(&a.dir)
+            .with_context(|| format!("cannot verify {}", a.dir.display()))?;
+        let dt = t.elapsed().as_secs_f64() * 1e3;
+        println!(
+            "{}: the proof in {} {} ({dt:.1} ms)",
+            if ok { "OK" } else { "INVALID" },
+            a.dir.display(),
+            if ok { "is valid" } else { "does not verify" }
+        );
+        return Ok(if ok {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     if system.is_halo2() {
         let t = Instant::now();
         let cache = key_cache_dir(a.keys.as_ref());

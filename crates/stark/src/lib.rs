@@ -13,7 +13,10 @@
 //! * [`params`]: the STARK configuration and the FRI parameters of the two
 //!   conjectured security levels ([`SecurityLevel`]);
 //! * [`prover`]: witness → trace, prove, verify, proof bytes;
-//! * [`audit`]: the mutation audit of the AIR's trace cells and public values.
+//! * [`audit`]: the mutation audit of the AIR's trace cells and public values;
+//! * [`system`]: [`Stark`], this crate as a `zkbench_core::ProofSystem`
+//!   (`stark-babybear`, `stark-babybear-128`); [`dir`]: proof directories
+//!   for `zkbench prove` / `zkbench verify`.
 //!
 //! Constructions: STARK (Ben-Sasson, Bentov, Horesh, Riabzev, ePrint
 //! 2018/046), FRI (the same authors, ICALP 2018), Poseidon2 (Grassi,
@@ -23,13 +26,16 @@
 
 pub mod air;
 pub mod audit;
+pub mod dir;
 pub mod native;
 pub mod params;
 pub mod prover;
+pub mod system;
 
 pub use air::{AirKind, NoteAir};
 pub use params::{security_bits, SecurityLevel};
 pub use prover::{air_for, prepare, prove, verify, Prepared, StarkProof};
+pub use system::{Stark, StarkCircuit, StarkKeys};
 
 /// An error of the STARK backend.
 #[derive(Debug, thiserror::Error)]

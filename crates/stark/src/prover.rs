@@ -224,7 +224,16 @@ pub fn proof_to_bytes(proof: &StarkProof) -> Vec<u8> {
     postcard::to_allocvec(proof).unwrap_or_default()
 }
 
-/// A proof from [`proof_to_bytes`]' output; an error for anything else.
+/// A proof from [`proof_to_bytes`]' output; an error for anything else
+/// (bytes that do not decode, or trailing bytes after a proof).
 pub fn proof_from_bytes(bytes: &[u8]) -> Result<StarkProof, StarkError> {
-    postcard::from_bytes(bytes).map_err(|e| StarkError::Decode(format!("not a STARK proof: {e}")))
+    let (proof, rest) = postcard::take_from_bytes(bytes)
+        .map_err(|e| StarkError::Decode(format!("not a STARK proof: {e}")))?;
+    if !rest.is_empty() {
+        return Err(StarkError::Decode(format!(
+            "not a STARK proof: {} bytes after the proof",
+            rest.len()
+        )));
+    }
+    Ok(proof)
 }

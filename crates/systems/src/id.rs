@@ -5,6 +5,7 @@ use std::{fmt, str::FromStr};
 use zkbench_core::ProofSystem;
 use zkbench_groth16::Groth16;
 use zkbench_halo2::Halo2Kzg;
+use zkbench_stark::{SecurityLevel, Stark};
 
 /// One of zkbench's own provers. The names are the `case.system` values of
 /// results files, the `--system` values of the CLI and the `system` of the
@@ -18,22 +19,33 @@ pub enum SystemId {
     /// `halo2-kzg-keccak`: the same circuits with the Keccak (EVM) transcript,
     /// the proofs an on-chain verifier checks.
     Halo2KzgKeccak,
+    /// `stark-babybear`: a STARK over BabyBear (Plonky3, hiding FRI,
+    /// Poseidon2 tree), about 100 conjectured bits.
+    StarkBabyBear,
+    /// `stark-babybear-128`: the same AIR with FRI parameters for about 128
+    /// conjectured bits.
+    StarkBabyBear128,
 }
 
 impl SystemId {
     /// Every system, in the order `zkbench list` and the harness show them.
-    pub const ALL: [SystemId; 3] = [
+    pub const ALL: [SystemId; 5] = [
         SystemId::Groth16,
         SystemId::Halo2Kzg,
         SystemId::Halo2KzgKeccak,
+        SystemId::StarkBabyBear,
+        SystemId::StarkBabyBear128,
     ];
 
-    /// The name (`groth16`, `halo2-kzg`, `halo2-kzg-keccak`).
+    /// The name (`groth16`, `halo2-kzg`, `halo2-kzg-keccak`, `stark-babybear`,
+    /// `stark-babybear-128`).
     pub const fn name(self) -> &'static str {
         match self {
             SystemId::Groth16 => "groth16",
             SystemId::Halo2Kzg => "halo2-kzg",
             SystemId::Halo2KzgKeccak => "halo2-kzg-keccak",
+            SystemId::StarkBabyBear => "stark-babybear",
+            SystemId::StarkBabyBear128 => "stark-babybear-128",
         }
     }
 
@@ -54,6 +66,8 @@ impl SystemId {
             SystemId::Groth16 => Prover::Groth16(Groth16),
             SystemId::Halo2Kzg => Prover::Halo2(Halo2Kzg::default()),
             SystemId::Halo2KzgKeccak => Prover::Halo2(Halo2Kzg::keccak()),
+            SystemId::StarkBabyBear => Prover::Stark(Stark::new(SecurityLevel::Bits100)),
+            SystemId::StarkBabyBear128 => Prover::Stark(Stark::new(SecurityLevel::Bits128)),
         }
     }
 
@@ -63,6 +77,7 @@ impl SystemId {
         match self.prover() {
             Prover::Groth16(p) => job.run(p),
             Prover::Halo2(p) => job.run(p),
+            Prover::Stark(p) => job.run(p),
         }
     }
 }
@@ -85,6 +100,8 @@ pub enum Prover {
     Groth16(Groth16),
     /// Halo2-KZG with its transcript (`halo2-kzg`, `halo2-kzg-keccak`).
     Halo2(Halo2Kzg),
+    /// The STARK at a security level (`stark-babybear`, `stark-babybear-128`).
+    Stark(Stark),
 }
 
 /// A name that is not one of zkbench's proof systems.
@@ -164,7 +181,7 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "unknown proof system {bad:?}; available: groth16, halo2-kzg, halo2-kzg-keccak"
+                    "unknown proof system {bad:?}; available: groth16, halo2-kzg, halo2-kzg-keccak, stark-babybear, stark-babybear-128"
                 )
             );
         }

@@ -1,7 +1,7 @@
 //! zkbench's proof systems by name: the one front door to the backends.
 //!
 //! - [`SystemId`]: the closed set of zkbench's own provers (`groth16`,
-//!   `halo2-kzg`, `halo2-kzg-keccak`), with [`FromStr`](std::str::FromStr),
+//!   `halo2-kzg`, `halo2-kzg-keccak`, `stark-babybear`, `stark-babybear-128`), with [`FromStr`](std::str::FromStr),
 //!   [`Display`](std::fmt::Display) and serde as the same strings that
 //!   suites, results (`case.system`), the CLI's `--system` and the browser
 //!   bindings use.

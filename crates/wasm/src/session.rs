@@ -177,6 +177,46 @@ impl BrowserSystem for Halo2Kzg {
     }
 }
 
+impl BrowserSystem for zkbench_stark::Stark {
+    fn kind_and_shape(&self, circuit: &Self::Circuit) -> (CircuitKind, TreeShape) {
+        let s = &circuit.statement;
+        let shape = TreeShape {
+            arity: s.arity,
+            height: circuit.air.depth(),
+        };
+        (s.circuit, shape)
+    }
+
+    fn keys_to_bytes(
+        &self,
+        _circuit: &Self::Circuit,
+        keys: &Self::Keys,
+    ) -> Result<Vec<u8>, WasmError> {
+        serde_json::to_vec(keys).map_err(|e| backend_err(self.name(), e))
+    }
+
+    fn keys_from_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        bytes: &[u8],
+        seed: u64,
+    ) -> Result<Self::Keys, WasmError> {
+        let keys: Self::Keys =
+            serde_json::from_slice(bytes).map_err(|e| backend_err(self.name(), e))?;
+        if keys
+            != self
+                .setup(circuit, seed)
+                .map_err(|e| backend_err(self.name(), e))?
+        {
+            return Err(backend_err(
+                self.name(),
+                "the keys were made for another AIR or security level",
+            ));
+        }
+        Ok(keys)
+    }
+}
+
 /// The object-safe face of one backend's state.
 trait DynSession {
     fn system(&self) -> &'static str;
@@ -371,6 +411,7 @@ impl Session {
             }
             Prover::Groth16(p) => State::boxed(p, &statement)?,
             Prover::Halo2(p) => State::boxed(p, &statement)?,
+            Prover::Stark(p) => State::boxed(p, &statement)?,
         };
         Ok(Session {
             config: config.clone(),
