@@ -25,7 +25,7 @@ const QUICK_SUITE: &str = include_str!("recommend-quick.toml");
 #[derive(Args, Debug)]
 pub struct RecommendArgs {
     /// Budget: warm prove time, milliseconds (on --target with --threads).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_prove_ms: Option<f64>,
     /// Where the prover runs: native or browser.
     #[arg(long, default_value = "native", value_name = "native|browser")]

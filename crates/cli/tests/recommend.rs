@@ -84,7 +84,10 @@ fn bad_flags_are_clear_errors() {
         (vec!["--circuit", "batch-root"], "spend or membership"),
         (vec!["--max-prove-ms", "-5"], "positive"),
         (vec!["--threads", "0"], "at least 1"),
-        (vec!["--server", "http://127.0.0.1:9"], "--device-class"),
+        (
+            vec!["--server", "http://127.0.0.1:9"],
+            "cannot be used with",
+        ),
         (vec!["--quick"], "cannot be used with"),
         (vec!["--target", "browser"], "zkbench run browser"),
     ] {
@@ -98,6 +101,24 @@ fn bad_flags_are_clear_errors() {
             "{args:?}: {err}"
         );
     }
+    let o = zkbench(&["recommend", "--server", "http://127.0.0.1:9"]);
+    assert!(
+        text(&o).1.contains("--device-class <TEXT>"),
+        "{:?}",
+        text(&o)
+    );
+    let o = zkbench(&[
+        "recommend",
+        "--server",
+        "http://127.0.0.1:9",
+        "--device-class",
+        "EPYC",
+    ]);
+    assert!(
+        text(&o).1.contains("cannot reach the results server"),
+        "{:?}",
+        text(&o)
+    );
     let o = zkbench(&["recommend", "--results", "/nonexistent.json"]);
     assert!(text(&o).1.contains("cannot read /nonexistent.json"));
     let o = zkbench(&["recommend", "--server", "ftp://x", "--device-class", "EPYC"]);
