@@ -287,6 +287,17 @@ pub struct Keys {
 }
 
 impl Keys {
+    /// Keys of `params` and `pk` under `srs`.
+    fn new(params: ParamsKZG<Bn256>, pk: ProvingKey<G1Affine>, srs: &Srs) -> Self {
+        Keys {
+            params,
+            pk,
+            test_setup: srs.is_test_setup(),
+            srs_label: srs.label(),
+            commit: Default::default(),
+        }
+    }
+
     /// The verifying key.
     pub fn vk(&self) -> &VerifyingKey<G1Affine> {
         self.pk.get_vk()
@@ -442,13 +453,7 @@ impl Halo2Circuit {
         // Selector compression on (halo2-axiom's `keygen_vk` turns it off).
         let vk = keygen_vk_custom(&params, &c, true)?;
         let pk = keygen_pk(&params, vk, &c)?;
-        Ok(Keys {
-            params,
-            pk,
-            test_setup: srs.is_test_setup(),
-            srs_label: srs.label(),
-            commit: Default::default(),
-        })
+        Ok(Keys::new(params, pk, srs))
     }
 
     /// Where [`Halo2Circuit::load_or_keygen`] keeps the proving key.
@@ -484,13 +489,7 @@ impl Halo2Circuit {
         }))
         .map_err(|_| Halo2Error::decode(path.display().to_string(), "corrupt proving key"))?
         .map_err(|e| Halo2Error::decode(path.display().to_string(), e.to_string()))?;
-        Ok(Keys {
-            params,
-            pk,
-            test_setup: srs.is_test_setup(),
-            srs_label: srs.label(),
-            commit: Default::default(),
-        })
+        Ok(Keys::new(params, pk, srs))
     }
 
     /// The keys as one byte string, for serving as a static file or storing
@@ -566,13 +565,7 @@ impl Halo2Circuit {
         }))
         .map_err(|_| Halo2Error::decode(what, "corrupt proving key"))?
         .map_err(|e| Halo2Error::decode(what, e.to_string()))?;
-        Ok(Keys {
-            params,
-            pk,
-            test_setup: srs.is_test_setup(),
-            srs_label: srs.label(),
-            commit: Default::default(),
-        })
+        Ok(Keys::new(params, pk, srs))
     }
 
     /// Writes the proving key into the cache directory `dir` (atomically:
