@@ -14,7 +14,12 @@ use crate::table::{Cell, Table};
 /// The security table for the hash families, curves and FRI schemes that
 /// `recs` use (all families when `recs` is empty).
 pub fn table(recs: &[&Record]) -> Table {
-    let used = |name: &str| recs.is_empty() || recs.iter().any(|r| r.case.hash == name);
+    let used = |name: &str| {
+        recs.is_empty()
+            || recs
+                .iter()
+                .any(|r| r.case.hash == name || r.case.system == name)
+    };
     let mut t = Table::new("Security of the configurations")
         .about("Each hash family's claimed level and parameter source, published attacks on its parameter sets, and the estimated security of the curve (BN254: about 100 bits after exTNFS, Barbulescu–Duquesne 2019) or FRI's conjectured security. A configuration is as strong as its weakest part.")
         .columns(&["part", "bits", "parameters or estimate, with source", "published attacks"], &[]);

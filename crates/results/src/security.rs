@@ -248,8 +248,20 @@ pub const CURVES: &[CurveSecurity] = &[
     },
 ];
 
-/// The FRI commitments measured (crates/primitives fri.rs).
+/// The FRI commitments measured (crates/primitives fri.rs) and the STARK
+/// proof systems (crates/stark params.rs; their records also carry Plonky3's
+/// per-AIR conjectured level in `metrics.security_bits`).
 pub const FRI: &[FriSecurity] = &[
+    FriSecurity {
+        scheme: "stark-babybear",
+        conjectured_bits: 100,
+        source: "hiding FRI over BabyBear (quartic extension), blowup 4, 44 queries, 16 proof-of-work bits: 2·44 + 16 = 104 under the ethSTARK conjecture (eprint 2021/582), aimed at 100; Plonky3's calculator (eprint 2025/2010 §1.5) per record",
+    },
+    FriSecurity {
+        scheme: "stark-babybear-128",
+        conjectured_bits: 123,
+        source: "hiding FRI over BabyBear, blowup 8, 38 queries, 16 proof-of-work bits: 3·38 + 16 = 130 under the ethSTARK conjecture (eprint 2021/582), capped near 123 by the quartic extension and the 8-limb Poseidon2 digests (crates/stark params.rs)",
+    },
     FriSecurity {
         scheme: "fri-babybear",
         conjectured_bits: 116,
@@ -402,5 +414,8 @@ mod tests {
             configuration_bits("fri-babybear", "poseidon2").bits,
             Some(116)
         );
+        let stark = configuration_bits("stark-babybear-128", "poseidon2");
+        assert_eq!(stark.bits, Some(123));
+        assert_eq!(stark.limited_by, "stark-babybear-128 (FRI)");
     }
 }
