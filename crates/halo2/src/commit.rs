@@ -31,6 +31,7 @@ use halo2_axiom::{
         bn256::{Bn256, Fq, Fr, G1Affine, G1},
         ff::PrimeField,
         group::{prime::PrimeCurveAffine, Group},
+        serde::SerdeObject,
         CurveAffine,
     },
     poly::{
@@ -39,6 +40,7 @@ use halo2_axiom::{
         Coeff, LagrangeCoeff, Polynomial, ProverQuery,
     },
     transcript::{EncodedChallenge, TranscriptWrite},
+    SerdeFormat,
 };
 use rand::RngCore;
 use zkbench_msm::{FixedBaseTable, Scalar};
@@ -73,7 +75,7 @@ impl FastParams {
     /// Tables for `kzg`'s bases (`n` points each).
     pub fn new(kzg: ParamsKZG<Bn256>) -> Self {
         let g: Vec<G1Affine> = kzg.get_g().to_vec();
-        let lagrange = g_to_lagrange(g.iter().map(|p| p.to_curve()).collect(), kzg.k());
+        let lagrange = lagrange_bases(&kzg);
         let table = |bases: &[G1Affine]| {
             let ark: Vec<ark_bn254::G1Affine> = bases.iter().map(g1_to_ark).collect();
             // one bucket set: the pieces share its reduction by bucket ranges
@@ -84,6 +86,29 @@ impl FastParams {
             g_lagrange: table(&lagrange),
             kzg,
         }
+    }
+}
+
+/// The Lagrange bases `[L_i(s)]₁` that `kzg` keeps: read back from its
+/// serialisation (`k`, `g`, then `g_lagrange`, raw coordinates), which
+/// halo2-axiom does not expose otherwise. Computing them again from `g`
+/// (`g_to_lagrange`, an FFT over the group: a scalar multiplication per
+/// butterfly) cost about 100 ms at k = 8, more than a proof.
+fn lagrange_bases(kzg: &ParamsKZG<Bn256>) -> Vec<G1Affine> {
+    // raw G1 and G2 points: two and four 32-byte coordinates
+    const G1: usize = 64;
+    const G2: usize = 128;
+    let n = kzg.n() as usize;
+    let mut bytes = Vec::new();
+    kzg.write_custom(&mut bytes, SerdeFormat::RawBytesUnchecked)
+        .expect("writing to memory");
+    match bytes.get(4 + n * G1..4 + 2 * n * G1) {
+        Some(raw) if bytes.len() == 4 + 2 * n * G1 + 2 * G2 => raw
+            .chunks_exact(G1)
+            .map(|mut b| G1Affine::read_raw_unchecked(&mut b))
+            .collect(),
+        // not the layout above: compute them
+        _ => g_to_lagrange(kzg.get_g().iter().map(|p| p.to_curve()).collect(), kzg.k()),
     }
 }
 
@@ -251,6 +276,13 @@ mod tests {
     use halo2_axiom::halo2curves::ff::Field;
     use halo2_axiom::poly::EvaluationDomain;
     use rand::SeedableRng;
+
+    #[test]
+    fn lagrange_bases_read_back_equal_the_computed_ones() {
+        let kzg = ParamsKZG::<Bn256>::setup(4, rand_chacha::ChaCha20Rng::seed_from_u64(1));
+        let computed = g_to_lagrange(kzg.get_g().iter().map(|p| p.to_curve()).collect(), 4);
+        assert_eq!(lagrange_bases(&kzg), computed);
+    }
 
     #[test]
     fn commitments_equal_halo2s() {
