@@ -572,7 +572,7 @@ const GAS_HEADERS: [&str; 9] = [
     "statement",
     "public inputs ℓ",
     "verify gas (execution)",
-    "vs floor 181,150 + 6,150·ℓ",
+    "vs floor 181,000 + 6,150·ℓ",
     "transaction gas",
     "deploy gas",
     "runtime bytecode (EIP-170: 24,576 B)",
