@@ -68,10 +68,10 @@
 #![deny(missing_docs)]
 
 mod api;
-mod commit;
 pub mod audit;
 pub mod chip;
 pub mod circuit;
+mod commit;
 pub mod error;
 pub mod params;
 pub mod system;

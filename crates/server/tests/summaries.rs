@@ -414,7 +414,9 @@ async fn database_outage_is_a_fast_503_then_recovers() {
         "{e}"
     );
     assert!(took < Duration::from_millis(2500), "POST took {took:?}");
-    common::say(&format!("database down: POST /api/results answered 503 in {took:.2?}"));
+    common::say(&format!(
+        "database down: POST /api/results answered 503 in {took:.2?}"
+    ));
     for p in [
         "/leaderboard",
         "/api/results",
