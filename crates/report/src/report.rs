@@ -838,7 +838,7 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px;
 h1{margin:0 0 4px}.meta{color:#555;font-size:14px}.warn{background:#fff4e5;border-left:4px solid #f0a020;padding:8px 12px}
 .charts{display:flex;flex-wrap:wrap;gap:12px}figure{margin:0;border:1px solid #ddd;border-radius:6px;padding:4px;background:#fff}
 table{border-collapse:collapse;font-size:13px;margin-top:8px}th,td{border:1px solid #ddd;padding:4px 8px;text-align:right;white-space:nowrap}
-th{background:#f4f4f4;cursor:pointer;position:sticky;top:0}td:first-child,td:nth-child(2),td:nth-child(3){text-align:left}
+th{background:#f4f4f4;cursor:pointer;position:sticky;top:0}td:first-child,td:nth-child(2),td:nth-child(3),th:first-child,th:nth-child(2),th:nth-child(3){text-align:left}
 tr.bad td{background:#fdecea}.tag{background:#f0a020;color:#fff;border-radius:3px;padding:0 4px;font-size:11px}
 </style></head><body>
 "#;
