@@ -112,24 +112,19 @@ fn lagrange_bases(kzg: &ParamsKZG<Bn256>) -> Vec<G1Affine> {
     }
 }
 
-/// `Σ scalars[i]·bases[i]` over the first `scalars.len()` bases of `table`.
-fn msm(table: &FixedBaseTable<ArkG1>, scalars: &[Fr]) -> G1 {
+/// `Σ scalars[i]·bases[i]` over the first `scalars.len()` of the `n` bases
+/// of `table` (the rest with scalar zero).
+fn msm(table: &FixedBaseTable<ArkG1>, n: usize, scalars: &[Fr]) -> G1 {
     assert!(
-        scalars.len() <= table_bases(table),
-        "{} scalars for {} bases",
-        scalars.len(),
-        table_bases(table)
+        scalars.len() <= n,
+        "{} scalars for {n} bases",
+        scalars.len()
     );
-    let mut big: Vec<Scalar> = vec![BigInt::zero(); table_bases(table)];
+    let mut big: Vec<Scalar> = vec![BigInt::zero(); n];
     for (b, s) in big.iter_mut().zip(scalars) {
         *b = fr_to_bigint(s);
     }
     g1_from_ark(&table.msm(&big).into_affine())
-}
-
-/// Number of bases the table was built over (zero bases included).
-fn table_bases(table: &FixedBaseTable<ArkG1>) -> usize {
-    table.indices().last().map_or(0, |&i| i as usize + 1)
 }
 
 /// A halo2curves scalar as the canonical integer the MSM reads digits from.
@@ -162,7 +157,7 @@ fn g1_from_ark(p: &ark_bn254::G1Affine) -> G1 {
         for (o, l) in repr.chunks_exact_mut(8).zip(v.into_bigint().0) {
             o.copy_from_slice(&l.to_le_bytes());
         }
-        Fq::from_repr(repr.into()).expect("a canonical arkworks coordinate")
+        Fq::from_repr(repr).expect("a canonical arkworks coordinate")
     };
     G1Affine::from_xy(fq(x), fq(y))
         .expect("an arkworks point is on the curve")
@@ -208,7 +203,7 @@ impl<'params> Params<'params, G1Affine> for FastParams {
     }
 
     fn commit_lagrange(&self, poly: &Polynomial<Fr, LagrangeCoeff>, _: Blind<Fr>) -> G1 {
-        msm(&self.g_lagrange, poly)
+        msm(&self.g_lagrange, self.kzg.n() as usize, poly)
     }
 
     fn write<W: io::Write>(&self, writer: &mut W) -> io::Result<()> {
@@ -228,7 +223,7 @@ impl<'params> ParamsProver<'params, G1Affine> for FastParams {
     }
 
     fn commit(&self, poly: &Polynomial<Fr, Coeff>, _: Blind<Fr>) -> G1 {
-        msm(&self.g, poly)
+        msm(&self.g, self.kzg.n() as usize, poly)
     }
 
     fn get_g(&self) -> &[G1Affine] {

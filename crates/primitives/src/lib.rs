@@ -98,12 +98,15 @@ fn workload_kind(kind: CaseKind) -> CaseKind {
 /// Whether `system` implements `kind` for the group, field or scheme named
 /// `object` (a [`Primitive`]'s name; any other name is not supported).
 pub fn supported(kind: CaseKind, system: &str, object: &str) -> bool {
+    Primitive::from_name(object).is_some_and(|object| implements(kind, system, object))
+}
+
+/// Whether `system` implements `kind` for `object`.
+fn implements(kind: CaseKind, system: &str, object: Primitive) -> bool {
     let kind = workload_kind(kind);
-    Primitive::from_name(object).is_some_and(|object| {
-        SUPPORTED
-            .iter()
-            .any(|(k, s, o)| *k == kind && *s == system && o.contains(&object))
-    })
+    SUPPORTED
+        .iter()
+        .any(|(k, s, o)| *k == kind && *s == system && o.contains(&object))
 }
 
 /// Whether any primitive implementation is named `system` (the harness's
@@ -135,7 +138,7 @@ fn log2_exact(n: usize, what: &str) -> Result<u32, Error> {
 /// Prepares `case`: makes its inputs (deterministic, seeded) and keys.
 pub fn prepare(case: &Case) -> Result<Box<dyn Workload>, Error> {
     let object = match case.hash.primitive() {
-        Some(object) if supported(case.kind, &case.system, &case.hash) => object,
+        Some(object) if implements(case.kind, &case.system, object) => object,
         _ => {
             return Err(Error::Unsupported(format!(
                 "no {} implementation {:?} for {:?} (see zkbench_primitives::SUPPORTED)",
