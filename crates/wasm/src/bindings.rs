@@ -67,6 +67,28 @@ impl Prover {
         self.inner.witness(seed.into()).map_err(js)
     }
 
+    /// The witness from `inputs_json` (a JSON object of decimal strings; see
+    /// [`crate::inputs`]), prepared for the prover.
+    #[wasm_bindgen(js_name = witnessFromInputs)]
+    pub fn witness_from_inputs(&mut self, inputs_json: &str) -> Result<(), JsError> {
+        let v = serde_json::from_str(inputs_json)
+            .map_err(|e| js(WasmError::Config(format!("inputs JSON: {e}"))))?;
+        self.inner.witness_from_inputs(&v).map_err(js)
+    }
+
+    /// `{root, inputs}` for a membership proof of leaf `index` in a tree
+    /// holding `leaves_json` (a JSON array; the other leaves zero).
+    #[wasm_bindgen(js_name = membershipInputs)]
+    pub fn membership_inputs(&self, leaves_json: &str, index: u32) -> Result<String, JsError> {
+        let leaves: Vec<serde_json::Value> = serde_json::from_str(leaves_json)
+            .map_err(|e| js(WasmError::Config(format!("leaves JSON: {e}"))))?;
+        let v = self
+            .inner
+            .membership_inputs(&leaves, index.into())
+            .map_err(js)?;
+        serde_json::to_string(&v).map_err(|e| js(e.into()))
+    }
+
     /// Proves; returns the proof's bytes.
     pub fn prove(&mut self) -> Result<Vec<u8>, JsError> {
         self.inner.prove().map_err(js)

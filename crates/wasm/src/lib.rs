@@ -11,6 +11,8 @@
 //!   usable natively (the crate's tests run them and check that proofs made in
 //!   WebAssembly verify natively);
 //! * [`hashes`]: permutation throughput per hash family;
+//! * [`inputs`]: a proof's inputs from a dapp's JSON, and Merkle paths for
+//!   membership proofs;
 //! * [`engines`]: the Ewasm post's MiMC hash and Groth16 verification behind
 //!   number-only exports, for engines outside the browser (`wasm-engines`);
 //! * [`bindings`]: the JavaScript API (`Prover`, `hashThroughput`, ...);
@@ -24,6 +26,7 @@
 pub mod bindings;
 pub mod engines;
 pub mod hashes;
+pub mod inputs;
 pub mod sampling;
 pub mod session;
 

@@ -225,6 +225,7 @@ trait DynSession {
     fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError>;
     fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError>;
     fn witness(&mut self, seed: u64) -> Result<(), WasmError>;
+    fn witness_from(&mut self, inputs: &serde_json::Value) -> Result<(), WasmError>;
     fn prove(&mut self) -> Result<Vec<u8>, WasmError>;
     fn verify(&self) -> Result<bool, WasmError>;
     fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError>;
@@ -257,6 +258,16 @@ impl<P: BrowserSystem> State<P> {
         self.witness
             .as_ref()
             .ok_or(WasmError::State("no witness: call witness() first"))
+    }
+
+    fn prepare(&mut self, w: &Witness) -> Result<(), WasmError> {
+        let prepared = self
+            .sys
+            .witness(&self.circuit, w)
+            .map_err(|e| self.err(e))?;
+        self.witness = Some(prepared);
+        self.proof = None;
+        Ok(())
     }
 
     fn last_proof(&self) -> Result<&P::Proof, WasmError> {
@@ -317,13 +328,13 @@ impl<P: BrowserSystem> DynSession for State<P> {
         let (kind, shape) = self.sys.kind_and_shape(&self.circuit);
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let w = Witness::random(&mut rng, kind, &shape);
-        let prepared = self
-            .sys
-            .witness(&self.circuit, &w)
-            .map_err(|e| self.err(e))?;
-        self.witness = Some(prepared);
-        self.proof = None;
-        Ok(())
+        self.prepare(&w)
+    }
+
+    fn witness_from(&mut self, inputs: &serde_json::Value) -> Result<(), WasmError> {
+        let (kind, shape) = self.sys.kind_and_shape(&self.circuit);
+        let w = crate::inputs::witness(kind, &shape, inputs)?;
+        self.prepare(&w)
     }
 
     fn prove(&mut self) -> Result<Vec<u8>, WasmError> {
@@ -456,6 +467,29 @@ impl Session {
     /// (the `witness` phase).
     pub fn witness(&mut self, seed: u64) -> Result<(), WasmError> {
         self.inner.witness(seed)
+    }
+
+    /// The witness from a dapp's `inputs` (JSON; [`crate::inputs::witness`]),
+    /// prepared for the prover.
+    pub fn witness_from_inputs(&mut self, inputs: &serde_json::Value) -> Result<(), WasmError> {
+        self.inner.witness_from(inputs)
+    }
+
+    /// Membership inputs for leaf `index` of a tree of this configuration's
+    /// shape holding `leaves` ([`crate::inputs::membership_inputs`]).
+    pub fn membership_inputs(
+        &self,
+        leaves: &[serde_json::Value],
+        index: u64,
+    ) -> Result<serde_json::Value, WasmError> {
+        let st = self.config.statement()?;
+        let err = |e: zkbench_statement::StatementError| WasmError::Config(e.to_string());
+        crate::inputs::membership_inputs(
+            &st.native_hashes().map_err(err)?,
+            &st.shape().map_err(err)?,
+            leaves,
+            index,
+        )
     }
 
     /// Proves the witness (the `prove` phase); returns the proof's bytes.
