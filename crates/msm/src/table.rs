@@ -188,7 +188,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
             piece_cost: REDUCTION_COST * (1u64 << (self.window - 1)) as f64 * P::ADD_COST,
             prefix: Vec::new(),
             // sorted digits address table points in 32 bits
-            buckets: if self.points() < 1 << 32 {
+            buckets: if (self.points() as u64) < 1 << 32 {
                 1 << (self.window - 1)
             } else {
                 0
