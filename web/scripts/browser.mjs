@@ -4,35 +4,41 @@
 // waits until document.body.dataset.zkbenchStatus is `done` or `failed`, and writes what the
 // page published (window.zkbenchResults, window.zkbenchProofs).
 //
-//   node web/scripts/browser.mjs [--profile quick|smoke] [--url http://HOST:PORT] [--timeout-s 1200]
-//        [--out results-browser.json] [--proofs proofs.json] [--screenshot page.png] [--jsonl]
-//        [--form-check form.json]
+//   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
+//        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
+//        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
+//
+// --browser: Debian's chromium (default; DevTools protocol) or firefox-esr (WebDriver BiDi),
+// launched by launch.mjs; ZKBENCH_BROWSER sets the default (`zkbench run browser --browser`).
 //
 // --form-check: after the suite, submits the page's form with a bad configuration (hash
 // sha256) and writes the error it shows ({text, visible}).
 // --jsonl: print the records one JSON object per line (the external-runner protocol of
 // docs/external-runners.md; suites/browser.toml runs it so). Environment: ZKBENCH_BIN (the
-// zkbench binary to serve with; default target/release/zkbench), CHROMIUM (the browser;
-// default: chromium, chromium-browser or google-chrome on PATH), ZKBENCH_PROFILE (a suite
+// zkbench binary to serve with; default target/release/zkbench), CHROMIUM / FIREFOX (the
+// browser's executable; default: chromium, chromium-browser or google-chrome / firefox-esr or
+// firefox on PATH), ZKBENCH_PROFILE (a suite
 // profile JSON: its case_timeout_seconds bounds the wait, and without --profile the page
 // runs its `smoke` profile when that profile takes one sample, `quick` otherwise).
-// Exit status: 0 when the page reached `done`, 1 when `failed` or on an error, 3 when no
-// Chromium or no built page (web/dist) exists.
+// Exit status: 0 when the page reached `done`, 1 when `failed` or on an error, 3 when the
+// browser or the built page (web/dist) is missing.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { launchBrowser, missingBrowser } from "./launch.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../..");
 
 function args() {
   const a = process.argv.slice(2);
-  const o = { profile: null, url: null, timeout: 1200, out: null, proofs: null, screenshot: null, jsonl: false, threads: null };
+  const o = { browser: process.env.ZKBENCH_BROWSER || "chromium", profile: null, url: null, timeout: 1200, out: null, proofs: null, screenshot: null, jsonl: false, threads: null };
   for (let i = 0; i < a.length; i++) {
     const v = a[i + 1];
     switch (a[i]) {
+      case "--browser": o.browser = v; i++; break;
       case "--profile": o.profile = v; i++; break;
       case "--url": o.url = v.replace(/\/$/, ""); i++; break;
       case "--timeout-s": o.timeout = Number(v); i++; break;
@@ -64,15 +70,6 @@ function failRecord(error) {
   }
 }
 
-function findChromium() {
-  const c = [process.env.CHROMIUM, "chromium", "chromium-browser", "google-chrome"].filter(Boolean);
-  for (const name of c) {
-    const r = spawnSync("sh", ["-c", `command -v "${name}"`], { encoding: "utf8" });
-    if (r.status === 0 && r.stdout.trim()) return r.stdout.trim();
-  }
-  return null;
-}
-
 function startServer() {
   const bin = process.env.ZKBENCH_BIN || path.join(repo, "target", "release", "zkbench");
   if (!fs.existsSync(bin)) throw new Error(`no zkbench binary at ${bin} (set ZKBENCH_BIN)`);
@@ -98,11 +95,10 @@ function startServer() {
 }
 
 async function main() {
-  const chromium = findChromium();
-  if (!chromium) {
-    const msg = "no Chromium found (install the Debian package: apt-get install chromium; or set CHROMIUM)";
-    failRecord(msg);
-    console.error(msg);
+  const missing = missingBrowser(o.browser);
+  if (missing) {
+    failRecord(missing);
+    console.error(missing);
     return 3;
   }
   if (!o.url && !fs.existsSync(path.join(repo, "web", "dist", "index.html"))) {
@@ -111,8 +107,6 @@ async function main() {
     console.error(msg);
     return 3;
   }
-  process.env.PUPPETEER_SKIP_DOWNLOAD = "1";
-  const { default: puppeteer } = await import("puppeteer-core");
   let server = null;
   let browser = null;
   try {
@@ -121,13 +115,7 @@ async function main() {
       server = await startServer();
       base = server.url;
     }
-    browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      // root in containers has no user namespaces for the sandbox
-      args: ["--no-sandbox", "--disable-dev-shm-usage", "--enable-features=SharedArrayBuffer"],
-      protocolTimeout: (o.timeout + 60) * 1000,
-    });
+    browser = await launchBrowser(o.browser, { protocolTimeoutMs: (o.timeout + 60) * 1000 });
     const page = await browser.newPage();
     page.on("console", (m) => {
       if (m.type() === "error" || m.type() === "warn") console.error(`[page ${m.type()}] ${m.text()}`);
@@ -136,7 +124,7 @@ async function main() {
     const q = new URLSearchParams({ autorun: "1", profile: o.profile });
     if (o.threads) q.set("threads", o.threads);
     const url = `${base}/?${q}`;
-    console.error(`browser: ${chromium} → ${url}`);
+    console.error(`browser: ${o.browser} → ${url}`);
     const t0 = Date.now();
     await page.goto(url, { waitUntil: "load" });
     let last = "";

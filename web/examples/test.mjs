@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// The zkbench-prover example, end to end, as a dapp developer would use the package:
+//   1. installs the package's tarball (npm pack of web/package) into web/examples/membership;
+//   2. writes the example's key file (public/keys/membership.bin) with the same module in Node
+//      (wasm-bindgen --target nodejs output; a test setup, as web/scripts/make-keys.mjs does);
+//   3. builds the example with Vite and serves dist/ on 127.0.0.1 (COOP/COEP headers);
+//   4. in headless Chromium or Firefox (puppeteer-core, the system's browser), types members
+//      and an index into the form, proves, and reads the proof the page shows;
+//   5. checks it with snarkjs's groth16.verify (Node, snarkjs from web/node_modules): accepted,
+//      and rejected for another root; the root is the public signal; the key came from the URL.
+//
+//   node web/examples/test.mjs --tarball PATH.tgz --node-pkg DIR [--browser chromium|firefox]
+//        [--screenshot page.png] [--timeout-s 300]
+// Exit status 0 when every check passed, 1 otherwise, 3 when the browser is missing.
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { launchBrowser, missingBrowser } from "../scripts/launch.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, "..");
+const app = path.join(here, "membership");
+const require = createRequire(path.join(web, "package.json"));
+
+function args() {
+  const a = process.argv.slice(2);
+  const o = { tarball: null, nodePkg: null, browser: "chromium", screenshot: null, timeout: 300 };
+  for (let i = 0; i < a.length; i++) {
+    const v = a[++i];
+    switch (a[i - 1]) {
+      case "--tarball": o.tarball = path.resolve(v); break;
+      case "--node-pkg": o.nodePkg = path.resolve(v); break;
+      case "--browser": o.browser = v; break;
+      case "--screenshot": o.screenshot = path.resolve(v); break;
+      case "--timeout-s": o.timeout = Number(v); break;
+      default: console.error(`unknown argument ${a[i - 1]}`); process.exit(2);
+    }
+  }
+  if (!o.tarball || !o.nodePkg) {
+    console.error("usage: test.mjs --tarball zkbench-prover-X.tgz --node-pkg DIR [--browser chromium|firefox]");
+    process.exit(2);
+  }
+  return o;
+}
+
+const o = args();
+const t0 = Date.now();
+const log = (m) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${m}`);
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? "ok" : "FAILED"}: ${what}`);
+  if (!ok) failures++;
+}
+
+function run(cmd, argv, cwd) {
+  const r = spawnSync(cmd, argv, { cwd, stdio: ["ignore", "inherit", "inherit"] });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")} failed (${r.status ?? r.signal})`);
+}
+
+const CONFIG = { system: "groth16", hash: "poseidon", arity: 2, leaves: 1024, circuit: "membership" };
+
+function makeKeys() {
+  const wasm = require(path.join(o.nodePkg, "zkbench_wasm.js"));
+  const p = new wasm.Prover(JSON.stringify(CONFIG));
+  try {
+    p.setup(1);
+    const dir = path.join(app, "public", "keys");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "membership.bin"), p.keysToBytes());
+  } finally {
+    p.free();
+  }
+}
+
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".json": "application/json" };
+
+/** dist/ on a free loopback port, cross-origin isolated (what lets the package use threads). */
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    const file = path.join(root, decodeURIComponent(url.pathname === "/" ? "/index.html" : url.pathname));
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, {
+      "Content-Type": TYPES[path.extname(file)] || "application/octet-stream",
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Cross-Origin-Embedder-Policy": "require-corp",
+    });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+async function inBrowser(url) {
+  const browser = await launchBrowser(o.browser, { protocolTimeoutMs: (o.timeout + 60) * 1000 });
+  try {
+    const page = await browser.newPage();
+    page.on("console", (m) => ["error", "warn", "warning"].includes(m.type()) && console.error(`[page ${m.type()}] ${m.text()}`));
+    page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+    await page.goto(url, { waitUntil: "load" });
+    const status = (want) =>
+      page.waitForFunction((w) => w.includes(document.body.dataset.status), { timeout: o.timeout * 1000, polling: 200 }, want);
+    await status(["ready", "error"]);
+    // a user typing members and an index into the form
+    await page.$eval("#members", (e) => (e.value = ""));
+    await page.type("#members", "12345\n0x2a\n987654321987654321\n7");
+    await page.$eval("#index", (e) => (e.value = ""));
+    await page.type("#index", "1");
+    await page.click("#prove");
+    await status(["done", "error"]);
+    const got = await page.evaluate(() => ({
+      status: document.body.dataset.status,
+      text: document.getElementById("status").textContent,
+      shown: JSON.parse(document.getElementById("proof").textContent || "null"),
+      userAgent: navigator.userAgent,
+      ...window.zkbenchExample,
+    }));
+    if (o.screenshot) await page.screenshot({ path: o.screenshot, fullPage: true });
+    return got;
+  } finally {
+    await browser.close().catch(() => {});
+  }
+}
+
+async function main() {
+  const why = missingBrowser(o.browser);
+  if (why) {
+    console.error(why);
+    return 3;
+  }
+  log(`installing ${path.basename(o.tarball)} into web/examples/membership`);
+  run("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", o.tarball], app);
+  log("key file (Node, the same module)");
+  makeKeys();
+  log("vite build");
+  // the example's own Vite (its package.json's devDependency, installed with the tarball)
+  run("npm", ["run", "--silent", "build", "--", "--logLevel", "warn"], app);
+  const server = await serve(path.join(app, "dist"));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  log(`${o.browser}: ${url}`);
+  let got;
+  try {
+    got = await inBrowser(url);
+  } finally {
+    server.close();
+  }
+  log(`page: ${got.status}: ${got.text}`);
+  console.log(`user agent: ${got.userAgent}`);
+  console.log(`prover: ${JSON.stringify(got.init)}; keys: ${got.keySource}; prove ${got.proveMs?.toFixed(0)} ms`);
+  check(got.status === "done", `the page proved (${got.error ?? got.text})`);
+  if (got.status !== "done") return 1;
+  check(got.keySource === "key file keys/membership.bin", "the keys came from the key file's URL");
+  check(JSON.stringify(got.shown) === JSON.stringify(got.proof), "the page shows the proof it made");
+  check(JSON.stringify(got.publicSignals) === JSON.stringify([got.root]), "the public signal is the tree's root");
+  const snarkjs = require("snarkjs");
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const ok = await snarkjs.groth16.verify(got.verificationKey, got.publicSignals, got.proof, silent);
+  check(ok === true, "snarkjs groth16.verify accepts the proof made in the browser");
+  const other = [(BigInt(got.root) + 1n).toString()];
+  const bad = await snarkjs.groth16.verify(got.verificationKey, other, got.proof, silent);
+  check(bad === false, "snarkjs groth16.verify rejects it for another root");
+  log(`${failures === 0 ? "passed" : `${failures} check(s) failed`}`);
+  return failures === 0 ? 0 : 1;
+}
+
+let code;
+try {
+  code = await main();
+} catch (e) {
+  console.error(`example test: ${e.stack || e}`);
+  code = 1;
+}
+process.exit(code);

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Builds zkbench-prover into web/package/dist (run by `npm pack` through `prepack`):
+//   1. src/*.ts -> dist/*.js + dist/*.d.ts (TypeScript from web/node_modules: cd web && npm ci);
+//   2. the single-threaded zkbench-wasm (wasm-bindgen --target web) -> dist/wasm-st;
+//   3. the threaded one, when built -> dist/wasm-mt; otherwise dist/wasm-mt/index.js is a stub
+//      that says so, and the package runs single-threaded.
+// The modules come from ZKBENCH_WASM_ST / ZKBENCH_WASM_MT (directories of wasm-bindgen output),
+// default web/public/pkg-st and web/public/pkg-mt (what scripts/build-web.sh writes).
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const pkgDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const web = path.resolve(pkgDir, "..");
+const dist = path.join(pkgDir, "dist");
+const st = path.resolve(process.env.ZKBENCH_WASM_ST || path.join(web, "public", "pkg-st"));
+const mt = path.resolve(process.env.ZKBENCH_WASM_MT || path.join(web, "public", "pkg-mt"));
+const glue = "zkbench_wasm.js";
+
+function fail(msg) {
+  console.error(`zkbench-prover build: ${msg}`);
+  process.exit(1);
+}
+
+if (!fs.existsSync(path.join(st, glue)))
+  fail(`no single-threaded module at ${st} (${glue}): run bash scripts/build-web.sh, or set ZKBENCH_WASM_ST`);
+
+fs.rmSync(dist, { recursive: true, force: true });
+let tsc;
+try {
+  tsc = createRequire(path.join(web, "package.json")).resolve("typescript/bin/tsc");
+} catch {
+  fail("TypeScript is not installed in web/node_modules: cd web && npm ci");
+}
+const r = spawnSync(process.execPath, [tsc, "-p", pkgDir], { stdio: "inherit" });
+if (r.status !== 0) fail("tsc failed");
+
+/** Copies a wasm-bindgen output directory (glue, .wasm, types, snippets/) into dist/<name>. */
+function copyModule(from, name, index) {
+  const to = path.join(dist, name);
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(from)) {
+    if (f === ".gitignore" || f === "package.json") continue;
+    fs.cpSync(path.join(from, f), path.join(to, f), { recursive: true });
+  }
+  fs.writeFileSync(path.join(to, "index.js"), index);
+}
+
+const reexport = `export { default } from "./${glue}";\nexport * from "./${glue}";\n`;
+copyModule(st, "wasm-st", reexport);
+if (fs.existsSync(path.join(mt, glue))) {
+  copyModule(mt, "wasm-mt", `${reexport}export const threaded = true;\n`);
+  console.error(`zkbench-prover build: threaded module from ${mt}`);
+} else {
+  const missing = "this zkbench-prover was packed without the threaded module (scripts/build-web.sh builds it)";
+  fs.mkdirSync(path.join(dist, "wasm-mt"), { recursive: true });
+  fs.writeFileSync(path.join(dist, "wasm-mt", "index.js"), `export const threaded = false;\nexport const missing = ${JSON.stringify(missing)};\n`);
+  console.error(`zkbench-prover build: no threaded module at ${mt}: single-threaded only`);
+}

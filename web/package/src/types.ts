@@ -1,0 +1,106 @@
+// The public types of zkbench-prover (re-exported by index.ts).
+
+/** What to prove: the proof system and the statement, as zkbench's CLI and page name them. */
+export interface ProofConfig {
+  /** `groth16` (the one system with snarkjs's proof format). */
+  system: "groth16";
+  /** Hash family of the tree: `poseidon`, `poseidon2`, `griffin`, `anemoi`, `rescue`, `mimc-sponge`, ... */
+  hash: string;
+  /** S-box exponent; the family's default when absent. */
+  alpha?: number;
+  /** Tree arity, 2 to 16. */
+  arity: number;
+  /** Number of leaves of the tree (a power of the arity). */
+  leaves: number;
+  /** `membership`, `spend` or `batch-root`. */
+  circuit: "membership" | "spend" | "batch-root";
+}
+
+/** A field element: a decimal string (`"123"`), a `0x` hex string or a small non-negative integer. */
+export type FieldInput = string | number;
+
+/** Inputs of a membership proof: the leaf, its index and its siblings bottom-up (for a binary tree one value a level). */
+export interface MembershipInputs {
+  leaf: FieldInput;
+  index: number;
+  siblings: (FieldInput | FieldInput[])[];
+}
+
+/** Inputs of a note spend (Tornado Cash's statement: `leaf = H(nullifier, secret)`). */
+export interface SpendInputs {
+  nullifier: FieldInput;
+  secret: FieldInput;
+  index: number;
+  siblings: (FieldInput | FieldInput[])[];
+  extDataHash: FieldInput;
+}
+
+/** Inputs of a batch root: all the leaves of the tree. */
+export interface BatchRootInputs {
+  leaves: FieldInput[];
+}
+
+/** The inputs of one proof, by circuit. */
+export type ProofInputs = MembershipInputs | SpendInputs | BatchRootInputs;
+
+/** A Groth16 proof in snarkjs's JSON (`proof.json`). */
+export interface SnarkjsProof {
+  pi_a: [string, string, string];
+  pi_b: [[string, string], [string, string], [string, string]];
+  pi_c: [string, string, string];
+  protocol: "groth16";
+  curve: "bn128";
+}
+
+/** A Groth16 verification key in snarkjs's JSON (`verification_key.json`). */
+export interface SnarkjsVerificationKey {
+  protocol: "groth16";
+  curve: "bn128";
+  nPublic: number;
+  vk_alpha_1: string[];
+  vk_beta_2: string[][];
+  vk_gamma_2: string[][];
+  vk_delta_2: string[][];
+  vk_alphabeta_12: string[][][];
+  IC: string[][];
+}
+
+/** What `prove` returns: snarkjs's `{ proof, publicSignals }`. */
+export interface ProveResult {
+  proof: SnarkjsProof;
+  /** The public inputs as decimal strings (snarkjs's `public.json`). */
+  publicSignals: string[];
+}
+
+/** A key file: a URL to fetch (absolute, or relative to the page) or its bytes. */
+export type KeySource = string | URL | Uint8Array | ArrayBuffer;
+
+/** Options of `init`. */
+export interface InitOptions {
+  /**
+   * Threads the prover may use; default `navigator.hardwareConcurrency`. More than 1 needs the
+   * threaded module in the package and a cross-origin isolated page (COOP `same-origin`, COEP
+   * `require-corp`); otherwise the prover runs single-threaded and `InitInfo.reason` says why.
+   */
+  threads?: number;
+}
+
+/** What `init` loaded. */
+export interface InitInfo {
+  /** Threads the prover uses. */
+  threads: number;
+  /** Which module runs. */
+  build: "threaded" | "single-threaded";
+  /** Why the single-threaded module runs when more threads were asked for. */
+  reason?: string;
+  /** `crossOriginIsolated` of the page. */
+  crossOriginIsolated: boolean;
+  /** What the module was built with (`version`, `rustc`, `parallel`, `simd128`, `atomics`). */
+  buildInfo: Record<string, unknown>;
+}
+
+/** Options of `loadKeys`. */
+export interface KeyOptions {
+  /** The test setup's seed the key file was made with (Groth16 ignores it). Default 0. */
+  seed?: number;
+}

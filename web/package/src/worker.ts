@@ -1,0 +1,141 @@
+/// <reference lib="webworker" />
+// zkbench-prover's worker: loads zkbench-wasm (the threaded module when it is in the package,
+// more than one thread is asked for and the page is cross-origin isolated; the single-threaded
+// one otherwise) and answers the main thread's requests one at a time, so that a proof never
+// blocks the page.
+import type { Envelope, Reply, Request } from "./protocol.js";
+import type { ProofConfig } from "./types.js";
+
+declare const self: DedicatedWorkerGlobalScope;
+
+/** A prover of one configuration (wasm-bindgen's `Prover` of crates/wasm). */
+interface WasmProver {
+  loadKeys(bytes: Uint8Array, seed: number): void;
+  setup(seed: number): void;
+  keysToBytes(): Uint8Array;
+  witnessFromInputs(inputs: string): void;
+  prove(): Uint8Array;
+  snarkjsJson(): string;
+  snarkjsVerificationKeyJson(): string;
+  membershipInputs(leaves: string, index: number): string;
+  free(): void;
+}
+
+/** The glue of one zkbench-wasm build (`wasm-bindgen --target web`). */
+interface WasmModule {
+  default(): Promise<unknown>;
+  Prover: new (config: string) => WasmProver;
+  verifySnarkjs(vk: string, proof: string, publicSignals: string): boolean;
+  threads(): number;
+  buildInfo(): string;
+  initThreadPool?(threads: number): Promise<void>;
+}
+
+/** `dist/wasm-mt/index.js`: the threaded glue, or a stub saying it is not in the package. */
+interface MaybeThreaded {
+  threaded: boolean;
+  missing?: string;
+}
+
+let wasm: WasmModule | null = null;
+const provers = new Map<string, WasmProver>();
+
+function loaded(): WasmModule {
+  if (!wasm) throw new Error("zkbench-prover: the module is not loaded (call init() first)");
+  return wasm;
+}
+
+async function load(threads: number) {
+  if (wasm) throw new Error("zkbench-prover: init() was already called");
+  let reason: string | undefined;
+  let build: "threaded" | "single-threaded" = "single-threaded";
+  if (threads > 1) {
+    // @ts-ignore: written by the package's build (scripts/build.mjs), not in src/
+    const mt = (await import("./wasm-mt/index.js")) as MaybeThreaded & WasmModule;
+    if (!mt.threaded) reason = mt.missing ?? "the threaded module is not in this package";
+    else if (!self.crossOriginIsolated)
+      reason = "the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it has no SharedArrayBuffer for WebAssembly threads";
+    else {
+      await mt.default();
+      await mt.initThreadPool!(threads);
+      wasm = mt;
+      build = "threaded";
+    }
+  }
+  if (!wasm) {
+    // @ts-ignore: written by the package's build (scripts/build.mjs), not in src/
+    const st = (await import("./wasm-st/index.js")) as WasmModule;
+    await st.default();
+    wasm = st;
+  }
+  return {
+    threads: wasm.threads(),
+    build,
+    reason: threads > 1 ? reason : undefined,
+    crossOriginIsolated: self.crossOriginIsolated,
+    buildInfo: JSON.parse(wasm.buildInfo()),
+  };
+}
+
+/** The same configuration object always maps to the same prover (and its keys). */
+function configKey(c: ProofConfig): string {
+  return JSON.stringify([c.system, c.hash, c.alpha ?? null, c.arity, c.leaves, c.circuit]);
+}
+
+function prover(config: ProofConfig, create: boolean): WasmProver {
+  const k = configKey(config);
+  let p = provers.get(k);
+  if (!p) {
+    if (!create) throw new Error(`zkbench-prover: no keys for ${k}: call loadKeys(config, url or bytes) first`);
+    p = new (loaded().Prover)(JSON.stringify(config));
+    provers.set(k, p);
+  }
+  return p;
+}
+
+function handle(r: Request): unknown {
+  switch (r.op) {
+    case "loadKeys":
+      prover(r.config, true).loadKeys(r.bytes, r.seed);
+      return null;
+    case "setupTestKeys": {
+      const p = prover(r.config, true);
+      p.setup(r.seed);
+      return p.keysToBytes();
+    }
+    case "prove": {
+      const p = prover(r.config, false);
+      p.witnessFromInputs(r.inputs);
+      p.prove();
+      const j = JSON.parse(p.snarkjsJson());
+      return { proof: j.proof, publicSignals: j.public };
+    }
+    case "verificationKey":
+      return JSON.parse(prover(r.config, false).snarkjsVerificationKeyJson());
+    case "verify":
+      return loaded().verifySnarkjs(r.vk, r.proof, r.publicSignals);
+    case "membershipInputs": {
+      // a prover without keys is enough to know the tree's shape and hash
+      const p = new (loaded().Prover)(JSON.stringify(r.config));
+      try {
+        return JSON.parse(p.membershipInputs(r.leaves, r.index));
+      } finally {
+        p.free();
+      }
+    }
+    case "init":
+      throw new Error("zkbench-prover: init() was already called");
+  }
+}
+
+self.onmessage = async (ev: MessageEvent<Envelope>) => {
+  const r = ev.data;
+  let reply: Reply;
+  try {
+    const value = r.op === "init" && !wasm ? await load(r.threads) : handle(r);
+    reply = { id: r.id, ok: true, value };
+  } catch (e) {
+    reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  self.postMessage(reply);
+};
