@@ -95,8 +95,8 @@ pub const PV_EXT: usize = 2 * DIGEST;
 
 /// The smallest trace the hiding PCS accepts at both security levels: its
 /// mask (one random row per trace row) must cover twice the values a proof
-/// discloses, `2 · (4 · 2 + queries)` = 128 for 56 queries at two opening
-/// points over the quartic extension.
+/// discloses, `2 · (5 · 2 + queries)` ≤ 128 for up to 54 queries at two
+/// opening points over the quintic extension.
 pub const MIN_HEIGHT: usize = 128;
 
 /// The fixed selectors (periodic columns), by index.

@@ -68,8 +68,8 @@ impl ProofSystem for Stark {
 
     fn description(&self) -> &'static str {
         match self.level {
-            SecurityLevel::Bits100 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI) over BabyBear, Poseidon2 width-16 tree, 8-limb digests; ~100-bit conjectured security; transparent",
-            SecurityLevel::Bits128 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI) over BabyBear, Poseidon2 width-16 tree, 8-limb digests; ~128-bit FRI (capped at 123 by the digests); transparent",
+            SecurityLevel::Bits100 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI, Keccak-256 commitments) over BabyBear, Poseidon2 width-16 tree in the AIR; ~100-bit conjectured security; transparent",
+            SecurityLevel::Bits128 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI, Keccak-256 commitments) over BabyBear, Poseidon2 width-16 tree in the AIR; 128-bit conjectured security; transparent",
         }
     }
 

@@ -218,9 +218,24 @@ fn every_trace_cell_and_public_value_is_constrained() {
 
 #[test]
 fn security_levels_are_what_the_calculator_says() {
+    use zkbench_stark::params::{query_phase_bits, COLLISION_BITS};
+    for (kind, depth) in [(AirKind::Spend, 36), (AirKind::Membership, 20)] {
+        let air = NoteAir::new(kind, depth).unwrap();
+        for level in SecurityLevel::ALL {
+            let f = level.fri();
+            let bits = zkbench_stark::security_bits(level, &air);
+            // the binding term is the FRI query phase, capped by the commitments' collisions
+            let expected = query_phase_bits(f).min(COLLISION_BITS as f64).floor() as usize;
+            assert_eq!(bits, expected, "{kind:?} {level:?}: {f:?}");
+            assert!(bits >= level.target_bits(), "{level:?}: {bits} bits");
+            // ethSTARK's older formula, log_blowup·q + pow, is a little above the conjecture
+            let legacy = f.log_blowup * f.num_queries + f.query_pow_bits;
+            assert!(legacy >= bits, "{legacy} < {bits}");
+            // the hiding PCS's budget: the trace's mask covers twice what the queries open
+            assert!(2 * (5 * 2 + f.num_queries) <= air.height(), "{level:?}");
+        }
+    }
     let air = NoteAir::new(AirKind::Spend, 36).unwrap();
-    let low = zkbench_stark::security_bits(SecurityLevel::Bits100, &air);
-    let high = zkbench_stark::security_bits(SecurityLevel::Bits128, &air);
-    eprintln!("conjectured security: {low} and {high} bits");
-    assert!(low >= 100 && high >= 120, "{low} {high}");
+    assert_eq!(zkbench_stark::security_bits(SecurityLevel::Bits100, &air), 102);
+    assert_eq!(zkbench_stark::security_bits(SecurityLevel::Bits128, &air), 128);
 }
