@@ -436,11 +436,11 @@ macro_rules! batch_add {
                 before.push(acc[i % 2]);
                 acc[i % 2] = $mul(acc[i % 2], d);
             }
-            // the sixteen lane products, inverted with ark-ff (one inversion)
+            // the sixteen lane products, inverted on this thread (one inversion)
             let mut lanes: Vec<$field> = Vec::with_capacity(16);
             $lanes_in(acc[0], &mut lanes);
             $lanes_in(acc[1], &mut lanes);
-            ark_ff::batch_inversion(&mut lanes);
+            crate::inverse::invert_lanes(&mut lanes);
             let mut inv = [$lanes_out(&lanes[..8]), $lanes_out(&lanes[8..])];
             for i in (0..groups).rev() {
                 let (x1, y1) = ($load(&qx[g(i)]), $load(&qy[g(i)]));

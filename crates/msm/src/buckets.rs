@@ -159,7 +159,7 @@ fn batch_invert<F: MsmField>(v: &mut [F], prefix: &mut Vec<F>) {
     }
     let inv = acc0
         .mul_msm(&acc1)
-        .inverse()
+        .inverse_batch()
         .expect("non-zero denominators");
     // inverses of the two chains' products
     let (mut inv0, mut inv1) = (inv.mul_msm(&acc1), inv.mul_msm(&acc0));

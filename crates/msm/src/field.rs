@@ -60,11 +60,11 @@ const LAST: u32 = 256 - W * (L as u32 - 1);
 /// A BN254 modulus in 29-bit limbs and its Montgomery constant.
 pub(crate) struct Modulus {
     /// The modulus `p`, little-endian 29-bit limbs.
-    p: [u64; L],
+    pub(crate) p: [u64; L],
     /// The modulus as ark-ff's 4×64-bit limbs.
     p64: [u64; 4],
     /// `−p⁻¹ mod 2^29` (its low 24 bits are `−p⁻¹ mod 2^24`).
-    inv: u64,
+    pub(crate) inv: u64,
 }
 
 /// `−p⁻¹ mod 2^64` for odd `p0` (Newton's iteration `x ← x·(2 − p0·x)`
@@ -81,7 +81,7 @@ const fn neg_inv(p0: u64) -> u64 {
 
 /// The 29-bit limbs of a 256-bit little-endian integer.
 #[inline(always)]
-const fn unpack(x: &[u64; 4]) -> [u64; L] {
+pub(crate) const fn unpack(x: &[u64; 4]) -> [u64; L] {
     let mut r = [0u64; L];
     let mut i = 0;
     while i < L {
@@ -296,32 +296,54 @@ pub trait MsmField: Field {
     }
 }
 
+/// The eight-lane batch kernel of this target: AVX-512 IFMA on x86_64
+/// (chosen at run time), SIMD128 in a WebAssembly build with `simd128`.
+#[cfg(target_arch = "x86_64")]
+use crate::avx512 as x8;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use crate::simd128 as x8;
+
 /// `MsmField` for a field with this module's `mul` and `square` functions
 /// (used on `wasm32`; ark-ff's operations elsewhere).
 macro_rules! msm_field {
     ($field:ty, $mul:ident, $square:ident, $put:ident, $get:ident, $group:ident, $batch:ident) => {
         impl MsmField for $field {
-            #[cfg(target_arch = "x86_64")]
-            const SOA_GROUP: usize = crate::avx512::Soa::$group;
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
+            const SOA_GROUP: usize = x8::Soa::$group;
 
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
             #[inline(always)]
             fn soa_put(&self, soa: &mut [u64], k: usize) {
-                crate::avx512::Soa::$put(soa, k, self)
+                x8::Soa::$put(soa, k, self)
             }
 
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
             #[inline(always)]
             fn soa_get(soa: &[u64], k: usize) -> Self {
-                crate::avx512::Soa::$get(soa, k)
+                x8::Soa::$get(soa, k)
             }
 
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
             fn has_x8() -> bool {
-                crate::avx512::available()
+                x8::available()
             }
 
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "wasm32", target_feature = "simd128")
+            ))]
             fn batch_add_x8(
                 px: &[u64],
                 py: &[u64],
@@ -329,7 +351,7 @@ macro_rules! msm_field {
                 qy: &mut [u64],
                 groups: usize,
             ) -> bool {
-                crate::avx512::$batch(px, py, qx, qy, groups)
+                x8::$batch(px, py, qx, qy, groups)
             }
 
             #[inline(always)]

@@ -12,6 +12,8 @@
 //! * [`field`]: [`MsmField`], the base-field arithmetic of those additions:
 //!   ark-ff's natively, 29-bit-limb Montgomery products on `wasm32`, and the
 //!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time);
+//! * [`simd128`]: the same batched additions four lanes at a time in
+//!   WebAssembly SIMD128 (the threaded browser build), tested natively;
 //! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
 //!   [`PointBytes`]), the same bytes in memory as in a cache file;
 //! * [`split`]: how a batch of MSMs is cut into work for a thread pool.
@@ -31,6 +33,7 @@ pub mod avx512;
 mod buckets;
 pub mod field;
 pub mod points;
+pub mod simd128;
 pub mod split;
 pub mod table;
 
