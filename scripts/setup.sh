@@ -46,3 +46,17 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
     echo "setup: PostgreSQL (initdb) not found and not root; the results server's PostgreSQL tests will say so and not run" >&2
   fi
 fi
+
+# Chromium (Debian package): the zkbench-prover example's test (scripts/web-package.sh, run by
+# scripts/test.sh) and the browser suite drive it headless through puppeteer-core; no browser is
+# ever downloaded. Firefox ESR (apt-get install firefox-esr) is optional: with it, test.sh runs the
+# example in Firefox too, and `zkbench run browser --browser firefox` works.
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; } \
+      || echo "setup: could not install chromium; scripts/test.sh's browser test will fail" >&2
+  else
+    echo "setup: Chromium not found and not root (apt-get install chromium, or set CHROMIUM)" >&2
+  fi
+fi

@@ -52,12 +52,20 @@ echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && car
 # added later updates it instead of failing the check
 cargo check --manifest-path fuzz/Cargo.toml --bins
 
-echo "== wasm32 builds (zkbench-hash, zkbench-merkle; zkbench-wasm checked)"
-cargo build --locked --target wasm32-unknown-unknown -p zkbench-hash --no-default-features --features std
-cargo build --locked --target wasm32-unknown-unknown -p zkbench-merkle --no-default-features
-# the browser module (provers, verifiers, hashes; single-threaded, stable): type-checked for
-# wasm32 here; the threaded build (nightly, -Z build-std, ~10 min on 2 cores) and the page are
-# built by scripts/build-web.sh (ZKBENCH_TEST_WEB=1 above runs it and the browser tests)
-cargo check --locked --target wasm32-unknown-unknown -p zkbench-wasm
+echo "== the zkbench-prover npm package and its example dapp in a headless browser (scripts/web-package.sh)"
+# builds the browser module (provers, verifiers, hashes; single-threaded, stable, release), packs
+# web/package with it (npm pack), installs the tarball into web/examples/membership, builds that
+# with Vite, proves a membership typed into its form in headless Chromium (and Firefox ESR when
+# installed) and checks the proof with snarkjs's groth16.verify (docs/browser.md). The threaded
+# build (nightly, -Z build-std, ~10 min on 2 cores) and the benchmark page are built by
+# scripts/build-web.sh (ZKBENCH_TEST_WEB=1 above runs it and the browser tests).
+browsers=chromium
+if command -v firefox-esr >/dev/null 2>&1; then browsers=chromium,firefox; fi
+bash scripts/web-package.sh "$browsers"
+
+echo "== wasm32 builds (zkbench-hash, zkbench-merkle on their own)"
+# release, in the browser module's target directory: the dependencies it compiled are reused
+cargo build --release --locked --target wasm32-unknown-unknown --target-dir target/wasm-st -p zkbench-hash --no-default-features --features std
+cargo build --release --locked --target wasm32-unknown-unknown --target-dir target/wasm-st -p zkbench-merkle --no-default-features
 
 echo "== all tests passed"

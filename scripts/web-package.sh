@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The zkbench-prover npm package (web/package) and its example dapp (web/examples), end to end:
-#   bash scripts/web-package.sh [chromium|firefox]
+#   bash scripts/web-package.sh [chromium|firefox|chromium,firefox]
 #
 # 1. wasm-bindgen-cli at Cargo.lock's version when missing (only its wasm-bindgen binary,
 #    without TLS: what a build needs; about 3 min of CPU once per machine);
@@ -11,8 +11,8 @@
 #    module too when web/public/pkg-mt exists: scripts/build-web.sh);
 # 5. web/examples/test.mjs: installs the tarball into the example, builds it with Vite, proves a
 #    membership typed into its form in the headless browser, and snarkjs's groth16.verify
-#    accepts the proof.
-# scripts/test.sh runs it with Chromium. Environment: ZKBENCH_WEB_JOBS (cargo -j, default 2).
+#    accepts the proof (in each browser named; default chromium).
+# scripts/test.sh runs it with Chromium, and Firefox ESR too when firefox-esr is installed. Environment: ZKBENCH_WEB_JOBS (cargo -j, default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BROWSER="${1:-chromium}"
@@ -61,5 +61,5 @@ elapsed "$t"
 step "the example (web/examples/membership) in headless $BROWSER"
 t=$(date +%s)
 node web/examples/test.mjs --tarball "$TGZ" --node-pkg "$OUT/node" --browser "$BROWSER" \
-  --screenshot "$OUT/example-$BROWSER.png"
+  --screenshot-dir "$OUT"
 elapsed "$t"

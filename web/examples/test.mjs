@@ -4,14 +4,15 @@
 //   2. writes the example's key file (public/keys/membership.bin) with the same module in Node
 //      (wasm-bindgen --target nodejs output; a test setup, as web/scripts/make-keys.mjs does);
 //   3. builds the example with Vite and serves dist/ on 127.0.0.1 (COOP/COEP headers);
-//   4. in headless Chromium or Firefox (puppeteer-core, the system's browser), types members
-//      and an index into the form, proves, and reads the proof the page shows;
+//   4. in headless Chromium and/or Firefox (puppeteer-core, the system's browser), types
+//      members and an index into the form, proves, and reads the proof the page shows;
 //   5. checks it with snarkjs's groth16.verify (Node, snarkjs from web/node_modules): accepted,
 //      and rejected for another root; the root is the public signal; the key came from the URL.
 //
-//   node web/examples/test.mjs --tarball PATH.tgz --node-pkg DIR [--browser chromium|firefox]
-//        [--screenshot page.png] [--timeout-s 300]
-// Exit status 0 when every check passed, 1 otherwise, 3 when the browser is missing.
+//   node web/examples/test.mjs --tarball PATH.tgz --node-pkg DIR [--browser chromium,firefox]
+//        [--screenshot-dir DIR] [--timeout-s 300]
+// --browser: one or more, comma-separated (default chromium); the example is built once.
+// Exit status 0 when every check passed, 1 otherwise, 3 when a browser is missing.
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -27,14 +28,14 @@ const require = createRequire(path.join(web, "package.json"));
 
 function args() {
   const a = process.argv.slice(2);
-  const o = { tarball: null, nodePkg: null, browser: "chromium", screenshot: null, timeout: 300 };
+  const o = { tarball: null, nodePkg: null, browsers: ["chromium"], screenshots: null, timeout: 300 };
   for (let i = 0; i < a.length; i++) {
     const v = a[++i];
     switch (a[i - 1]) {
       case "--tarball": o.tarball = path.resolve(v); break;
       case "--node-pkg": o.nodePkg = path.resolve(v); break;
-      case "--browser": o.browser = v; break;
-      case "--screenshot": o.screenshot = path.resolve(v); break;
+      case "--browser": o.browsers = v.split(",").filter(Boolean); break;
+      case "--screenshot-dir": o.screenshots = path.resolve(v); break;
       case "--timeout-s": o.timeout = Number(v); break;
       default: console.error(`unknown argument ${a[i - 1]}`); process.exit(2);
     }
@@ -50,9 +51,11 @@ const o = args();
 const t0 = Date.now();
 const log = (m) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1)} s] ${m}`);
 let failures = 0;
+let passes = 0;
 function check(ok, what) {
   console.log(`${ok ? "ok" : "FAILED"}: ${what}`);
-  if (!ok) failures++;
+  if (ok) passes++;
+  else failures++;
 }
 
 function run(cmd, argv, cwd) {
@@ -96,8 +99,8 @@ function serve(root) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
 }
 
-async function inBrowser(url) {
-  const browser = await launchBrowser(o.browser, { protocolTimeoutMs: (o.timeout + 60) * 1000 });
+async function inBrowser(kind, url) {
+  const browser = await launchBrowser(kind, { protocolTimeoutMs: (o.timeout + 60) * 1000 });
   try {
     const page = await browser.newPage();
     page.on("console", (m) => ["error", "warn", "warning"].includes(m.type()) && console.error(`[page ${m.type()}] ${m.text()}`));
@@ -120,18 +123,39 @@ async function inBrowser(url) {
       userAgent: navigator.userAgent,
       ...window.zkbenchExample,
     }));
-    if (o.screenshot) await page.screenshot({ path: o.screenshot, fullPage: true });
+    if (o.screenshots) await page.screenshot({ path: path.join(o.screenshots, `example-${kind}.png`), fullPage: true });
     return got;
   } finally {
     await browser.close().catch(() => {});
   }
 }
 
+/** The checks of one browser's run: the page's proof, and snarkjs on it. */
+async function checkRun(kind, got) {
+  log(`${kind}: ${got.status}: ${got.text}`);
+  console.log(`${kind}: user agent: ${got.userAgent}`);
+  console.log(`${kind}: prover ${JSON.stringify(got.init)}; keys: ${got.keySource}; prove ${got.proveMs?.toFixed(0)} ms`);
+  check(got.status === "done", `${kind}: the page proved (${got.error ?? got.text})`);
+  if (got.status !== "done") return;
+  check(got.keySource === "key file keys/membership.bin", `${kind}: the keys came from the key file's URL`);
+  check(JSON.stringify(got.shown) === JSON.stringify(got.proof), `${kind}: the page shows the proof it made`);
+  check(JSON.stringify(got.publicSignals) === JSON.stringify([got.root]), `${kind}: the public signal is the tree's root`);
+  const snarkjs = require("snarkjs");
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+  const ok = await snarkjs.groth16.verify(got.verificationKey, got.publicSignals, got.proof, silent);
+  check(ok === true, `${kind}: snarkjs groth16.verify accepts the proof made in the browser`);
+  const other = [(BigInt(got.root) + 1n).toString()];
+  const bad = await snarkjs.groth16.verify(got.verificationKey, other, got.proof, silent);
+  check(bad === false, `${kind}: snarkjs groth16.verify rejects it for another root`);
+}
+
 async function main() {
-  const why = missingBrowser(o.browser);
-  if (why) {
-    console.error(why);
-    return 3;
+  for (const kind of o.browsers) {
+    const why = missingBrowser(kind);
+    if (why) {
+      console.error(why);
+      return 3;
+    }
   }
   log(`installing ${path.basename(o.tarball)} into web/examples/membership`);
   run("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--loglevel=error", o.tarball], app);
@@ -140,31 +164,18 @@ async function main() {
   log("vite build");
   // the example's own Vite (its package.json's devDependency, installed with the tarball)
   run("npm", ["run", "--silent", "build", "--", "--logLevel", "warn"], app);
+  if (o.screenshots) fs.mkdirSync(o.screenshots, { recursive: true });
   const server = await serve(path.join(app, "dist"));
   const url = `http://127.0.0.1:${server.address().port}/`;
-  log(`${o.browser}: ${url}`);
-  let got;
   try {
-    got = await inBrowser(url);
+    for (const kind of o.browsers) {
+      log(`${kind}: ${url}`);
+      await checkRun(kind, await inBrowser(kind, url));
+    }
   } finally {
     server.close();
   }
-  log(`page: ${got.status}: ${got.text}`);
-  console.log(`user agent: ${got.userAgent}`);
-  console.log(`prover: ${JSON.stringify(got.init)}; keys: ${got.keySource}; prove ${got.proveMs?.toFixed(0)} ms`);
-  check(got.status === "done", `the page proved (${got.error ?? got.text})`);
-  if (got.status !== "done") return 1;
-  check(got.keySource === "key file keys/membership.bin", "the keys came from the key file's URL");
-  check(JSON.stringify(got.shown) === JSON.stringify(got.proof), "the page shows the proof it made");
-  check(JSON.stringify(got.publicSignals) === JSON.stringify([got.root]), "the public signal is the tree's root");
-  const snarkjs = require("snarkjs");
-  const silent = { debug() {}, info() {}, warn() {}, error() {} };
-  const ok = await snarkjs.groth16.verify(got.verificationKey, got.publicSignals, got.proof, silent);
-  check(ok === true, "snarkjs groth16.verify accepts the proof made in the browser");
-  const other = [(BigInt(got.root) + 1n).toString()];
-  const bad = await snarkjs.groth16.verify(got.verificationKey, other, got.proof, silent);
-  check(bad === false, "snarkjs groth16.verify rejects it for another root");
-  log(`${failures === 0 ? "passed" : `${failures} check(s) failed`}`);
+  console.log(`example: ${passes} passed, ${failures} failed`);
   return failures === 0 ? 0 : 1;
 }
 

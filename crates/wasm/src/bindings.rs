@@ -123,6 +123,14 @@ impl Prover {
         let v = self.inner.snarkjs_json().map_err(js)?;
         serde_json::to_string(&v).map_err(|e| js(e.into()))
     }
+
+    /// The verification key in snarkjs JSON (`verification_key.json`;
+    /// Groth16 only): what snarkjs's `groth16.verify` takes.
+    #[wasm_bindgen(js_name = snarkjsVerificationKeyJson)]
+    pub fn snarkjs_verification_key_json(&self) -> Result<String, JsError> {
+        let v = self.inner.snarkjs_verification_key().map_err(js)?;
+        serde_json::to_string(&v).map_err(|e| js(e.into()))
+    }
 }
 
 /// Verifies a Groth16 proof in snarkjs JSON (three JSON strings) with

@@ -93,6 +93,13 @@ pub trait BrowserSystem: ProofSystem + Sized {
         let _ = (keys, public, proof);
         None
     }
+
+    /// The verification key in snarkjs's JSON (`verification_key.json`),
+    /// when the system has a snarkjs encoding (Groth16).
+    fn snarkjs_vk(&self, keys: &Self::Keys) -> Option<serde_json::Value> {
+        let _ = keys;
+        None
+    }
 }
 
 fn backend_err(system: impl std::fmt::Display, e: impl std::fmt::Display) -> WasmError {
@@ -147,6 +154,10 @@ impl BrowserSystem for Groth16 {
             "public": snarkjs::public_to_json(public),
             "verification_key": snarkjs::vk_to_json(keys.vk()),
         }))
+    }
+
+    fn snarkjs_vk(&self, keys: &Self::Keys) -> Option<serde_json::Value> {
+        Some(zkbench_groth16::snarkjs::vk_to_json(keys.vk()))
     }
 }
 
@@ -231,6 +242,7 @@ trait DynSession {
     fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError>;
     fn public_inputs(&self) -> Result<PublicInputs, WasmError>;
     fn snarkjs_json(&self) -> Result<serde_json::Value, WasmError>;
+    fn snarkjs_vk(&self) -> Result<serde_json::Value, WasmError>;
 }
 
 struct State<P: BrowserSystem> {
@@ -382,6 +394,12 @@ impl<P: BrowserSystem> DynSession for State<P> {
                 ))
             })
     }
+
+    fn snarkjs_vk(&self) -> Result<serde_json::Value, WasmError> {
+        self.sys.snarkjs_vk(self.keys()?).ok_or_else(|| {
+            WasmError::Unsupported(format!("{} keys have no snarkjs encoding", self.sys.name()))
+        })
+    }
 }
 
 impl<P: BrowserSystem> State<P> {
@@ -517,6 +535,11 @@ impl Session {
     /// (Groth16 only).
     pub fn snarkjs_json(&self) -> Result<serde_json::Value, WasmError> {
         self.inner.snarkjs_json()
+    }
+
+    /// The verification key in snarkjs JSON (Groth16 only; needs keys).
+    pub fn snarkjs_verification_key(&self) -> Result<serde_json::Value, WasmError> {
+        self.inner.snarkjs_vk()
     }
 }
 

@@ -80,6 +80,10 @@ fn a_proof_from_inputs_verifies_for_their_root() {
     assert_eq!(out["inputs"]["leaf"], json!("33"), "0x21 is 33");
     let sj = s.snarkjs_json().unwrap();
     assert_eq!(sj["public"], json!([out["root"]]));
+    assert_eq!(
+        sj["verification_key"],
+        s.snarkjs_verification_key().unwrap()
+    );
     // a binary level may be given as one value instead of a one-element array
     let mut flat = out["inputs"].clone();
     flat["siblings"] = json!(flat["siblings"]
