@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
 // Cross-origin isolation lets zkbench-prover use its threaded module (SharedArrayBuffer);
@@ -9,11 +12,28 @@ const isolation = {
   "Cross-Origin-Embedder-Policy": "require-corp",
 };
 
+// The package's threaded module (when it was packed with one) stays static files: its thread
+// pool's workers import it by URL. Copied to dist/zkbench-prover-mt; main.ts passes that URL
+// to init() as `threadedModule`.
+const mt = fileURLToPath(new URL("./node_modules/zkbench-prover/dist/wasm-mt", import.meta.url));
+const hasMt = fs.existsSync(path.join(mt, "zkbench_wasm.js"));
+
+function copyThreadedModule() {
+  return {
+    name: "zkbench-prover-threaded-module",
+    writeBundle(options) {
+      if (hasMt) fs.cpSync(mt, path.join(options.dir, "zkbench-prover-mt"), { recursive: true });
+    },
+  };
+}
+
 export default defineConfig({
   base: "./",
+  define: { __ZKBENCH_PROVER_MT__: JSON.stringify(hasMt) },
   build: { target: "es2022", outDir: "dist", emptyOutDir: true },
   worker: { format: "es" },
   optimizeDeps: { exclude: ["zkbench-prover"] },
+  plugins: [copyThreadedModule()],
   server: { headers: isolation },
   preview: { headers: isolation },
 });

@@ -2,8 +2,8 @@
 // Builds zkbench-prover into web/package/dist (run by `npm pack` through `prepack`):
 //   1. src/*.ts -> dist/*.js + dist/*.d.ts (TypeScript from web/node_modules: cd web && npm ci);
 //   2. the single-threaded zkbench-wasm (wasm-bindgen --target web) -> dist/wasm-st;
-//   3. the threaded one, when built -> dist/wasm-mt; otherwise dist/wasm-mt/index.js is a stub
-//      that says so, and the package runs single-threaded.
+//   3. the threaded one, when built -> dist/wasm-mt (static files that the worker imports by
+//      URL, never bundled), named in dist/packed.js; otherwise the package runs single-threaded.
 // The modules come from ZKBENCH_WASM_ST / ZKBENCH_WASM_MT (directories of wasm-bindgen output),
 // default web/public/pkg-st and web/public/pkg-mt (what scripts/build-web.sh writes).
 import fs from "node:fs";
@@ -51,11 +51,10 @@ function copyModule(from, name, index) {
 const reexport = `export { default } from "./${glue}";\nexport * from "./${glue}";\n`;
 copyModule(st, "wasm-st", reexport);
 if (fs.existsSync(path.join(mt, glue))) {
-  copyModule(mt, "wasm-mt", `${reexport}export const threaded = true;\n`);
+  // not bundled: its thread pool's workers import the glue by URL (wasm-bindgen-rayon)
+  copyModule(mt, "wasm-mt", reexport);
+  fs.writeFileSync(path.join(dist, "packed.js"), `export const THREADED_MODULE = "wasm-mt/${glue}";\n`);
   console.error(`zkbench-prover build: threaded module from ${mt}`);
 } else {
-  const missing = "this zkbench-prover was packed without the threaded module (scripts/build-web.sh builds it)";
-  fs.mkdirSync(path.join(dist, "wasm-mt"), { recursive: true });
-  fs.writeFileSync(path.join(dist, "wasm-mt", "index.js"), `export const threaded = false;\nexport const missing = ${JSON.stringify(missing)};\n`);
-  console.error(`zkbench-prover build: no threaded module at ${mt}: single-threaded only`);
+  console.error(`zkbench-prover build: no threaded module at ${mt}: the package runs single-threaded`);
 }

@@ -7,6 +7,7 @@
 //   await loadKeys(config, "/keys/membership.bin");
 //   const { proof, publicSignals } = await prove(config, { leaf, index, siblings });
 //   await verify(await verificationKey(config), publicSignals, proof); // true
+import { THREADED_MODULE } from "./packed.js";
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type {
   InitInfo,
@@ -53,6 +54,17 @@ function onWorkerError(ev: ErrorEvent) {
 }
 
 /**
+ * Where the threaded module's glue is: `options.threadedModule`, else the package's own copy
+ * beside this file (the URL is built at run time, so that a bundler leaves the threaded module
+ * as the static files it must stay: its thread pool's workers import it by URL).
+ */
+function threadedModuleUrl(options: InitOptions): string | null {
+  const base = typeof document !== "undefined" ? document.baseURI : import.meta.url;
+  if (options.threadedModule) return new URL(String(options.threadedModule), base).href;
+  return THREADED_MODULE ? new URL([".", THREADED_MODULE].join("/"), import.meta.url).href : null;
+}
+
+/**
  * Starts the prover's worker and loads the WebAssembly module: the threaded one with `threads`
  * workers when it is in the package and the page is cross-origin isolated, the single-threaded
  * one otherwise (`InitInfo.reason` says why). Calling it again returns the first call's result.
@@ -64,7 +76,7 @@ export function init(options: InitOptions = {}): Promise<InitInfo> {
   worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "zkbench-prover" });
   worker.onmessage = onReply;
   worker.onerror = onWorkerError;
-  started = call<InitInfo>({ op: "init", threads });
+  started = call<InitInfo>({ op: "init", threads, threadedModule: threadedModuleUrl(options) });
   started.catch(() => terminate());
   return started;
 }

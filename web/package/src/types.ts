@@ -83,6 +83,13 @@ export interface InitOptions {
    * `require-corp`); otherwise the prover runs single-threaded and `InitInfo.reason` says why.
    */
   threads?: number;
+  /**
+   * URL of the threaded module's glue (`zkbench_wasm.js` of the package's `dist/wasm-mt`,
+   * served as static files with its `.wasm` and `snippets/`): a bundled app copies that folder
+   * to its static assets and names it here. Default: the package's own copy, which a page
+   * that loads the package unbundled reaches.
+   */
+  threadedModule?: string | URL;
 }
 
 /** What `init` loaded. */

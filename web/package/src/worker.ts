@@ -31,12 +31,6 @@ interface WasmModule {
   initThreadPool?(threads: number): Promise<void>;
 }
 
-/** `dist/wasm-mt/index.js`: the threaded glue, or a stub saying it is not in the package. */
-interface MaybeThreaded {
-  threaded: boolean;
-  missing?: string;
-}
-
 let wasm: WasmModule | null = null;
 const provers = new Map<string, WasmProver>();
 
@@ -45,24 +39,39 @@ function loaded(): WasmModule {
   return wasm;
 }
 
-async function load(threads: number) {
+/** The threaded module at `url`, its pool started; an error says why it could not be. */
+async function loadThreaded(url: string, threads: number): Promise<WasmModule> {
+  let mt: WasmModule;
+  try {
+    mt = (await import(/* @vite-ignore */ url)) as WasmModule;
+    await mt.default();
+  } catch (e) {
+    throw new Error(`the threaded module at ${url} did not load (${e instanceof Error ? e.message : e})`);
+  }
+  if (!mt.initThreadPool) throw new Error(`${url} is not a threaded build (no initThreadPool)`);
+  await mt.initThreadPool(threads);
+  return mt;
+}
+
+async function load(threads: number, threadedModule: string | null) {
   if (wasm) throw new Error("zkbench-prover: init() was already called");
   let reason: string | undefined;
   let build: "threaded" | "single-threaded" = "single-threaded";
   if (threads > 1) {
-    // @ts-ignore: written by the package's build (scripts/build.mjs), not in src/
-    const mt = (await import("./wasm-mt/index.js")) as MaybeThreaded & WasmModule;
-    if (!mt.threaded) reason = mt.missing ?? "the threaded module is not in this package";
+    if (!threadedModule) reason = "this zkbench-prover was packed without the threaded module (zkbench's scripts/build-web.sh builds it)";
     else if (!self.crossOriginIsolated)
       reason = "the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it has no SharedArrayBuffer for WebAssembly threads";
     else {
-      await mt.default();
-      await mt.initThreadPool!(threads);
-      wasm = mt;
-      build = "threaded";
+      try {
+        wasm = await loadThreaded(threadedModule, threads);
+        build = "threaded";
+      } catch (e) {
+        reason = e instanceof Error ? e.message : String(e);
+      }
     }
   }
   if (!wasm) {
+    // bundled with the package's worker (a bundler follows this import and the module's .wasm)
     // @ts-ignore: written by the package's build (scripts/build.mjs), not in src/
     const st = (await import("./wasm-st/index.js")) as WasmModule;
     await st.default();
@@ -71,7 +80,7 @@ async function load(threads: number) {
   return {
     threads: wasm.threads(),
     build,
-    reason: threads > 1 ? reason : undefined,
+    reason,
     crossOriginIsolated: self.crossOriginIsolated,
     buildInfo: JSON.parse(wasm.buildInfo()),
   };
@@ -132,7 +141,7 @@ self.onmessage = async (ev: MessageEvent<Envelope>) => {
   const r = ev.data;
   let reply: Reply;
   try {
-    const value = r.op === "init" && !wasm ? await load(r.threads) : handle(r);
+    const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule) : handle(r);
     reply = { id: r.id, ok: true, value };
   } catch (e) {
     reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };

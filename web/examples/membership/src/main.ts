@@ -17,6 +17,9 @@ const config: ProofConfig = { system: "groth16", hash: "poseidon", arity: 2, lea
 // one the page makes test keys itself (toxic waste known: a demonstration only).
 const KEY_URL = "keys/membership.bin";
 
+// true when the package has a threaded module (vite.config.js copies it to zkbench-prover-mt/)
+declare const __ZKBENCH_PROVER_MT__: boolean;
+
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const state: Record<string, unknown> = {};
 (window as unknown as { zkbenchExample: typeof state }).zkbenchExample = state;
@@ -29,7 +32,10 @@ function status(s: string, text: string, cls = "") {
 }
 
 async function start() {
-  const info = await init({ threads: navigator.hardwareConcurrency });
+  const info = await init({
+    threads: navigator.hardwareConcurrency,
+    threadedModule: __ZKBENCH_PROVER_MT__ ? "zkbench-prover-mt/zkbench_wasm.js" : undefined,
+  });
   state.init = info;
   let keySource = `key file ${KEY_URL}`;
   try {
