@@ -14,6 +14,7 @@
 //!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time);
 //! * [`simd128`]: the same batched additions four lanes at a time in
 //!   WebAssembly SIMD128 (the threaded browser build), tested natively;
+//! * [`inverse`]: the batches' one inversion (Bernstein–Yang divsteps);
 //! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
 //!   [`PointBytes`]), the same bytes in memory as in a cache file;
 //! * [`split`]: how a batch of MSMs is cut into work for a thread pool.
@@ -32,6 +33,7 @@
 pub mod avx512;
 mod buckets;
 pub mod field;
+pub mod inverse;
 pub mod points;
 pub mod simd128;
 pub mod split;
