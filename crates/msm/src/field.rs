@@ -261,7 +261,7 @@ pub(crate) fn fq2_square(a: &Fq2) -> Fq2 {
 /// The base-field multiplications of the MSM's point additions: ark-ff's
 /// natively, the 29-bit-limb ones of this module on `wasm32` (see the module
 /// docs). Results are identical either way.
-pub trait MsmField: Field {
+pub trait MsmField: crate::inverse::BatchInverse {
     /// `self · rhs`.
     fn mul_msm(&self, rhs: &Self) -> Self;
     /// `self²`.
