@@ -15,6 +15,7 @@
 // Exit status 0 when every check passed, 1 otherwise, 3 when a browser is missing.
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { spawnSync } from "node:child_process";
@@ -80,8 +81,9 @@ function makeKeys() {
 
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css", ".json": "application/json" };
 
-/** dist/ on a free loopback port, cross-origin isolated (what lets the package use threads). */
-function serve(root) {
+/** dist/ on a free loopback port, cross-origin isolated (what lets the package use threads)
+ * unless `isolated` is false. */
+function serve(root, isolated = true) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, "http://x");
     const file = path.join(root, decodeURIComponent(url.pathname === "/" ? "/index.html" : url.pathname));
@@ -89,11 +91,12 @@ function serve(root) {
       res.writeHead(404).end("not found");
       return;
     }
-    res.writeHead(200, {
-      "Content-Type": TYPES[path.extname(file)] || "application/octet-stream",
-      "Cross-Origin-Opener-Policy": "same-origin",
-      "Cross-Origin-Embedder-Policy": "require-corp",
-    });
+    const headers = { "Content-Type": TYPES[path.extname(file)] || "application/octet-stream" };
+    if (isolated) {
+      headers["Cross-Origin-Opener-Policy"] = "same-origin";
+      headers["Cross-Origin-Embedder-Policy"] = "require-corp";
+    }
+    res.writeHead(200, headers);
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
@@ -130,13 +133,16 @@ async function inBrowser(kind, url) {
   }
 }
 
-/** The checks of one browser's run: the page's proof, and snarkjs on it. */
-async function checkRun(kind, got) {
+/** The checks of one browser's run: the page's proof, and snarkjs on it; `threaded`: whether
+ * the package must have run its threaded module. */
+async function checkRun(kind, got, threaded) {
   log(`${kind}: ${got.status}: ${got.text}`);
   console.log(`${kind}: user agent: ${got.userAgent}`);
   console.log(`${kind}: prover ${JSON.stringify(got.init)}; keys: ${got.keySource}; prove ${got.proveMs?.toFixed(0)} ms`);
   check(got.status === "done", `${kind}: the page proved (${got.error ?? got.text})`);
   if (got.status !== "done") return;
+  if (threaded) check(got.init.build === "threaded" && got.init.threads > 1, `${kind}: the threaded module ran (${got.init.threads} threads)`);
+  else check(got.init.build === "single-threaded" && got.init.threads === 1, `${kind}: the single-threaded module ran (${got.init.reason})`);
   check(got.keySource === "key file keys/membership.bin", `${kind}: the keys came from the key file's URL`);
   check(JSON.stringify(got.shown) === JSON.stringify(got.proof), `${kind}: the page shows the proof it made`);
   check(JSON.stringify(got.publicSignals) === JSON.stringify([got.root]), `${kind}: the public signal is the tree's root`);
@@ -167,13 +173,29 @@ async function main() {
   if (o.screenshots) fs.mkdirSync(o.screenshots, { recursive: true });
   const server = await serve(path.join(app, "dist"));
   const url = `http://127.0.0.1:${server.address().port}/`;
+  // a package packed with the threaded module must use it in a cross-origin isolated page
+  // (given more than one core), and fall back to the single-threaded one in a page that is not
+  const mt = fs.existsSync(path.join(app, "node_modules", "zkbench-prover", "dist", "wasm-mt"));
+  const cores = os.availableParallelism();
   try {
     for (const kind of o.browsers) {
       log(`${kind}: ${url}`);
-      await checkRun(kind, await inBrowser(kind, url));
+      await checkRun(kind, await inBrowser(kind, url), mt && cores > 1);
     }
   } finally {
     server.close();
+  }
+  if (mt) {
+    const plain = await serve(path.join(app, "dist"), false);
+    const kind = o.browsers[0];
+    try {
+      log(`${kind}, not cross-origin isolated: http://127.0.0.1:${plain.address().port}/`);
+      const got = await inBrowser(kind, `http://127.0.0.1:${plain.address().port}/`);
+      await checkRun(`${kind} (not isolated)`, got, false);
+      check(/cross-origin isolated/.test(got.init?.reason ?? ""), `${kind} (not isolated): the reason says so`);
+    } finally {
+      plain.close();
+    }
   }
   console.log(`example: ${passes} passed, ${failures} failed`);
   return failures === 0 ? 0 : 1;
