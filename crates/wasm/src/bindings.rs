@@ -169,7 +169,8 @@ pub fn memory_bytes() -> f64 {
 }
 
 /// What this module was built with, as JSON: `version`, `rustc`, `parallel`,
-/// `simd128`, `atomics`.
+/// `simd128`, `atomics`, and `msm_simd`: whether the MSM's bucket additions
+/// run in SIMD128 lanes now (`zkbench_msm::simd128`; see [`set_msm_simd`]).
 #[wasm_bindgen(js_name = buildInfo)]
 pub fn build_info() -> String {
     serde_json::json!({
@@ -178,8 +179,18 @@ pub fn build_info() -> String {
         "parallel": cfg!(feature = "parallel"),
         "simd128": cfg!(target_feature = "simd128"),
         "atomics": cfg!(target_feature = "atomics"),
+        "msm_simd": zkbench_msm::simd128::available(),
     })
     .to_string()
+}
+
+/// Turns the MSM's SIMD128 kernel on or off (the scalar 29-bit-limb path
+/// then does the bucket additions; same results): the page's `?simd=0`, for
+/// before/after measurements with one module. No effect in a module built
+/// without `simd128`.
+#[wasm_bindgen(js_name = setMsmSimd)]
+pub fn set_msm_simd(on: bool) {
+    zkbench_msm::simd128::set_enabled(on);
 }
 
 #[cfg(all(target_arch = "wasm32", feature = "parallel"))]
