@@ -7,6 +7,7 @@
 //   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
 //        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
 //        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
+//        [--simd off]
 //
 // --browser: Debian's chromium (default; DevTools protocol) or firefox-esr (WebDriver BiDi),
 // launched by launch.mjs; ZKBENCH_BROWSER sets the default (`zkbench run browser --browser`).
@@ -46,6 +47,7 @@ function args() {
       case "--proofs": o.proofs = v; i++; break;
       case "--screenshot": o.screenshot = v; i++; break;
       case "--threads": o.threads = v; i++; break;
+      case "--simd": o.simd = v; i++; break;
       case "--form-check": o.formCheck = v; i++; break;
       case "--jsonl": o.jsonl = true; break;
       default: console.error(`unknown argument ${a[i]}`); process.exit(2);
@@ -123,6 +125,8 @@ async function main() {
     page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
     const q = new URLSearchParams({ autorun: "1", profile: o.profile });
     if (o.threads) q.set("threads", o.threads);
+    // --simd off: the threaded module's MSM on its scalar path (?simd=0), for before/after runs
+    if (o.simd === "off") q.set("simd", "0");
     const url = `${base}/?${q}`;
     console.error(`browser: ${o.browser} → ${url}`);
     const t0 = Date.now();

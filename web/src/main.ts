@@ -110,7 +110,7 @@ class ProverWorker {
   private waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: number }>();
   ready: Promise<{ threads: number; build: Record<string, unknown>; families: string[] }>;
 
-  constructor(make: () => Worker, private onProgress: (t: string) => void, threads: number | null) {
+  constructor(make: () => Worker, public onProgress: (t: string) => void, threads: number | null) {
     this.worker = make();
     let readyResolve!: (v: { threads: number; build: Record<string, unknown>; families: string[] }) => void;
     let readyReject!: (e: Error) => void;
@@ -138,7 +138,7 @@ class ProverWorker {
       for (const w of this.waiting.values()) w.reject(e);
       this.waiting.clear();
     };
-    if (threads != null) this.worker.postMessage({ type: "init", threads });
+    if (threads != null) this.worker.postMessage({ type: "init", threads, simd: hasSimd, simdOff: params.get("simd") === "0" });
   }
 
   call<T>(msg: Record<string, unknown>): Promise<T> {
@@ -161,6 +161,12 @@ class ProverWorker {
 // ------------------------------------------------------------------ device
 
 const isolated = window.crossOriginIsolated === true && typeof SharedArrayBuffer !== "undefined";
+/** Whether this browser has WebAssembly SIMD128: a 31-byte module whose one function uses
+ * `i8x16.splat` and `i8x16.popcnt` validates only where it does. The threaded build is
+ * compiled with simd128, so without SIMD the page loads the single-threaded scalar build. */
+const hasSimd = WebAssembly.validate(
+  new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]),
+);
 const cores = navigator.hardwareConcurrency || 1;
 /** Worker threads by default: one per logical core the browser reports, at most 16. */
 const MAX_DEFAULT_THREADS = 16;
@@ -170,7 +176,7 @@ function threadsWanted(): number {
   if (Number.isFinite(asked) && asked >= 1) return Math.min(asked, 64);
   return Math.max(1, Math.min(cores, MAX_DEFAULT_THREADS));
 }
-const wantThreads = isolated ? threadsWanted() : 1;
+const wantThreads = isolated && hasSimd ? threadsWanted() : 1;
 
 const nav = navigator as Navigator & { deviceMemory?: number };
 
@@ -191,8 +197,14 @@ function environment(threads: number, build: Record<string, unknown>): Env {
     user_agent: navigator.userAgent,
     cross_origin_isolated: window.crossOriginIsolated === true,
     wasm_threads: threads,
-    wasm_build: build.parallel ? "threads (wasm-bindgen-rayon, atomics, simd128)" : "single-threaded",
+    wasm_build: (build.parallel ? "threads (wasm-bindgen-rayon, atomics, simd128)" : "single-threaded") + `, MSM ${msmKernel(build)}`,
   };
+}
+
+/** Which arithmetic the MSM's bucket additions run (buildInfo's msm_simd). */
+function msmKernel(build: Record<string, unknown>): string {
+  if (build.msm_simd) return "SIMD128 (4 lanes)";
+  return build.simd128 ? "scalar (SIMD128 kernel off: ?simd=0)" : "scalar (no SIMD128)";
 }
 
 function showDevice(threads: number | null, build: Record<string, unknown> | null) {
@@ -203,9 +215,17 @@ function showDevice(threads: number | null, build: Record<string, unknown> | nul
     ["crossOriginIsolated", String(window.crossOriginIsolated === true)],
     ["WebAssembly build", build ? (build.parallel ? "threaded" : "single-threaded") : "loading…"],
     ["threads used", threads == null ? "…" : String(threads)],
+    ["WebAssembly SIMD128", hasSimd ? "yes" : "no"],
+    ["MSM arithmetic", build ? msmKernel(build) : "loading…"],
   ];
   $("device").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${escapeHtml(v)}</td></tr>`).join("");
-  if (!isolated) {
+  if (isolated && !hasSimd) {
+    const n = $("isolation");
+    n.hidden = false;
+    n.textContent =
+      "This browser has no WebAssembly SIMD128: the single-threaded scalar build is used (the threaded build needs SIMD), " +
+      "so proofs use one core.";
+  } else if (!isolated) {
     const n = $("isolation");
     n.hidden = false;
     n.textContent =
@@ -330,6 +350,7 @@ let proverInfo: { threads: number; build: Record<string, unknown>; families: str
 let busy = false;
 
 async function getProver(onProgress: (t: string) => void): Promise<ProverWorker> {
+  if (prover) prover.onProgress = onProgress;
   if (!prover) {
     prover = new ProverWorker(
       // Vite bundles a worker written exactly like this
@@ -337,10 +358,12 @@ async function getProver(onProgress: (t: string) => void): Promise<ProverWorker>
       (t) => onProgress(t),
       wantThreads,
     );
-    proverInfo = await prover.ready;
-    showDevice(proverInfo.threads, proverInfo.build);
   }
-  return prover;
+  // the eager start at page load may still be under way: wait for it here too
+  const p = prover;
+  proverInfo = await p.ready;
+  showDevice(proverInfo.threads, proverInfo.build);
+  return p;
 }
 
 async function runSuite(profileName: string): Promise<ResultsDoc> {
@@ -554,6 +577,12 @@ async function share() {
 
 $("suite-description").textContent = suite.description;
 showDevice(null, null);
+// the prover worker starts now (module compiled while streaming in, thread pool up) so
+// that a first proof does not wait for it
+getProver(() => {}).catch(() => {
+  // the suite or the form reports the failure when it asks for the prover
+  prover = null;
+});
 setStatus("idle");
 $("run").addEventListener("click", suiteButton);
 $("prove-form").addEventListener("submit", formProve);

@@ -17,15 +17,30 @@ function progress(text: string) {
   post({ type: "progress", text });
 }
 
-async function init(threads: number): Promise<void> {
+/** What starting the module took (seconds): `wasm_init_s` (fetch + streaming compile +
+ * instantiate: wasm-bindgen's glue uses WebAssembly.instantiateStreaming) and `thread_pool_s`
+ * (the pool's workers instantiating the compiled module). Added to every proof record. */
+const initTimes: Record<string, number> = {};
+
+// `simd`: this browser validates SIMD128 (the page's probe). The threaded build is compiled
+// with simd128 (its MSM bucket additions run in SIMD lanes), so a browser without SIMD gets
+// the single-threaded scalar build; `simdOff` turns the kernel off in the threaded build
+// (`?simd=0`: the scalar path in the same module, for before/after measurements).
+async function init(threads: number, simd: boolean, simdOff: boolean): Promise<void> {
   const base = self.location.origin;
-  if (threads > 1) {
+  const t0 = performance.now();
+  if (threads > 1 && simd) {
     pkg = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
     await pkg.default();
+    const t1 = performance.now();
     await pkg.initThreadPool(threads);
+    initTimes.wasm_init_s = (t1 - t0) / 1000;
+    initTimes.thread_pool_s = (performance.now() - t1) / 1000;
+    if (simdOff) pkg.setMsmSimd(false);
   } else {
     pkg = await import(/* @vite-ignore */ `${base}/pkg-st/zkbench_wasm.js`);
     await pkg.default();
+    initTimes.wasm_init_s = (performance.now() - t0) / 1000;
   }
   post({
     type: "ready",
@@ -85,7 +100,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
   const label = `${cfg.system} ${cfg.hash}${cfg.alpha ? ` a${cfg.alpha}` : ""} ${cfg.circuit} arity ${cfg.arity}`;
   progress(`${label}: circuit`);
   const p = new pkg.Prover(JSON.stringify(cfg));
-  const run: ProofRun = { phases: {}, metrics: {}, snarkjs: null, keySource: "setup" };
+  const run: ProofRun = { phases: {}, metrics: { ...initTimes }, snarkjs: null, keySource: "setup" };
   let bytes: Uint8Array | null = null;
   let cacheKey: string | null = null;
   try {
@@ -202,7 +217,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads);
+        await init(m.threads, m.simd, m.simdOff);
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.keySeed, m.witnessSeed);
