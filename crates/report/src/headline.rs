@@ -8,7 +8,7 @@
 //! gnark-crypto's default Poseidon2, docs/external-runners.md).
 
 use zkbench_results::{
-    case::{format_leaves, Case, CaseKind},
+    case::{format_leaves, Case, CaseKind, Circuit},
     results::{Record, Status},
 };
 
@@ -327,6 +327,103 @@ pub fn fastest_per_system(recs: &[&Record]) -> Vec<Fastest> {
     best
 }
 
+/// A proof-system family, as the family headline groups zkbench's systems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// Pairing-based R1CS SNARK (`groth16*`).
+    Groth16,
+    /// PLONKish with KZG commitments (`halo2*`).
+    Halo2,
+    /// Hash-based, transparent (`stark*`).
+    Stark,
+}
+
+impl Family {
+    /// The family of proof system `system`, `None` for others (peers, ...).
+    pub fn of(system: &str) -> Option<Family> {
+        [
+            ("groth16", Family::Groth16),
+            ("halo2", Family::Halo2),
+            ("stark", Family::Stark),
+        ]
+        .into_iter()
+        .find_map(|(prefix, f)| system.starts_with(prefix).then_some(f))
+    }
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Groth16 => "Groth16",
+            Family::Halo2 => "Halo2",
+            Family::Stark => "STARK",
+        }
+    }
+}
+
+/// The fastest note spend of one family at one thread count, with what a
+/// verifier pays for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilySpend {
+    /// The family.
+    pub family: Family,
+    /// `case.system` of its fastest spend.
+    pub system: String,
+    /// The configuration (statement description, threads included).
+    pub config: String,
+    /// `case.threads`.
+    pub threads: usize,
+    /// Median warm prove time, seconds.
+    pub prove_s: f64,
+    /// Median verify time, seconds.
+    pub verify_s: Option<f64>,
+    /// Proof bytes.
+    pub proof_bytes: Option<f64>,
+    /// The proof's calldata gas (EIP-2028).
+    pub calldata_gas: Option<f64>,
+    /// Conjectured security, when the system reports it (the STARKs).
+    pub security_bits: Option<f64>,
+}
+
+/// For each family of zkbench's systems (named by `ctx`) and thread count,
+/// its fastest successful spend proof, in family order.
+pub fn fastest_spend_per_family(recs: &[&Record], ctx: &Context) -> Vec<FamilySpend> {
+    let ours = ctx.ours();
+    let mut best: Vec<FamilySpend> = vec![];
+    for r in recs.iter().filter(|r| {
+        r.case.kind == CaseKind::Proof
+            && r.case.circuit == Some(Circuit::Spend)
+            && r.phase == "prove"
+            && r.status == Status::Ok
+            && ours.contains(&r.case.system.as_str())
+    }) {
+        let (Some(family), Some(prove_s)) = (Family::of(&r.case.system), r.median()) else {
+            continue;
+        };
+        let m = |k: &str| metric(recs, &r.case_id, k);
+        let f = FamilySpend {
+            family,
+            system: r.case.system.clone(),
+            config: describe(&r.case),
+            threads: r.case.threads,
+            prove_s,
+            verify_s: phase_median(recs, &r.case_id, "verify"),
+            proof_bytes: m("proof_bytes"),
+            calldata_gas: m("proof_calldata_gas"),
+            security_bits: m("security_bits"),
+        };
+        match best
+            .iter_mut()
+            .find(|b| b.family == family && b.threads == f.threads)
+        {
+            Some(b) if b.prove_s > prove_s => *b = f,
+            Some(_) => {}
+            None => best.push(f),
+        }
+    }
+    best.sort_by(|a, b| (a.threads, a.family).cmp(&(b.threads, b.family)));
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -454,5 +551,55 @@ mod tests {
             fast.iter().find(|f| f.system == "groth16").unwrap().prove_s,
             0.06
         );
+    }
+
+    /// Each family's fastest spend, with its verify time, size and (STARK) security;
+    /// membership proofs and peers stay out.
+    #[test]
+    fn fastest_spend_per_family_takes_each_familys_best_spend() {
+        let spend = |system: &str, phase: &str, s: f64| {
+            let mut r = rec(system, "poseidon2", phase, s, 1.0);
+            r.case.circuit = Some(Circuit::Spend);
+            r.case_id = format!("{system}/spend");
+            r.metrics.insert("proof_bytes".into(), 100.0 * s);
+            if system.starts_with("stark") {
+                r.metrics.insert("security_bits".into(), 102.0);
+            }
+            r
+        };
+        let recs = [
+            spend("groth16", "prove", 0.03),
+            spend("groth16", "verify", 0.002),
+            spend("halo2-kzg", "prove", 0.08),
+            spend("stark-babybear", "prove", 0.02),
+            spend("stark-babybear", "verify", 0.009),
+            spend("stark-babybear-128", "prove", 0.04),
+            spend("gnark-groth16", "prove", 0.01),
+            rec("groth16", "poseidon2", "prove", 0.001, 1.0),
+        ];
+        let refs: Vec<&Record> = recs.iter().collect();
+        let ctx = ctx(&[
+            "groth16",
+            "halo2-kzg",
+            "stark-babybear",
+            "stark-babybear-128",
+        ]);
+        let rows = fastest_spend_per_family(&refs, &ctx);
+        let got: Vec<(Family, &str, f64)> = rows
+            .iter()
+            .map(|r| (r.family, r.system.as_str(), r.prove_s))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Family::Groth16, "groth16", 0.03),
+                (Family::Halo2, "halo2-kzg", 0.08),
+                (Family::Stark, "stark-babybear", 0.02)
+            ]
+        );
+        assert_eq!(rows[2].verify_s, Some(0.009));
+        assert_eq!(rows[2].security_bits, Some(102.0));
+        assert_eq!(rows[1].verify_s, None);
+        assert_eq!(rows[0].proof_bytes, Some(3.0));
     }
 }

@@ -262,10 +262,39 @@ fn fastest_table(recs: &[&Record]) -> Table {
     t
 }
 
-/// The headline tables (per statement, then the fastest configuration per
-/// system when there are several systems), rendered by `render`.
+/// Each family's fastest spend: what a prover pays beside what a verifier pays.
+fn family_table(recs: &[&Record], ctx: &Context) -> Table {
+    let mut t = Table::new("Fastest note spend per family")
+        .about("zkbench's fastest spend of each proof-system family in this run, per thread count: prove time beside verify time, proof size, calldata gas (EIP-2028) and, for the STARKs, conjectured security (the BN254 systems: ~100 bits).")
+        .columns(
+            &["family", "system", "configuration"],
+            &["prove", "verify", "proof", "calldata gas", "security bits"],
+        );
+    let opt = |v: Option<f64>, f: fn(f64) -> String| v.map(f).unwrap_or_else(|| "-".into());
+    for f in &headline::fastest_spend_per_family(recs, ctx) {
+        t.row(vec![
+            f.family.name().into(),
+            f.system.clone().into(),
+            f.config.clone().into(),
+            fmt_seconds(f.prove_s).into(),
+            opt(f.verify_s, fmt_seconds).into(),
+            opt(f.proof_bytes, fmt_bytes).into(),
+            opt(f.calldata_gas, fmt_thousands).into(),
+            opt(f.security_bits, |b| format!("{b:.0}")).into(),
+        ]);
+    }
+    t
+}
+
+/// The headline tables (each family's fastest spend when there are several
+/// families, per statement, then the fastest configuration per system when
+/// there are several systems), rendered by `render`.
 fn headline_tables(recs: &[&Record], ctx: &Context, render: fn(&Table) -> String) -> String {
     let mut out = String::new();
+    let families = family_table(recs, ctx);
+    if families.len() > 1 {
+        out += &render(&families);
+    }
     let head = headline_table(recs, ctx);
     if !head.is_empty() {
         out += &render(&head);
