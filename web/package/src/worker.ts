@@ -124,12 +124,14 @@ function handle(r: Request): unknown {
     case "verify":
       return loaded().verifySnarkjs(r.vk, r.proof, r.publicSignals);
     case "membershipInputs": {
-      // a prover without keys is enough to know the tree's shape and hash
-      const p = new (loaded().Prover)(JSON.stringify(r.config));
+      // the configuration's prover when there is one; otherwise one without keys, which knows
+      // the tree's shape and hash as well
+      const known = provers.get(configKey(r.config));
+      const p = known ?? new (loaded().Prover)(JSON.stringify(r.config));
       try {
         return JSON.parse(p.membershipInputs(r.leaves, r.index));
       } finally {
-        p.free();
+        if (!known) p.free();
       }
     }
     case "init":
