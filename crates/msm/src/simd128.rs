@@ -570,7 +570,7 @@ impl Soa {
 /// The field operations of the batched additions on four lanes at a time.
 pub(crate) trait VecField<V: Lanes>: Copy {
     /// The field of one lane.
-    type Scalar: Field;
+    type Scalar: crate::inverse::BatchInverse;
     /// Words per set of four.
     const WORDS: usize;
     /// Four lanes from [`Self::WORDS`] words of the [`Soa`] layout.
@@ -714,7 +714,7 @@ pub(crate) fn batch_add<V: Lanes, T: VecField<V>>(
     let mut lanes: Vec<T::Scalar> = Vec::with_capacity(8);
     acc[0].lanes(&mut lanes);
     acc[1].lanes(&mut lanes);
-    ark_ff::batch_inversion(&mut lanes);
+    crate::inverse::invert_lanes(&mut lanes);
     let mut inv = [T::from_lanes(&lanes[..4]), T::from_lanes(&lanes[4..])];
     for i in (0..sets).rev() {
         let (x1, y1) = (T::load(&qx[g(i)]), T::load(&qy[g(i)]));
