@@ -14,9 +14,9 @@
 //
 // --form-check: after the suite, submits the page's form with a bad configuration (hash
 // sha256) and writes the error it shows ({text, visible}).
-// --jsonl: print the records one JSON object per line (the external-runner protocol of
-// docs/external-runners.md; suites/browser.toml runs it so). Environment: ZKBENCH_BIN (the
-// zkbench binary to serve with; default target/release/zkbench), CHROMIUM / FIREFOX (the
+// --jsonl: print the records one JSON object per line, each with the page's `env` (the
+// external-runner protocol of docs/external-runners.md; suites/browser.toml runs it so).
+// Environment: ZKBENCH_BIN (the zkbench binary to serve with; default target/release/zkbench), CHROMIUM / FIREFOX (the
 // browser's executable; default: chromium, chromium-browser or google-chrome / firefox-esr or
 // firefox on PATH), ZKBENCH_PROFILE (a suite
 // profile JSON: its case_timeout_seconds bounds the wait, and without --profile the page
@@ -163,7 +163,9 @@ async function main() {
     if (o.out && got.results) fs.writeFileSync(o.out, JSON.stringify(got.results, null, 2));
     if (o.proofs && got.proofs) fs.writeFileSync(o.proofs, JSON.stringify(got.proofs, null, 2));
     if (o.jsonl) {
-      if (got.results) for (const r of got.results.records) console.log(JSON.stringify(r));
+      // each record carries the page's environment (user agent, cross-origin isolation, wasm
+      // build): without one, the suite runner would give it the native process's
+      if (got.results) for (const r of got.results.records) console.log(JSON.stringify({ ...r, env: r.env ?? got.results.env }));
       else failRecord(`page ${got.status} without results: ${got.error}`);
     }
     return got.status === "done" ? 0 : 1;
