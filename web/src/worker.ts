@@ -26,6 +26,9 @@ const initTimes: Record<string, number> = {};
 // with simd128 (its MSM bucket additions run in SIMD lanes), so a browser without SIMD gets
 // the single-threaded scalar build; `simdOff` turns the kernel off in the threaded build
 // (`?simd=0`: the scalar path in the same module, for before/after measurements).
+/** buildInfo() of the loaded module. */
+let build: Record<string, unknown> | null = null;
+
 async function init(threads: number, simd: boolean, simdOff: boolean): Promise<void> {
   const base = self.location.origin;
   const t0 = performance.now();
@@ -42,10 +45,11 @@ async function init(threads: number, simd: boolean, simdOff: boolean): Promise<v
     await pkg.default();
     initTimes.wasm_init_s = (performance.now() - t0) / 1000;
   }
+  build = JSON.parse(pkg.buildInfo());
   post({
     type: "ready",
     threads: pkg.threads(),
-    build: JSON.parse(pkg.buildInfo()),
+    build: build!,
     families: JSON.parse(pkg.hashFamilies()),
   });
 }
@@ -156,6 +160,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     }
     run.phases.witness = witness;
     run.phases.prove = prove;
+    if (build?.simd128) simdAgainstScalar(p, cfg, profile, label, run);
     progress(`${label}: verifying`);
     const verify: number[] = [];
     for (let i = 0; i < Math.max(profile.samples, 3); i++) {
@@ -172,6 +177,40 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
   }
   if (bytes && cacheKey) await cachedCold(cfg, run, label, bytes, cacheKey, keySeed, witnessSeed);
   return run;
+}
+
+/** Median of `xs` (not empty). */
+function median(xs: number[]): number {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+}
+
+// In a module built with simd128: warm proofs with the MSM's SIMD128 kernel off (the scalar
+// 29-bit path of the same module), metrics.prove_msm_scalar_s (median) beside the phase
+// `prove` (kernel on, unless ?simd=0); and for Groth16 (deterministic given its randomness)
+// one seeded proof each way, which must be the same bytes (metrics.simd_scalar_same_proof).
+function simdAgainstScalar(p: any, cfg: ProofConfig, profile: Profile, label: string, run: ProofRun) {
+  const wasOn = Boolean(JSON.parse(pkg.buildInfo()).msm_simd);
+  try {
+    pkg.setMsmSimd(false);
+    const scalar: number[] = [];
+    for (let i = 0; i < profile.samples; i++) {
+      progress(`${label}: proof ${i + 1}/${profile.samples}, MSM without SIMD128`);
+      scalar.push(timed(() => p.prove())[1]);
+    }
+    run.metrics.prove_msm_scalar_s = median(scalar);
+    if (cfg.system !== "groth16") return;
+    progress(`${label}: the same seeded proof with and without SIMD128`);
+    const a: Uint8Array = p.proveSeeded(7);
+    pkg.setMsmSimd(true);
+    const b: Uint8Array = p.proveSeeded(7);
+    if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
+      throw new Error("the SIMD128 and scalar MSM paths made different proofs from the same randomness");
+    }
+    run.metrics.simd_scalar_same_proof = 1;
+  } finally {
+    pkg.setMsmSimd(wasOn);
+  }
 }
 
 // The keys go to IndexedDB; then a fresh prover proves once with keys read from there (a later

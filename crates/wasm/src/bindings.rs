@@ -94,6 +94,12 @@ impl Prover {
         self.inner.prove().map_err(js)
     }
 
+    /// Proves with seeded randomness ([`crate::Session::prove_seeded`]).
+    #[wasm_bindgen(js_name = proveSeeded)]
+    pub fn prove_seeded(&mut self, seed: u32) -> Result<Vec<u8>, JsError> {
+        self.inner.prove_seeded(u64::from(seed)).map_err(js)
+    }
+
     /// Verifies the last proof.
     pub fn verify(&self) -> Result<bool, JsError> {
         self.inner.verify().map_err(js)

@@ -237,7 +237,8 @@ trait DynSession {
     fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError>;
     fn witness(&mut self, seed: u64) -> Result<(), WasmError>;
     fn witness_from(&mut self, inputs: &serde_json::Value) -> Result<(), WasmError>;
-    fn prove(&mut self) -> Result<Vec<u8>, WasmError>;
+    /// Proves with the OS's randomness, or a ChaCha20 stream of `seed`.
+    fn prove(&mut self, seed: Option<u64>) -> Result<Vec<u8>, WasmError>;
     fn verify(&self) -> Result<bool, WasmError>;
     fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError>;
     fn public_inputs(&self) -> Result<PublicInputs, WasmError>;
@@ -349,14 +350,20 @@ impl<P: BrowserSystem> DynSession for State<P> {
         self.prepare(&w)
     }
 
-    fn prove(&mut self) -> Result<Vec<u8>, WasmError> {
+    fn prove(&mut self, seed: Option<u64>) -> Result<Vec<u8>, WasmError> {
         let keys = self.keys()?;
         let w = self.prepared()?;
         // zero-knowledge randomness: the OS's (crypto.getRandomValues in a browser)
-        let (proof, phases) = self
-            .sys
-            .prove_with_phases(&self.circuit, keys, w, &mut OsRng)
-            .map_err(|e| self.err(e))?;
+        let (proof, phases) = match seed {
+            Some(seed) => {
+                let mut rng = ChaCha20Rng::seed_from_u64(seed);
+                self.sys.prove_with_phases(&self.circuit, keys, w, &mut rng)
+            }
+            None => self
+                .sys
+                .prove_with_phases(&self.circuit, keys, w, &mut OsRng),
+        }
+        .map_err(|e| self.err(e))?;
         let bytes = self.sys.proof_to_bytes(&proof);
         self.proof = Some(proof);
         self.phases = phases;
@@ -512,7 +519,15 @@ impl Session {
 
     /// Proves the witness (the `prove` phase); returns the proof's bytes.
     pub fn prove(&mut self) -> Result<Vec<u8>, WasmError> {
-        self.inner.prove()
+        self.inner.prove(None)
+    }
+
+    /// Proves with the randomness of a ChaCha20 stream of `seed` instead of
+    /// the OS's: the same proof bytes for the same keys, witness and seed
+    /// (how the page checks that the SIMD128 and scalar MSM paths agree). A
+    /// seeded proof is not zero-knowledge against whoever knows the seed.
+    pub fn prove_seeded(&mut self, seed: u64) -> Result<Vec<u8>, WasmError> {
+        self.inner.prove(Some(seed))
     }
 
     /// Verifies the last proof (the `verify` phase).
