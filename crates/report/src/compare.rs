@@ -18,6 +18,21 @@ pub enum Verdict {
     Missing,
 }
 
+impl Verdict {
+    /// The verdict as the table shows it (`REGRESSION`, `faster`, `~`, `missing`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Regression => "REGRESSION",
+            Self::Improvement => "faster",
+            Self::Unchanged => "~",
+            Self::Missing => "missing",
+        }
+    }
+}
+
+/// The noise threshold `zkbench compare` uses unless told otherwise (10 %).
+pub const DEFAULT_THRESHOLD: f64 = 0.10;
+
 /// One compared row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -58,12 +73,7 @@ impl Comparison {
                 v.map(crate::format::fmt_seconds)
                     .unwrap_or_else(|| "-".into())
             };
-            let verdict = match r.verdict {
-                Verdict::Regression => "REGRESSION",
-                Verdict::Improvement => "faster",
-                Verdict::Unchanged => "~",
-                Verdict::Missing => "missing",
-            };
+            let verdict = r.verdict.label();
             s += &format!(
                 "| {} | {} | {} | {} | {} | {} |\n",
                 r.case_id,
@@ -87,7 +97,8 @@ impl Comparison {
         s
     }
 
-    fn count(&self, v: Verdict) -> usize {
+    /// Number of rows with verdict `v`.
+    pub fn count(&self, v: Verdict) -> usize {
         self.rows.iter().filter(|r| r.verdict == v).count()
     }
 }

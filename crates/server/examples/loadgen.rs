@@ -11,9 +11,11 @@
 //! `Db::insert`, then measures the leaderboard as it was computed before
 //! summaries (every document read and aggregated: `Db::all_documents` and
 //! `summary::board_from_documents`, in process) and as served now
-//! (`GET /leaderboard`, default and filtered, and `GET /api/results?limit=100`
-//! at each `--clients` level), with the process's peak RSS (`VmHWM`, reset
-//! before each part), then the `POST` levels.
+//! (`GET /leaderboard`, default and filtered, `GET /api/results?limit=100`
+//! and its next page by cursor, the device page of one class and the
+//! comparison of two stored runs, at each `--clients` level), with the
+//! process's peak RSS (`VmHWM`, reset before each part), then the `POST`
+//! levels. The server runs without a rate limit.
 //!
 //! For each database it starts a server in this process (its own tokio
 //! runtime, so the server's threads are not the clients' threads) on a fresh
@@ -229,20 +231,23 @@ fn main() {
     let mut rows = Vec::new();
     let mut first = 0u64;
     for (name, url) in &dbs {
+        let mut ids = Vec::new();
         if args.fill > 0 {
             let fill = fill::Fill {
                 n: args.fill,
                 records: args.records,
                 samples: args.samples,
             };
-            server_rt.block_on(fill.store(url));
-            fill::measure_documents(&server_rt, url);
+            ids = server_rt.block_on(fill.store(url));
+            fill::measure_documents(&server_rt, url, args.fill);
         }
         let config = ServerConfig {
             addr: "127.0.0.1:0".into(),
             db_url: url.clone(),
             web_dir: dir.path().join("no-web"),
             request_timeout: Duration::from_secs(60),
+            rate_limit: None,
+            submit_token: None,
         };
         let server = server_rt.block_on(Server::bind(&config)).expect("server");
         let base = server.url();
@@ -251,7 +256,7 @@ fn main() {
             let _ = rx.await;
         }));
         if args.fill > 0 {
-            fill::measure_gets(&client_rt, &base, name, &args.clients, args.seconds);
+            fill::measure_gets(&client_rt, &base, name, &args.clients, args.seconds, &ids);
         }
         for &c in &args.clients {
             let level =

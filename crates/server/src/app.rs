@@ -2,10 +2,12 @@
 //!
 //! | route | what |
 //! |---|---|
-//! | `POST /api/results` | store a results document: 201 `{"id"}` (new), 200 `{"id"}` (already stored), 400/413/415 `{"error"}` |
-//! | `GET /api/results` | `{"submissions": [{"id", "received_at", "suite", "cpu_model", "records"}]}`, optional `limit`, `offset` |
+//! | `POST /api/results` | store a results document: 201 `{"id"}` (new), 200 `{"id"}` (already stored), 400/401/413/415/429 `{"error"}` |
+//! | `GET /api/results` | `{"submissions": [{"id", "received_at", "suite", "cpu_model", "records"}], "total", "next"}`, optional `limit`, `after` (or `offset`) |
 //! | `GET /api/results/{id}` | the stored document |
 //! | `GET /leaderboard` | HTML leaderboard, filters `system`, `hash`, `arity`, `phase` |
+//! | `GET /leaderboard/device/{class}` | one device class's runs over time ([`crate::pages`]) |
+//! | `GET /compare?a={id}&b={id}` | the `zkbench compare` table of two stored runs ([`crate::pages`]) |
 //!
 //! The GET routes carry `ETag` and `Cache-Control` and answer a matching
 //! `If-None-Match` with 304: a stored document never changes (its id is its
@@ -21,18 +23,18 @@
 //! has been drained (a client still sending would otherwise see a reset
 //! connection instead of the status).
 
-use std::{collections::HashMap, path::PathBuf};
+use std::{collections::HashMap, net::SocketAddr, path::PathBuf, sync::Arc};
 
 use axum::{
     body::{Body, Bytes},
-    extract::{DefaultBodyLimit, Path, Query, State},
+    extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State},
     http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode},
     response::{Html, IntoResponse, Response},
     routing::{any, get},
     Json, Router,
 };
 use http_body_util::BodyExt;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tower_http::{
     catch_panic::CatchPanicLayer,
     services::ServeDir,
@@ -45,7 +47,8 @@ use tracing::Level;
 use crate::{
     canonical::{content_id, into_canonical_text, is_content_id},
     db::{Db, DbError, NewSubmission},
-    leaderboard,
+    guard::{Guard, Refusal},
+    leaderboard, pages,
     validate::validate,
     ServerConfig,
 };
@@ -59,10 +62,12 @@ const DRAIN_LIMIT: usize = 64 * 1024 * 1024;
 /// What every handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
-    db: Db,
+    pub(crate) db: Db,
     web_dir: PathBuf,
     /// Differs between server starts, so that a new build's pages get new tags.
     boot: u64,
+    /// Rate limit and submit token of `POST` (set by [`router`] from its config).
+    guard: Arc<Guard>,
 }
 
 impl AppState {
@@ -71,11 +76,16 @@ impl AppState {
         let boot = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        Self { db, web_dir, boot }
+        Self {
+            db,
+            web_dir,
+            boot,
+            guard: Arc::new(Guard::new(None, None)),
+        }
     }
 
     /// The `ETag` of page `what` with query `query` at database generation `g`.
-    fn etag(&self, what: &str, g: i64, query: Option<&str>) -> String {
+    pub(crate) fn etag(&self, what: &str, g: i64, query: Option<&str>) -> String {
         use sha2::Digest as _;
         let q = sha2::Sha256::digest(query.unwrap_or("").as_bytes());
         format!("\"{what}-{g}-{:x}-{}\"", self.boot, hex::encode(&q[..8]))
@@ -84,7 +94,8 @@ impl AppState {
 
 /// The router with its limits (timeout, panics caught, body read by hand with
 /// [`MAX_BODY_BYTES`]), request tracing and the cross-origin-isolation headers.
-pub fn router(state: AppState, config: &ServerConfig) -> Router {
+pub fn router(mut state: AppState, config: &ServerConfig) -> Router {
+    state.guard = Arc::new(Guard::new(config.rate_limit, config.submit_token.clone()));
     // precompressed siblings (`keys/x.bin.br`, `keys/x.bin.gz`, written by
     // web/scripts/make-keys.mjs) are sent with `Content-Encoding` to clients that accept them
     let web = ServeDir::new(&state.web_dir)
@@ -96,6 +107,8 @@ pub fn router(state: AppState, config: &ServerConfig) -> Router {
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .route("/leaderboard", get(leaderboard_page))
+        .route("/leaderboard/device/{class}", get(pages::device_page))
+        .route("/compare", get(pages::compare_page))
         .route("/", get(index))
         .fallback_service(web)
         .with_state(state)
@@ -131,7 +144,7 @@ const RETRY_AFTER_S: u64 = 2;
 /// The answer to a failed database call: 503 with `Retry-After` when the
 /// database is out of reach (the request may be retried as is), else 500.
 /// `what` is logged; `consequence` ends the message.
-fn db_failure(e: &DbError, what: &str, consequence: &str) -> Response {
+pub(crate) fn db_failure(e: &DbError, what: &str, consequence: &str) -> Response {
     if e.is_unavailable() {
         tracing::warn!(error = %e, "{what}: database unavailable");
         let mut r = error(
@@ -151,7 +164,7 @@ fn db_failure(e: &DbError, what: &str, consequence: &str) -> Response {
 }
 
 /// `{"error": message}` with `status`.
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
+pub(crate) fn error(status: StatusCode, message: impl Into<String>) -> Response {
     #[derive(Serialize)]
     struct E {
         error: String,
@@ -235,7 +248,59 @@ struct IdBody {
     id: String,
 }
 
-async fn post_results(State(st): State<AppState>, headers: HeaderMap, body: Body) -> Response {
+/// The answer to a submission the [`Guard`] turned away.
+fn refused(r: Refusal, guard: &Guard) -> Response {
+    match r {
+        Refusal::Limited(wait) => {
+            let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+            let per_minute = guard.limit().map_or(0, crate::RateLimit::get);
+            tracing::info!(retry_after_s = secs, "submission over the rate limit");
+            let mut resp = error(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many submissions from this address: at most {per_minute} a minute \
+                     (zkbench serve --rate-limit); retry in {secs} s"
+                ),
+            );
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            resp
+        }
+        Refusal::Unauthorized { sent } => {
+            tracing::info!(token_sent = sent, "submission without the submit token");
+            let why = if sent {
+                "wrong submit token"
+            } else {
+                "this server takes submissions with its submit token only"
+            };
+            let mut resp = error(
+                StatusCode::UNAUTHORIZED,
+                format!(
+                    "{why}; accepted: the header Authorization: Bearer TOKEN with the token of \
+                     the server's --submit-token-file (zkbench submit --token-file FILE)"
+                ),
+            );
+            resp.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"zkbench\""),
+            );
+            resp
+        }
+    }
+}
+
+async fn post_results(State(st): State<AppState>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let headers = parts.headers;
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Err(r) = st.guard.check(peer, &headers) {
+        // read (and drop) the body, so that the client sees the status, not a reset
+        let _ = read_body(&headers, body).await;
+        return refused(r, &st.guard);
+    }
     let body = match read_body(&headers, body).await {
         Ok(b) => b,
         Err(resp) => return resp,
@@ -285,11 +350,69 @@ async fn post_results(State(st): State<AppState>, headers: HeaderMap, body: Body
     }
 }
 
-/// Paging parameters of `GET /api/results`.
-#[derive(Debug, Deserialize)]
-struct ListParams {
-    limit: Option<u64>,
-    offset: Option<u64>,
+/// Most rows one page of `GET /api/results` may ask for (`limit`).
+pub const MAX_PAGE: u64 = 10_000;
+
+/// Paging of `GET /api/results`: `limit` rows (none: all) after submission
+/// `after` (the previous page's `next`), or after skipping `offset`.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Paging {
+    /// Rows at most; `None`: every row.
+    pub limit: Option<u64>,
+    /// Rows to skip (the older way to page).
+    pub offset: u64,
+    /// The last id of the previous page.
+    pub after: Option<String>,
+}
+
+impl Paging {
+    /// From query parameters; `Err` names the parameter and what is accepted.
+    pub fn from_query(q: &HashMap<String, String>) -> Result<Self, String> {
+        let num = |name: &str, max: u64, what: &str| -> Result<Option<u64>, String> {
+            q.get(name)
+                .map(|v| {
+                    v.trim()
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|n| *n <= max)
+                        .ok_or_else(|| format!("{name}={v:?} is not accepted; accepted: {what}"))
+                })
+                .transpose()
+        };
+        let limit = num(
+            "limit",
+            MAX_PAGE,
+            &format!("a whole number from 0 to {MAX_PAGE} (without limit: every submission)"),
+        )?;
+        let offset = num(
+            "offset",
+            i64::MAX as u64,
+            "a whole number, 0 or more (or page with after)",
+        )?
+        .unwrap_or(0);
+        let after = match q.get("after") {
+            None => None,
+            Some(a) if is_content_id(a.trim()) => Some(a.trim().to_string()),
+            Some(a) => {
+                return Err(format!(
+                    "after={a:?} is not accepted; accepted: the id of a stored submission \
+                     (64 lowercase hex digits), such as the previous page's next"
+                ))
+            }
+        };
+        if after.is_some() && offset > 0 {
+            return Err(
+                "after and offset together are not accepted; accepted: one of them \
+                        (after: the previous page's next)"
+                    .into(),
+            );
+        }
+        Ok(Self {
+            limit,
+            offset,
+            after,
+        })
+    }
 }
 
 #[derive(Serialize)]
@@ -304,54 +427,64 @@ struct SubmissionJson {
 #[derive(Serialize)]
 struct ListJson {
     submissions: Vec<SubmissionJson>,
+    /// Stored submissions in all.
+    total: i64,
+    /// The `after` of the next page; `null` on the last page or without `limit`.
+    next: Option<String>,
 }
 
 async fn list_results(
     State(st): State<AppState>,
     headers: HeaderMap,
     uri: axum::http::Uri,
-    params: Result<Query<ListParams>, axum::extract::rejection::QueryRejection>,
+    Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    let Query(p) = match params {
+    let p = match Paging::from_query(&q) {
         Ok(p) => p,
-        Err(e) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                format!(
-                    "{}; accepted: limit and offset, non-negative integers",
-                    e.body_text()
-                ),
-            )
-        }
+        Err(e) => return error(StatusCode::BAD_REQUEST, e),
     };
-    let tag = match st.db.generation().await {
-        Ok(g) => st.etag("list", g, uri.query()),
+    let (tag, total) = match st.db.generation().await {
+        Ok(g) => (st.etag("list", g, uri.query()), g),
         Err(e) => return db_failure(&e, "cannot list submissions", "nothing was read"),
     };
     if matches(&headers, &tag) {
         return not_modified(&tag, REVALIDATE);
     }
     let clamp = |x: u64| x.min(i64::MAX as u64) as i64;
-    let resp = match st
+    let page = match st
         .db
-        .list(p.limit.map(clamp), p.offset.map_or(0, clamp))
+        .list_page(p.limit.map(clamp), clamp(p.offset), p.after.as_deref())
         .await
     {
-        Ok(rows) => Json(ListJson {
-            submissions: rows
-                .into_iter()
-                .map(|r| SubmissionJson {
-                    id: r.id,
-                    received_at: r.received_at,
-                    suite: r.suite,
-                    cpu_model: r.cpu_model,
-                    records: r.records,
-                })
-                .collect(),
-        })
-        .into_response(),
+        Ok(Some(page)) => page,
+        Ok(None) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                format!(
+                    "after={:?} names no stored submission; accepted: the id of a stored \
+                     submission, such as the previous page's next",
+                    p.after.unwrap_or_default()
+                ),
+            )
+        }
         Err(e) => return db_failure(&e, "cannot list submissions", "nothing was read"),
     };
+    let resp = Json(ListJson {
+        submissions: page
+            .rows
+            .into_iter()
+            .map(|r| SubmissionJson {
+                id: r.id,
+                received_at: r.received_at,
+                suite: r.suite,
+                cpu_model: r.cpu_model,
+                records: r.records,
+            })
+            .collect(),
+        total,
+        next: page.next,
+    })
+    .into_response();
     with_validator(resp, &tag, REVALIDATE)
 }
 
@@ -417,12 +550,12 @@ async fn leaderboard_page(
 
 /// `Cache-Control` of pages that change with new submissions: caches keep
 /// them but ask (`If-None-Match`) before each use.
-const REVALIDATE: &str = "public, no-cache";
+pub(crate) const REVALIDATE: &str = "public, no-cache";
 /// `Cache-Control` of a stored document (content-addressed: never changes).
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// Whether `If-None-Match` names `tag` (or is `*`); weak tags compare equal.
-fn matches(headers: &HeaderMap, tag: &str) -> bool {
+pub(crate) fn matches(headers: &HeaderMap, tag: &str) -> bool {
     headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
@@ -433,12 +566,12 @@ fn matches(headers: &HeaderMap, tag: &str) -> bool {
 }
 
 /// 304 with the validator headers.
-fn not_modified(tag: &str, cache: &'static str) -> Response {
+pub(crate) fn not_modified(tag: &str, cache: &'static str) -> Response {
     with_validator(StatusCode::NOT_MODIFIED.into_response(), tag, cache)
 }
 
 /// `resp` with `ETag: tag` and `Cache-Control: cache`.
-fn with_validator(mut resp: Response, tag: &str, cache: &'static str) -> Response {
+pub(crate) fn with_validator(mut resp: Response, tag: &str, cache: &'static str) -> Response {
     if let Ok(v) = HeaderValue::from_str(tag) {
         resp.headers_mut().insert(header::ETAG, v);
     }

@@ -1,9 +1,12 @@
 //! Storage: the `submissions` table in SQLite or PostgreSQL, through sqlx's
 //! `Any` driver (why one driver: see the crate docs), with the embedded
 //! migrations of `crates/server/migrations`, and the leaderboard summaries
-//! written with each submission ([`summaries`]).
+//! written with each submission ([`summaries`]), a device class's runs among them.
 
+mod runs;
 mod summaries;
+
+pub use runs::{Device, Point, Run, RUNS};
 
 use std::{sync::Arc, time::Duration};
 
@@ -105,6 +108,15 @@ pub struct SubmissionInfo {
     pub cpu_model: String,
     /// Number of records.
     pub records: i64,
+}
+
+/// One page of the listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListPage {
+    /// The page's submissions, in the order received.
+    pub rows: Vec<SubmissionInfo>,
+    /// The last id of this page when more follow (the next page's `after`).
+    pub next: Option<String>,
 }
 
 /// A submission to store.
@@ -324,6 +336,75 @@ impl Db {
     /// every new submission, so it versions the leaderboard and the listing.
     pub async fn generation(&self) -> Result<i64, DbError> {
         Ok(summaries::generation(&mut *self.acquire().await?).await?)
+    }
+
+    /// A page of the listing: at most `limit` submissions (`None`: all) in
+    /// the order received, after submission `after` or after skipping
+    /// `offset`. `None` when `after` names no stored submission.
+    pub async fn list_page(
+        &self,
+        limit: Option<i64>,
+        offset: i64,
+        after: Option<&str>,
+    ) -> Result<Option<ListPage>, DbError> {
+        let mut conn = self.acquire().await?;
+        // one row more than asked tells whether a next page exists
+        let ask = limit.map_or(i64::MAX, |l| l.saturating_add(1));
+        let rows = match after {
+            None => {
+                sqlx::query(
+                    "SELECT id, received_at, suite, cpu_model, record_count, text_escaped \
+                     FROM submissions ORDER BY received_at, id LIMIT $1 OFFSET $2",
+                )
+                .bind(ask)
+                .bind(offset)
+                .fetch_all(&mut *conn)
+                .await?
+            }
+            Some(after) => {
+                let Some(at) = sqlx::query("SELECT received_at FROM submissions WHERE id = $1")
+                    .bind(after)
+                    .fetch_optional(&mut *conn)
+                    .await?
+                else {
+                    return Ok(None);
+                };
+                let at: String = at.try_get(0)?;
+                sqlx::query(
+                    "SELECT id, received_at, suite, cpu_model, record_count, text_escaped \
+                     FROM submissions WHERE (received_at, id) > ($1, $2) \
+                     ORDER BY received_at, id LIMIT $3",
+                )
+                .bind(at)
+                .bind(after)
+                .bind(ask)
+                .fetch_all(&mut *conn)
+                .await?
+            }
+        };
+        let mut rows = rows
+            .iter()
+            .map(|r| info(r, 5))
+            .collect::<Result<Vec<_>, _>>()?;
+        let next = match limit {
+            Some(l) if rows.len() as i64 > l => {
+                rows.truncate(l as usize);
+                rows.last().map(|r| r.id.clone())
+            }
+            _ => None,
+        };
+        Ok(Some(ListPage { rows, next }))
+    }
+
+    /// The device page of device class `class` with filters `f`; `None`
+    /// when the class has no run.
+    pub async fn device(&self, class: &str, f: &Filters) -> Result<Option<Device>, DbError> {
+        Ok(runs::device(&mut *self.acquire().await?, class, f).await?)
+    }
+
+    /// Device classes with measured runs, in order, at most `limit`.
+    pub async fn classes(&self, limit: i64) -> Result<Vec<String>, DbError> {
+        Ok(runs::classes(&mut *self.acquire().await?, limit).await?)
     }
 
     /// Submissions in the order received; `limit` `None` means all.

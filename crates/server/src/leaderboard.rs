@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use zkbench_report::format::fmt_seconds;
 
 pub use crate::summary::Filters;
-use crate::summary::{Board, GroupRow};
+use crate::summary::{Board, FilterValues, GroupRow};
 
 /// Escapes text for HTML element content and quoted attribute values
 /// (U+0000 becomes U+FFFD).
@@ -54,22 +54,60 @@ impl Filters {
     }
 }
 
+/// The start of a server page titled `title` (already plain text; escaped
+/// here), up to and including `<body>`: the pages' one style sheet.
+pub fn page_head(title: &str) -> String {
+    let mut h = String::with_capacity(64 * 1024);
+    let _ = write!(
+        h,
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title><style>\
+         body{{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}}\
+         table{{border-collapse:collapse;margin:.5em 0 1.5em}}td,th{{border:1px solid #ccc;padding:.25em .5em;font-size:.9em}}\
+         th{{background:#f3f3f3;text-align:left}}td.n{{text-align:right;font-variant-numeric:tabular-nums}}\
+         h2{{font-size:1.05em;margin-top:2em;font-family:ui-monospace,monospace}}form label{{margin-right:1em}}\
+         tr.regression td{{background:#fde2e1}}tr.improvement td{{background:#e3f4e1}}\
+         .muted{{color:#777}}</style></head><body>",
+        esc(title)
+    );
+    h
+}
+
+/// The device page's URL of device class `class` (percent-encoded path segment).
+pub fn device_href(class: &str) -> String {
+    format!(
+        "/leaderboard/device/{}",
+        percent_encoding::utf8_percent_encode(class, percent_encoding::NON_ALPHANUMERIC)
+    )
+}
+
+/// The filters as a query string (`?system=…&phase=…`, the device page's
+/// links keep the leaderboard's filters); a missing phase is written empty.
+pub fn filter_query(f: &Filters) -> String {
+    let enc = |v: &str| {
+        percent_encoding::utf8_percent_encode(v, percent_encoding::NON_ALPHANUMERIC).to_string()
+    };
+    let mut parts = Vec::new();
+    for (k, v) in [("system", &f.system), ("hash", &f.hash)] {
+        if let Some(v) = v {
+            parts.push(format!("{k}={}", enc(v)));
+        }
+    }
+    if let Some(a) = f.arity {
+        parts.push(format!("arity={a}"));
+    }
+    parts.push(format!("phase={}", enc(f.phase.as_deref().unwrap_or(""))));
+    format!("?{}", parts.join("&"))
+}
+
 /// Renders the page from the board read with filters `f`.
 pub fn render(board: &Board, f: &Filters) -> String {
     let classes: std::collections::BTreeSet<&str> =
         board.rows.iter().map(|r| r.class.as_str()).collect();
 
-    let mut h = String::with_capacity(64 * 1024);
-    h.push_str(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>zkbench leaderboard</title><style>\
-         body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}\
-         table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .5em;font-size:.9em}\
-         th{background:#f3f3f3;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}\
-         h2{font-size:1.05em;margin-top:2em;font-family:ui-monospace,monospace}form label{margin-right:1em}\
-         .muted{color:#777}</style></head><body><h1>zkbench leaderboard</h1>",
-    );
+    let mut h = page_head("zkbench leaderboard");
+    h.push_str("<h1>zkbench leaderboard</h1>");
     let _ = write!(
         h,
         "<p class=\"muted\">{} submissions, {} device classes shown. Times are each submission's median; \
@@ -80,61 +118,8 @@ pub fn render(board: &Board, f: &Filters) -> String {
     );
 
     // Filters.
-    h.push_str("<form method=\"get\" action=\"/leaderboard\">");
-    let select = |h: &mut String,
-                  name: &str,
-                  label: &str,
-                  values: Vec<String>,
-                  cur: Option<String>,
-                  any: &str| {
-        let _ = write!(
-            h,
-            "<label>{label} <select name=\"{name}\"><option value=\"\">{any}</option>"
-        );
-        for v in values {
-            let sel = if cur.as_deref() == Some(v.as_str()) {
-                " selected"
-            } else {
-                ""
-            };
-            let _ = write!(h, "<option value=\"{0}\"{sel}>{0}</option>", esc(&v));
-        }
-        h.push_str("</select></label>");
-    };
-    select(
-        &mut h,
-        "system",
-        "system",
-        board.values.systems.iter().cloned().collect(),
-        f.system.clone(),
-        "any",
-    );
-    select(
-        &mut h,
-        "hash",
-        "hash",
-        board.values.hashes.iter().cloned().collect(),
-        f.hash.clone(),
-        "any",
-    );
-    select(
-        &mut h,
-        "arity",
-        "arity",
-        board.values.arities.iter().map(|a| a.to_string()).collect(),
-        f.arity.map(|a| a.to_string()),
-        "any",
-    );
-    select(
-        &mut h,
-        "phase",
-        "phase",
-        board.values.phases.iter().cloned().collect(),
-        f.phase.clone(),
-        "any",
-    );
-    h.push_str("<button type=\"submit\">filter</button></form>");
-
+    filter_form(&mut h, "/leaderboard", &board.values, f);
+    h.push_str("<p class=\"muted\">A device class links to its page: its runs over time.</p>");
     if board.rows.is_empty() {
         h.push_str("<p>No measured results match these filters yet. Submit some with \
                     <code>zkbench run --submit URL</code> or <code>zkbench submit results.json --to URL</code>.</p>");
@@ -165,6 +150,65 @@ pub fn render(board: &Board, f: &Filters) -> String {
     h
 }
 
+/// The filter form (system, hash, arity, phase) posting to `action`, with
+/// the values `values` offers and `f` selected.
+pub fn filter_form(h: &mut String, action: &str, values: &FilterValues, f: &Filters) {
+    let _ = write!(h, "<form method=\"get\" action=\"{}\">", esc(action));
+    let select = |h: &mut String,
+                  name: &str,
+                  label: &str,
+                  values: Vec<String>,
+                  cur: Option<String>,
+                  any: &str| {
+        let _ = write!(
+            h,
+            "<label>{label} <select name=\"{name}\"><option value=\"\">{any}</option>"
+        );
+        for v in values {
+            let sel = if cur.as_deref() == Some(v.as_str()) {
+                " selected"
+            } else {
+                ""
+            };
+            let _ = write!(h, "<option value=\"{0}\"{sel}>{0}</option>", esc(&v));
+        }
+        h.push_str("</select></label>");
+    };
+    select(
+        h,
+        "system",
+        "system",
+        values.systems.iter().cloned().collect(),
+        f.system.clone(),
+        "any",
+    );
+    select(
+        h,
+        "hash",
+        "hash",
+        values.hashes.iter().cloned().collect(),
+        f.hash.clone(),
+        "any",
+    );
+    select(
+        h,
+        "arity",
+        "arity",
+        values.arities.iter().map(|a| a.to_string()).collect(),
+        f.arity.map(|a| a.to_string()),
+        "any",
+    );
+    select(
+        h,
+        "phase",
+        "phase",
+        values.phases.iter().cloned().collect(),
+        f.phase.clone(),
+        "any",
+    );
+    h.push_str("<button type=\"submit\">filter</button></form>");
+}
+
 /// One device class's row of a case's table.
 fn case_row(h: &mut String, r: &GroupRow) {
     let latest = &r.latest;
@@ -174,8 +218,9 @@ fn case_row(h: &mut String, r: &GroupRow) {
         .unwrap_or_else(|| "memory unknown".into());
     let _ = write!(
         h,
-        "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+        "<tr><td><a href=\"{}\">{}</a></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
          <td>{} · {} · {} build · {}</td><td>",
+        esc(&device_href(&r.class)),
         esc(&r.class),
         r.n,
         fmt_seconds(r.best),

@@ -9,6 +9,8 @@
 //! | module | what |
 //! |---|---|
 //! | [`app`] | the axum router: `POST/GET /api/results`, `GET /api/results/{id}`, `/leaderboard`, static files, limits |
+//! | [`guard`] | what a `POST` must pass first: the per-client rate limit and the optional submit token |
+//! | [`pages`] | the device page (one device class's runs over time) and the comparison page of two stored runs |
 //! | [`validate`] | checks a posted body and says which field is wrong and what is accepted |
 //! | [`canonical`] | canonical JSON (sorted keys, compact) and the content id (its SHA-256) |
 //! | [`db`] | the `submissions` table and the leaderboard summaries, embedded migrations, SQLite and PostgreSQL |
@@ -37,7 +39,9 @@
 pub mod app;
 pub mod canonical;
 pub mod db;
+pub mod guard;
 pub mod leaderboard;
+pub mod pages;
 pub mod pgtemp;
 pub mod sample;
 pub mod summary;
@@ -47,6 +51,7 @@ use std::{future::Future, net::SocketAddr, path::PathBuf, time::Duration};
 
 pub use app::{router, AppState, MAX_BODY_BYTES};
 pub use db::{Db, DbError};
+pub use guard::{RateLimit, SubmitToken};
 pub use validate::ValidationError;
 
 /// Default listen address of `zkbench serve`.
@@ -65,6 +70,10 @@ pub struct ServerConfig {
     pub web_dir: PathBuf,
     /// Limit on the handling of one request (body upload included).
     pub request_timeout: Duration,
+    /// Submissions a client address may post per minute; `None`: no limit.
+    pub rate_limit: Option<RateLimit>,
+    /// When set, a submission must carry `Authorization: Bearer <token>`.
+    pub submit_token: Option<SubmitToken>,
 }
 
 impl Default for ServerConfig {
@@ -74,6 +83,8 @@ impl Default for ServerConfig {
             db_url: DEFAULT_DB.into(),
             web_dir: PathBuf::from("web/dist"),
             request_timeout: Duration::from_secs(30),
+            rate_limit: Some(RateLimit::default()),
+            submit_token: None,
         }
     }
 }
@@ -151,7 +162,9 @@ impl Server {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        axum::serve(self.listener, self.app)
+        // the peer's address is the rate limit's key
+        let app = self.app.into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await?;
         self.db.close().await;
@@ -214,7 +227,13 @@ pub fn serve_blocking(config: ServerConfig) -> Result<(), ServeError> {
         );
         use std::io::Write as _;
         let _ = std::io::stdout().flush();
-        tracing::info!(%url, db = %db::redact(&config.db_url), "listening");
+        tracing::info!(
+            %url,
+            db = %db::redact(&config.db_url),
+            rate_limit_per_minute = config.rate_limit.map_or(0, RateLimit::get),
+            token = config.submit_token.is_some(),
+            "listening"
+        );
         server.run().await
     })
 }

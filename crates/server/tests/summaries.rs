@@ -283,6 +283,22 @@ async fn odd_strings(url: &str) -> Vec<(String, usize, u16)> {
         .await
         .unwrap();
     assert_eq!(page.status(), StatusCode::OK);
+    // The device page of a class holding U+0000 (a record's cpu_model), and
+    // the comparison of two stored odd documents: never a 5xx, the same
+    // answer on both databases (the statuses join the compared list).
+    let ids: Vec<&str> = subs.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    let class = zkbench_server::leaderboard::device_href("x\u{0}y · 8 CPUs · x86_64");
+    for path in [
+        format!("{class}?phase="),
+        format!("/compare?a={}&b={}", ids[0], ids[ids.len() - 1]),
+    ] {
+        let status = c.get(format!("{url}{path}")).send().await.unwrap().status();
+        assert!(
+            status == StatusCode::OK || status == StatusCode::NOT_FOUND,
+            "{path}: {status}"
+        );
+        out.push((path, 0, status.as_u16()));
+    }
     out
 }
 

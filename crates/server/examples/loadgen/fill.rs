@@ -44,11 +44,13 @@ pub fn reset_peak() {
 }
 
 impl Fill {
-    /// Stores `n` distinct sample submissions through [`Db::insert`].
-    pub async fn store(&self, url: &str) {
+    /// Stores `n` distinct sample submissions through [`Db::insert`];
+    /// returns the ids of the first two.
+    pub async fn store(&self, url: &str) -> Vec<String> {
         let db = Db::connect(url).await.expect("database");
         let t = Instant::now();
         let mut bytes = 0usize;
+        let mut first = Vec::new();
         for seed in 0..self.n {
             let file = sample::document(seed, self.records, self.samples);
             let canonical = into_canonical_text(serde_json::to_value(&file).expect("JSON"));
@@ -63,6 +65,15 @@ impl Fill {
                 file: &file,
             };
             db.insert(&s).await.expect("insert");
+            if first.len() < 2 {
+                first.push(id.clone());
+            }
+            if seed > 0 && seed % 5000 == 0 {
+                eprintln!(
+                    "  {seed} stored, {:.0}/s",
+                    seed as f64 / t.elapsed().as_secs_f64()
+                );
+            }
         }
         let took = t.elapsed().as_secs_f64();
         eprintln!(
@@ -74,12 +85,17 @@ impl Fill {
             self.n as f64 / took
         );
         db.close().await;
+        first
     }
 }
 
 /// The leaderboard as computed before summaries: every document read and
 /// aggregated on each request. Five runs of the default page and of `?phase=`.
-pub fn measure_documents(rt: &tokio::runtime::Runtime, url: &str) {
+pub fn measure_documents(rt: &tokio::runtime::Runtime, url: &str, n: u64) {
+    if n > 2000 {
+        println!("before (every document read, in process): not measured above 2,000 submissions (it holds every document in memory)");
+        return;
+    }
     let db = rt.block_on(Db::connect(url)).expect("database");
     for (label, phase) in [
         ("/leaderboard", Some("prove")),
@@ -126,23 +142,38 @@ pub fn measure_gets(
     name: &str,
     clients: &[usize],
     seconds: f64,
+    ids: &[String],
 ) {
-    let paths = [
-        "/leaderboard",
-        "/leaderboard?phase=",
-        "/leaderboard?system=groth16&hash=poseidon&arity=4&phase=verify",
-        "/api/results?limit=100",
+    let device = leaderboard::device_href(&zkbench_server::summary::device_class(
+        &sample::document(0, 1, 1).env,
+    ));
+    let mut paths = vec![
+        "/leaderboard".to_string(),
+        "/leaderboard?phase=".into(),
+        "/leaderboard?system=groth16&hash=poseidon&arity=4&phase=verify".into(),
+        "/api/results?limit=100".into(),
+        format!("/api/results?limit=100&after={}", ids[0]),
+        device.clone(),
+        format!("{device}?phase="),
     ];
+    if ids.len() > 1 {
+        paths.push(format!("/compare?a={}&b={}", ids[0], ids[1]));
+    }
     reset_peak();
     println!("\n{name}: GET, {seconds} s per level\n");
     println!("| path | clients | requests | requests/s | p50 | p99 | page |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
-    for path in paths {
+    for path in &paths {
         for &c in clients {
             let (mut lat, size, rps) = rt.block_on(get_level(format!("{base}{path}"), c, seconds));
             lat.sort();
+            let shown = if path.len() > 60 {
+                format!("{}…", &path[..60])
+            } else {
+                path.clone()
+            };
             println!(
-                "| `{path}` | {c} | {} | {rps:.0} | {} | {} | {:.0} KiB |",
+                "| `{shown}` | {c} | {} | {rps:.0} | {} | {} | {:.0} KiB |",
                 lat.len(),
                 ms(nearest_rank(&lat, 50.0)),
                 ms(nearest_rank(&lat, 99.0)),

@@ -66,12 +66,12 @@ pub(super) async fn write(
     for (gk, group) in &groups {
         add_group(conn, gk, id, at, group).await?;
     }
-    Ok(())
+    super::runs::write(conn, id, at, &es).await
 }
 
 /// `($1, $2), ($3, $4)` for `rows` rows of `cols` values (the `Any` driver
 /// has no placeholder syntax of its own; both databases take `$N`).
-fn placeholders(rows: usize, cols: usize) -> String {
+pub(super) fn placeholders(rows: usize, cols: usize) -> String {
     let row = |r: usize| {
         let cells: Vec<String> = (1..=cols).map(|c| format!("${}", r * cols + c)).collect();
         format!("({})", cells.join(", "))
@@ -392,6 +392,17 @@ pub(super) async fn count_submission(
 /// that pass `f` merged per (case, phase, class).
 pub(super) async fn board(conn: &mut AnyConnection, f: &Filters) -> Result<Board, sqlx::Error> {
     let submissions = generation(conn).await?;
+    let values = filter_values(conn).await?;
+    let rows = group_rows(conn, f, None).await?;
+    Ok(Board {
+        submissions,
+        values,
+        rows,
+    })
+}
+
+/// Every value the filters offer.
+pub(super) async fn filter_values(conn: &mut AnyConnection) -> Result<FilterValues, sqlx::Error> {
     let mut values = FilterValues::default();
     for r in sqlx::query("SELECT kind, value FROM leaderboard_values")
         .fetch_all(&mut *conn)
@@ -401,18 +412,29 @@ pub(super) async fn board(conn: &mut AnyConnection, f: &Filters) -> Result<Board
             values.add(kind, decode(&r.try_get::<String, _>(1)?));
         }
     }
+    Ok(values)
+}
+
+/// The leaderboard rows (groups that pass `f`, merged per case, phase and
+/// class), of device class `class` only when given.
+pub(super) async fn group_rows(
+    conn: &mut AnyConnection,
+    f: &Filters,
+    class: Option<&str>,
+) -> Result<Vec<GroupRow>, sqlx::Error> {
     let enc = |s: &Option<String>| s.as_deref().map(|s| encode(s).into_owned());
     let rows = sqlx::query(
         "SELECT group_key, case_id, phase, class, n, best, lo_median, hi_median, latest_at, \
          latest_sub, latest_seq, latest_memory, latest_os, latest_profile, latest_version, recent \
          FROM leaderboard_groups WHERE ($1 IS NULL OR system = $1) \
          AND ($2 IS NULL OR hash = $2 OR hash_label = $2) AND ($3 IS NULL OR arity = $3) \
-         AND ($4 IS NULL OR phase = $4)",
+         AND ($4 IS NULL OR phase = $4) AND ($5 IS NULL OR class = $5)",
     )
     .bind(enc(&f.system))
     .bind(enc(&f.hash))
     .bind(f.arity.map(|a| a.min(i64::MAX as usize) as i64))
     .bind(enc(&f.phase))
+    .bind(class.map(|c| encode(c).into_owned()))
     .fetch_all(&mut *conn)
     .await?;
     let mut merged: BTreeMap<(String, String, String), Vec<Part>> = BTreeMap::new();
@@ -429,11 +451,7 @@ pub(super) async fn board(conn: &mut AnyConnection, f: &Filters) -> Result<Board
     for ((case_id, phase, class), parts) in merged {
         out.push(merge(conn, case_id, phase, class, parts).await?);
     }
-    Ok(Board {
-        submissions,
-        values,
-        rows: out,
-    })
+    Ok(out)
 }
 
 /// One stored group, as the board reads it.

@@ -24,8 +24,15 @@ impl TestServer {
             db_url: db_url.into(),
             web_dir: web_dir.to_path_buf(),
             request_timeout: Duration::from_secs(60),
+            rate_limit: None,
+            submit_token: None,
         };
-        let server = Server::bind(&config).await.expect("server starts");
+        Self::start_config(&config).await
+    }
+
+    /// Starts a server with `config`.
+    pub async fn start_config(config: &ServerConfig) -> Self {
+        let server = Server::bind(config).await.expect("server starts");
         let url = server.url();
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let handle = tokio::spawn(server.run_until(async move {
