@@ -366,16 +366,22 @@ pub fn run_pieces<I: Sync, T: Send>(pieces: &[I], f: impl Fn(&I) -> T + Sync) ->
 
 /// The most workers a batch may have for them to use the eight-lane
 /// AVX-512 IFMA kernel (where the CPU has it); a batch with more workers
-/// takes the scalar path on every worker. On a 16-core Xeon (AVX-512
-/// IFMA) the vector kernel was 1.4x faster than the scalar path on one
-/// thread but stopped gaining beyond 4-8 threads while the scalar path
-/// kept scaling, and a few vector workers slowed the scalar ones beside
-/// them: a Groth16 proof at 16 threads took 31.2 ms all scalar, 34.0 ms
-/// with 4 vector workers, 36.8 ms all vector; at 8 threads, 53.8 ms all
-/// scalar and 40.4 ms all vector. That is the mark of a limit the cores
-/// share (power or clock under wide multiplications), not of memory. The
-/// environment variable `ZKBENCH_AVX512_WORKERS` sets another number (0:
-/// never the vector kernel).
+/// takes the scalar path on every worker. No limit by default.
+///
+/// Until the kernel inverted its lanes on its own thread
+/// ([`crate::inverse::invert_lanes`]), it called `ark_ff::batch_inversion`,
+/// which cuts even sixteen elements into one chunk per pool thread, each
+/// with its own inversion, and hands them to the pool: at 16 threads every
+/// batch paid 16 inversions (about 100 µs, more than its additions) and
+/// pulled the other workers into it. On a 16-core Xeon the vector kernel
+/// then stopped gaining beyond 4-8 threads while the scalar path (one
+/// inversion per batch) kept scaling, and a few vector workers slowed the
+/// scalar ones beside them (a Groth16 proof at 16 threads: 31.2 ms all
+/// scalar, 36.8 ms all vector; at 8 threads 53.8 ms all scalar, 40.4 ms all
+/// vector), so the default was 8. Without the per-thread inversions that
+/// cost is gone; the limit stays settable for measurements: the
+/// environment variable `ZKBENCH_AVX512_WORKERS` (0: never the vector
+/// kernel).
 pub fn vector_workers() -> usize {
     use std::sync::OnceLock;
     static WORKERS: OnceLock<usize> = OnceLock::new();
@@ -383,7 +389,7 @@ pub fn vector_workers() -> usize {
         std::env::var("ZKBENCH_AVX512_WORKERS")
             .ok()
             .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(8)
+            .unwrap_or(usize::MAX)
     })
 }
 
