@@ -140,7 +140,10 @@ pub(super) async fn device(
     }))
 }
 
-/// The entries of `runs` on class `enc` (encoded) that pass `f`, oldest run first.
+/// The entries of `runs` on class `enc` (encoded) that pass `f`, oldest run
+/// first. Two bounded reads, whatever the number of stored submissions: the
+/// class's groups that pass `f` (by the class index), then the runs' entries
+/// by primary key (submission id), kept when their group is one of those.
 async fn points(
     conn: &mut AnyConnection,
     enc: &str,
@@ -151,21 +154,34 @@ async fn points(
         return Ok(Vec::new());
     }
     let fenc = |s: &Option<String>| s.as_deref().map(|s| encode(s).into_owned());
-    let ids: Vec<String> = (0..runs.len()).map(|i| format!("${}", i + 6)).collect();
+    let mut groups: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for r in sqlx::query(
+        "SELECT group_key, case_id, phase FROM leaderboard_groups WHERE class = $1 \
+         AND ($2 IS NULL OR system = $2) AND ($3 IS NULL OR hash = $3 OR hash_label = $3) \
+         AND ($4 IS NULL OR arity = $4) AND ($5 IS NULL OR phase = $5)",
+    )
+    .bind(enc)
+    .bind(fenc(&f.system))
+    .bind(fenc(&f.hash))
+    .bind(f.arity.map(|a| a.min(i64::MAX as usize) as i64))
+    .bind(fenc(&f.phase))
+    .fetch_all(&mut *conn)
+    .await?
+    {
+        groups.insert(
+            r.try_get(0)?,
+            (
+                decode(&r.try_get::<String, _>(1)?),
+                decode(&r.try_get::<String, _>(2)?),
+            ),
+        );
+    }
     let sql = format!(
-        "SELECT g.case_id, g.phase, e.submission_id, e.median FROM leaderboard_entries e \
-         JOIN leaderboard_groups g ON g.group_key = e.group_key \
-         WHERE g.class = $1 AND ($2 IS NULL OR g.system = $2) \
-         AND ($3 IS NULL OR g.hash = $3 OR g.hash_label = $3) AND ($4 IS NULL OR g.arity = $4) \
-         AND ($5 IS NULL OR g.phase = $5) AND e.submission_id IN ({})",
-        ids.join(", ")
+        "SELECT submission_id, group_key, median FROM leaderboard_entries \
+         WHERE submission_id IN ({})",
+        placeholders(1, runs.len()).trim_matches(['(', ')'])
     );
-    let mut q = sqlx::query(&sql)
-        .bind(enc)
-        .bind(fenc(&f.system))
-        .bind(fenc(&f.hash))
-        .bind(f.arity.map(|a| a.min(i64::MAX as usize) as i64))
-        .bind(fenc(&f.phase));
+    let mut q = sqlx::query(&sql);
     for r in runs {
         q = q.bind(r.id.as_str());
     }
@@ -175,13 +191,16 @@ async fn points(
         .collect();
     let mut out = Vec::new();
     for r in q.fetch_all(&mut *conn).await? {
-        let id: String = r.try_get(2)?;
+        let Some((case_id, phase)) = groups.get(&r.try_get::<String, _>(1)?) else {
+            continue;
+        };
+        let id: String = r.try_get(0)?;
         out.push(Point {
-            case_id: decode(&r.try_get::<String, _>(0)?),
-            phase: decode(&r.try_get::<String, _>(1)?),
+            case_id: case_id.clone(),
+            phase: phase.clone(),
             received_at: at.get(id.as_str()).copied().unwrap_or("").to_string(),
             id,
-            median: r.try_get(3)?,
+            median: r.try_get(2)?,
         });
     }
     out.sort_by(|a, b| {
