@@ -254,13 +254,13 @@ pub const CURVES: &[CurveSecurity] = &[
 pub const FRI: &[FriSecurity] = &[
     FriSecurity {
         scheme: "stark-babybear",
-        conjectured_bits: 100,
-        source: "hiding FRI over BabyBear (quartic extension), blowup 4, 44 queries, 16 proof-of-work bits: 2·44 + 16 = 104 under the ethSTARK conjecture (eprint 2021/582), aimed at 100; Plonky3's calculator (eprint 2025/2010 §1.5) per record",
+        conjectured_bits: 102,
+        source: "hiding FRI over BabyBear (quintic extension), Keccak-256 commitments, blowup 4, 48 queries, 8 proof-of-work bits: 48·1.968 + 8 = 102 under the random-words conjecture (eprint 2025/2010 §1.5, Plonky3's calculator, per record; 2·48 + 8 = 104 under ethSTARK's, eprint 2021/582)",
     },
     FriSecurity {
         scheme: "stark-babybear-128",
-        conjectured_bits: 123,
-        source: "hiding FRI over BabyBear, blowup 8, 38 queries, 16 proof-of-work bits: 3·38 + 16 = 130 under the ethSTARK conjecture (eprint 2021/582), capped near 123 by the quartic extension and the 8-limb Poseidon2 digests (crates/stark params.rs)",
+        conjectured_bits: 128,
+        source: "hiding FRI over BabyBear (quintic extension), blowup 8, 41 queries, 8 proof-of-work bits: 41·2.959 + 8 = 129 under the random-words conjecture (eprint 2025/2010 §1.5; 3·41 + 8 = 131 under ethSTARK's, eprint 2021/582), capped at 128 by the Keccak-256 commitments' collision resistance (crates/stark params.rs)",
     },
     FriSecurity {
         scheme: "fri-babybear",
@@ -415,7 +415,7 @@ mod tests {
             Some(116)
         );
         let stark = configuration_bits("stark-babybear-128", "poseidon2");
-        assert_eq!(stark.bits, Some(123));
+        assert_eq!(stark.bits, Some(128));
         assert_eq!(stark.limited_by, "stark-babybear-128 (FRI)");
     }
 }
