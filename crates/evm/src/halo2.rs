@@ -160,9 +160,10 @@ fn harden(code: &str) -> Result<String, EvmError> {
 /// creation code that deploys the constants contract (see
 /// [`constants_to_data`]) and the runtime object, whose code is the block,
 /// without the free-memory-pointer check, with a `callvalue()` check, through
-/// [`crate::yul::optimize_body`], [`priced_calls`] and [`valid_path_last`].
+/// [`crate::yul::inplace_msm`], [`crate::yul::optimize_body`],
+/// [`priced_calls`] and [`valid_path_last`].
 fn yul_object(sol: &str) -> Result<String, EvmError> {
-    let body = assembly_block(sol)?;
+    let body = crate::yul::inplace_msm(&assembly_block(sol)?)?;
     let (body, stats) = crate::yul::optimize_body(&body, 1)?;
     let body = valid_path_last(&priced_calls(&body)?)?;
     let (body, constants_init) = constants_to_data(&body, stats.constants_base)?;
