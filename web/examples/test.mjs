@@ -119,13 +119,18 @@ async function inBrowser(kind, url) {
     await page.type("#index", "1");
     await page.click("#prove");
     await status(["done", "error"]);
-    const got = await page.evaluate(() => ({
-      status: document.body.dataset.status,
-      text: document.getElementById("status").textContent,
-      shown: JSON.parse(document.getElementById("proof").textContent || "null"),
-      userAgent: navigator.userAgent,
-      ...window.zkbenchExample,
-    }));
+    // as JSON text: WebDriver BiDi (Firefox) hands an object reached twice back once
+    const got = JSON.parse(
+      await page.evaluate(() =>
+        JSON.stringify({
+          status: document.body.dataset.status,
+          text: document.getElementById("status").textContent,
+          shown: JSON.parse(document.getElementById("proof").textContent || "null"),
+          userAgent: navigator.userAgent,
+          ...window.zkbenchExample,
+        }),
+      ),
+    );
     if (o.screenshots) await page.screenshot({ path: path.join(o.screenshots, `example-${kind}.png`), fullPage: true });
     return got;
   } finally {

@@ -143,12 +143,18 @@ async function main() {
     } finally {
       clearInterval(progress);
     }
-    const got = await page.evaluate(() => ({
-      status: document.body.dataset.zkbenchStatus,
-      error: document.body.dataset.zkbenchError || null,
-      results: window.zkbenchResults || null,
-      proofs: window.zkbenchProofs || null,
-    }));
+    // as JSON text: WebDriver BiDi (Firefox) hands an object reached twice (the records share
+    // their case objects) back once, and puppeteer leaves the other places empty
+    const got = JSON.parse(
+      await page.evaluate(() =>
+        JSON.stringify({
+          status: document.body.dataset.zkbenchStatus,
+          error: document.body.dataset.zkbenchError || null,
+          results: window.zkbenchResults || null,
+          proofs: window.zkbenchProofs || null,
+        }),
+      ),
+    );
     if (o.formCheck) {
       // a bad configuration in the form must give a visible error, not a hang
       await page.$eval("input[name=hash]", (e) => (e.value = "sha256"));
