@@ -49,6 +49,29 @@ pub struct RunArgs {
     /// After the run, send the results file to this results server (`zkbench serve`).
     #[arg(long, value_name = "URL")]
     pub submit: Option<String>,
+    /// Browser of the `browser` suite's page records (its runner web/scripts/browser.mjs):
+    /// the system's Chromium (default) or Firefox ESR, headless; `env.user_agent` names it.
+    #[arg(long, value_enum)]
+    pub browser: Option<Browser>,
+}
+
+/// A browser the `browser` suite drives headless (web/scripts/launch.mjs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Browser {
+    /// Debian's `chromium`, over the DevTools protocol.
+    Chromium,
+    /// Debian's `firefox-esr`, over WebDriver BiDi.
+    Firefox,
+}
+
+impl Browser {
+    /// The name the browser runner takes (`ZKBENCH_BROWSER`, `--browser`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Browser::Chromium => "chromium",
+            Browser::Firefox => "firefox",
+        }
+    }
 }
 
 /// Arguments of `zkbench hashes`.
@@ -148,6 +171,11 @@ fn run_and_write(
 /// `zkbench run`.
 pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
     let suite = Suite::load(&a.suite)?;
+    if let Some(b) = a.browser {
+        // read by the suite's external runners (web/scripts/browser.mjs); set before the run
+        // starts any thread
+        std::env::set_var("ZKBENCH_BROWSER", b.name());
+    }
     if let Some(t) = &a.threads {
         if t.is_empty() {
             anyhow::bail!("--threads needs at least one count, e.g. --threads 1,2");
