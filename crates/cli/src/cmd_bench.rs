@@ -118,7 +118,7 @@ pub struct CompareArgs {
     /// New results file.
     pub new: PathBuf,
     /// Relative noise threshold (0.10 = 10 %); slower by more than this is a regression.
-    #[arg(long, default_value_t = 0.10)]
+    #[arg(long, default_value_t = cmp::DEFAULT_THRESHOLD)]
     pub threshold: f64,
 }
 
@@ -203,7 +203,7 @@ pub fn run(a: RunArgs) -> anyhow::Result<ExitCode> {
         a.json,
     )?;
     if let Some(url) = &a.submit {
-        crate::cmd_serve::submit_file(&a.out, url)?;
+        crate::cmd_serve::submit_file(&a.out, url, None)?;
     }
     Ok(code)
 }

@@ -6,7 +6,7 @@ use std::{path::PathBuf, process::ExitCode, time::Duration};
 use anyhow::Context;
 use clap::Args;
 use zkbench_core::ResultsFile;
-use zkbench_server::{ServerConfig, DEFAULT_ADDR, DEFAULT_DB};
+use zkbench_server::{RateLimit, ServerConfig, SubmitToken, DEFAULT_ADDR, DEFAULT_DB};
 
 /// Arguments of `zkbench serve`.
 #[derive(Args, Debug)]
@@ -20,6 +20,12 @@ pub struct ServeArgs {
     /// Folder of the built browser page (`bash scripts/build-web.sh` writes it).
     #[arg(long, default_value = "web/dist")]
     pub web: PathBuf,
+    /// Submissions a client address may post per minute, or `off`.
+    #[arg(long, default_value_t = RateLimit::DEFAULT_PER_MINUTE.to_string())]
+    pub rate_limit: String,
+    /// File holding a shared token: then a submission needs `Authorization: Bearer TOKEN`.
+    #[arg(long)]
+    pub submit_token_file: Option<PathBuf>,
 }
 
 /// Arguments of `zkbench submit`.
@@ -30,6 +36,9 @@ pub struct SubmitArgs {
     /// Server URL, e.g. http://127.0.0.1:8080 (or its /api/results endpoint).
     #[arg(long)]
     pub to: String,
+    /// File holding the server's submit token (sent as `Authorization: Bearer TOKEN`).
+    #[arg(long)]
+    pub token_file: Option<PathBuf>,
 }
 
 /// `zkbench serve`.
@@ -41,10 +50,18 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
             a.web.join("index.html").display()
         );
     }
+    let rate_limit = RateLimit::parse_flag(&a.rate_limit).map_err(anyhow::Error::msg)?;
+    let submit_token = a
+        .submit_token_file
+        .as_deref()
+        .map(SubmitToken::read)
+        .transpose()?;
     zkbench_server::serve_blocking(ServerConfig {
         addr: a.addr,
         db_url: a.db,
         web_dir: a.web,
+        rate_limit,
+        submit_token,
         ..ServerConfig::default()
     })?;
     Ok(ExitCode::SUCCESS)
@@ -52,7 +69,8 @@ pub fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
 
 /// `zkbench submit`.
 pub fn submit(a: SubmitArgs) -> anyhow::Result<ExitCode> {
-    submit_file(&a.results, &a.to)?;
+    let token = a.token_file.as_deref().map(read_token).transpose()?;
+    submit_file(&a.results, &a.to, token.as_deref())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -71,9 +89,21 @@ fn endpoint(url: &str) -> anyhow::Result<String> {
     })
 }
 
-/// Checks `path` is a results file and posts it to the server at `url`;
-/// prints the submission's id and where to see it.
-pub fn submit_file(path: &std::path::Path, url: &str) -> anyhow::Result<String> {
+/// The token in `path` (surrounding whitespace removed), checked as the
+/// server checks its own.
+fn read_token(path: &std::path::Path) -> anyhow::Result<String> {
+    SubmitToken::read(path)?;
+    Ok(std::fs::read_to_string(path)?.trim().to_string())
+}
+
+/// Checks `path` is a results file and posts it to the server at `url`
+/// (with `Authorization: Bearer token` when given); prints the submission's
+/// id and where to see it.
+pub fn submit_file(
+    path: &std::path::Path,
+    url: &str,
+    token: Option<&str>,
+) -> anyhow::Result<String> {
     let endpoint = endpoint(url)?;
     // Read and check locally first: the server would refuse a file this zkbench cannot read.
     ResultsFile::read(path)?;
@@ -83,9 +113,13 @@ pub fn submit_file(path: &std::path::Path, url: &str) -> anyhow::Result<String> 
         .timeout_global(Some(Duration::from_secs(120)))
         .build()
         .into();
-    let mut resp = agent
+    let mut req = agent
         .post(&endpoint)
-        .header("Content-Type", "application/json")
+        .header("Content-Type", "application/json");
+    if let Some(t) = token {
+        req = req.header("Authorization", format!("Bearer {t}"));
+    }
+    let mut resp = req
         .send(&body[..])
         .with_context(|| format!("cannot reach the results server at {endpoint}"))?;
     let status = resp.status().as_u16();

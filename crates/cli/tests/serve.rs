@@ -1,6 +1,7 @@
 //! `zkbench serve` and `zkbench submit` end to end: the real binary serves a
 //! SQLite file, a results file is submitted twice (new, then already
-//! stored), a bad one is refused with the server's reason, and a database
+//! stored), a bad one is refused with the server's reason, a server with a
+//! submit token takes only `zkbench submit --token-file`, and a database
 //! that cannot be opened is a clear error with a non-zero exit.
 
 use std::{
@@ -13,12 +14,13 @@ fn zkbench() -> Command {
     Command::new(env!("CARGO_BIN_EXE_zkbench"))
 }
 
-#[test]
-fn serve_then_submit() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = format!("sqlite://{}", dir.path().join("r.db").display());
+/// `zkbench serve` on a SQLite file in `dir` with `extra` arguments: the
+/// child and the URL it printed.
+fn serve(dir: &std::path::Path, extra: &[&str]) -> (std::process::Child, String) {
+    let db = format!("sqlite://{}", dir.join("r.db").display());
     let mut server = zkbench()
         .args(["serve", "--addr", "127.0.0.1:0", "--db", &db])
+        .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -39,7 +41,13 @@ fn serve_then_submit() {
         .next()
         .unwrap()
         .to_string();
+    (server, url)
+}
 
+#[test]
+fn serve_then_submit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, url) = serve(dir.path(), &[]);
     let results = dir.path().join("results.json");
     zkbench_server::sample::document(5, 4, 3)
         .write(&results)
@@ -81,6 +89,65 @@ fn serve_then_submit() {
 
     server.kill().unwrap();
     server.wait().unwrap();
+}
+
+#[test]
+fn submit_token_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = dir.path().join("token");
+    std::fs::write(&token, "t0k-e2e\n").unwrap();
+    let (mut server, url) = serve(
+        dir.path(),
+        &[
+            "--submit-token-file",
+            token.to_str().unwrap(),
+            "--rate-limit",
+            "100",
+        ],
+    );
+    let results = dir.path().join("results.json");
+    zkbench_server::sample::document(6, 2, 3)
+        .write(&results)
+        .unwrap();
+    let file = results.to_str().unwrap();
+    let without = zkbench()
+        .args(["submit", file, "--to", &url])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&without.stderr);
+    assert_eq!(without.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("HTTP 401") && err.contains("Bearer") && !err.contains("t0k-e2e"),
+        "{err}"
+    );
+    let with = zkbench()
+        .args([
+            "submit",
+            file,
+            "--to",
+            &url,
+            "--token-file",
+            token.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        with.status.success() && String::from_utf8_lossy(&with.stdout).contains("(new)"),
+        "{}",
+        String::from_utf8_lossy(&with.stderr)
+    );
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let bad = zkbench()
+        .args(["serve", "--addr", "127.0.0.1:0", "--rate-limit", "lots"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("--rate-limit") && err.contains("or off"),
+        "{err}"
+    );
 }
 
 #[test]
