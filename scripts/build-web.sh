@@ -10,6 +10,8 @@
 #   2. zkbench-wasm threaded (nightly, wasm-bindgen-rayon,
 #      +atomics,+bulk-memory,+mutable-globals,+simd128,
 #      4 GiB maximum memory, -Z build-std=panic_abort,std)  -> web/public/pkg-mt
+#      (simd128: its MSM bucket additions run in SIMD lanes, zkbench_msm::simd128; the page
+#      loads it only where a SIMD probe validates, the single-threaded scalar build otherwise)
 #   3. the browser suite's key files (web/suite.json), made by the module itself in Node
 #                                                           -> web/public/keys
 #   4. snarkjs's membership circuit (circomlib Poseidon, depth 32), its Groth16 key and input,
