@@ -12,10 +12,10 @@ use anyhow::Context;
 use clap::Args;
 use zkbench_bench::{
     runner::{self, RunOptions},
-    suite::Suite,
+    suite::{Profile, Suite},
 };
-use zkbench_recommend::{recommend, Budget, Objective, Target};
-use zkbench_results::{case::parse_leaves, Circuit, Environment, ResultsFile};
+use zkbench_recommend::{recommend, Budget, Objective, Recommendation, Target};
+use zkbench_results::{case::parse_leaves, Circuit, Environment, ResultsFile, Status};
 
 /// The `--quick` suite: Groth16 spends of several circuit sizes, Halo2-KZG
 /// with the EVM transcript, on 1 and 2 threads, and the verifiers' gas.
@@ -71,6 +71,10 @@ pub struct RecommendArgs {
     /// Measure first: a short suite of its own (under 3 minutes on 2 cores), then recommend.
     #[arg(long)]
     pub quick: bool,
+    /// Then measure the top recommendation directly (native only: one case,
+    /// at least 15 samples or 3 s) and print predicted against measured.
+    #[arg(long)]
+    pub check: bool,
     /// Where --quick writes its results.
     #[arg(long, value_name = "FILE", default_value = "recommend-quick.json")]
     pub out: PathBuf,
@@ -116,6 +120,9 @@ pub fn run(a: RecommendArgs) -> anyhow::Result<ExitCode> {
     } else {
         print!("{}", r.text());
     }
+    if a.check {
+        check(&r, a.json)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -143,6 +150,73 @@ fn quick(out: &Path, json: bool) -> anyhow::Result<ResultsFile> {
         eprintln!("warning: this zkbench is a debug build; its prove times are not representative (use --release)");
     }
     Ok(results)
+}
+
+/// The profile of `--check`: enough samples for a stable median, a few seconds.
+fn check_profile() -> Profile {
+    Profile {
+        warmup: 2,
+        min_samples: 15,
+        max_samples: 40,
+        target_seconds: 3.0,
+        case_timeout_seconds: 120.0,
+        max_log_size: Default::default(),
+    }
+}
+
+/// `--check`: measures the top recommendation directly and prints predicted
+/// against measured (to stderr with `--json`, whose stdout stays one document).
+fn check(r: &Recommendation, json: bool) -> anyhow::Result<()> {
+    let Some(top) = r.ranked.first() else {
+        anyhow::bail!("--check: no configuration meets the budget, so there is nothing to measure");
+    };
+    if top.target != Target::Native {
+        anyhow::bail!(
+            "--check measures native configurations only; for {} in the browser run `zkbench run browser --threads {} --filter {}`",
+            top.statement,
+            top.threads,
+            top.statement
+        );
+    }
+    let predicted = top
+        .prove
+        .ms()
+        .context("the top recommendation has no prove time")?;
+    let exe = std::env::current_exe().context("cannot locate the zkbench executable")?;
+    let env = zkbench_bench::sys::detect_environment();
+    eprintln!("checking: measuring {} directly ...", top.case.id());
+    let recs = runner::run_case_child(&exe, &top.case, &check_profile(), &env);
+    let prove = recs
+        .iter()
+        .find(|x| x.phase == "prove" && x.status == Status::Ok)
+        .with_context(|| {
+            format!(
+                "--check: {} gave no prove time: {}",
+                top.case.id(),
+                recs.iter()
+                    .filter_map(|x| x.error.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        })?;
+    let measured = prove.median().context("no samples")? * 1e3;
+    let ratio = measured / predicted;
+    let line =
+        format!(
+        "Check: {} · {} threads: predicted {predicted:.1} ms ({}), measured now {measured:.1} ms \
+         (median of {} samples): measured / predicted = {ratio:.3} ({} 15%)",
+        top.statement,
+        top.threads,
+        top.prove.source(),
+        prove.samples_s.len(),
+        if (ratio - 1.0).abs() <= 0.15 { "within" } else { "NOT within" }
+    );
+    if json {
+        eprintln!("{line}");
+    } else {
+        println!("\n{line}");
+    }
+    Ok(())
 }
 
 /// The server's device class of an environment, as its leaderboard writes it.

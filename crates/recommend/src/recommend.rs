@@ -6,12 +6,12 @@ use serde::Serialize;
 use zkbench_report::pareto::{front, verify_gas};
 use zkbench_results::{
     security::{configuration_bits, Level},
-    Circuit, Record, ResultsFile,
+    Case, Circuit, Record, ResultsFile,
 };
 
 use crate::{
     budget::{Budget, Objective, Target},
-    model::{fits, statements, Facts, Fit, Prediction, Statement},
+    model::{fits, scale, statements, Facts, Fit, FitKey, Prediction, Scaled, Statement},
 };
 
 /// Where a candidate's prove time comes from.
@@ -22,8 +22,13 @@ pub enum ProveTime {
     Measured {
         /// Milliseconds.
         prove_ms: f64,
+        /// How many samples it is the median of.
+        samples: usize,
     },
-    /// Predicted by the cost model.
+    /// The configuration's own measurement at another thread count or
+    /// target, scaled by the proof system's measured ratio between the two.
+    Scaled(Scaled),
+    /// Predicted by a size fit (the statement was measured nowhere on this target).
     Predicted(Prediction),
     /// Neither measured nor predictable.
     Unknown {
@@ -36,9 +41,26 @@ impl ProveTime {
     /// The time, ms, when known.
     pub fn ms(&self) -> Option<f64> {
         match self {
-            Self::Measured { prove_ms } => Some(*prove_ms),
+            Self::Measured { prove_ms, .. } => Some(*prove_ms),
+            Self::Scaled(s) => Some(s.prove_ms),
             Self::Predicted(p) => Some(p.prove_ms),
             Self::Unknown { .. } => None,
+        }
+    }
+
+    /// Where it comes from, in words: `measured`, `scaled from 1 threads`, `fitted`
+    /// (`fitted, EXTRAPOLATED`), `unknown`.
+    pub fn source(&self) -> String {
+        match self {
+            Self::Measured { .. } => "measured".into(),
+            Self::Scaled(s) if s.scaling.from_target != s.scaling.to_target => format!(
+                "scaled from {} {} threads",
+                s.scaling.from_target, s.scaling.from_threads
+            ),
+            Self::Scaled(s) => format!("scaled from {} threads", s.scaling.from_threads),
+            Self::Predicted(p) if p.extrapolates => "fitted, EXTRAPOLATED".into(),
+            Self::Predicted(_) => "fitted".into(),
+            Self::Unknown { .. } => "unknown".into(),
         }
     }
 }
@@ -46,6 +68,8 @@ impl ProveTime {
 /// One configuration: a statement on the budget's target at a thread count.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Candidate {
+    /// The case that measures it (`zkbench run` of this case checks the prediction).
+    pub case: Case,
     /// The statement (`groth16/griffin/spend/arity7/2^36`).
     pub statement: String,
     /// Proof system.
@@ -158,31 +182,41 @@ pub struct Recommendation {
 }
 
 fn candidate(
-    s: &Statement,
-    f: &Facts,
+    stmts: &BTreeMap<Statement, Facts>,
+    (s, f): (&Statement, &Facts),
     all: &[&Record],
-    target: Target,
-    threads: usize,
-    models: &BTreeMap<(String, Target, usize), Fit>,
+    to: (Target, usize),
+    models: &BTreeMap<FitKey, Fit>,
 ) -> Candidate {
     let c = &s.case;
-    let prove = match (f.prove_ms.get(&(target, threads)), f.size) {
-        (Some(&ms), _) => ProveTime::Measured { prove_ms: ms },
-        (None, Some(size)) => match models.get(&(c.system.clone(), target, threads)) {
-            Some(m) => ProveTime::Predicted(m.predict(size)),
-            None => ProveTime::Unknown {
+    let (target, threads) = to;
+    let prove = if let Some(&ms) = f.prove_ms.get(&to) {
+        ProveTime::Measured {
+            prove_ms: ms,
+            samples: f.samples.get(&to).copied().unwrap_or(0),
+        }
+    } else if let Some(sc) = scale(stmts, s, f, to) {
+        ProveTime::Scaled(sc)
+    } else {
+        match (f.size, models.get(&(c.system.clone(), target, threads))) {
+            (Some(size), Some(m)) => ProveTime::Predicted(m.predict(size, &c.hash_label())),
+            (None, _) => ProveTime::Unknown {
+                why: "no circuit size to predict from".into(),
+            },
+            (_, None) => ProveTime::Unknown {
                 why: format!(
                     "no {target} measurement of {} on {threads} threads",
                     c.system
                 ),
             },
-        },
-        (None, None) => ProveTime::Unknown {
-            why: "no circuit size to predict from".into(),
-        },
+        }
     };
     let gas = verify_gas(all, c);
     Candidate {
+        case: Case {
+            threads,
+            ..c.clone()
+        },
         statement: s.label(),
         system: c.system.clone(),
         hash: c.hash_label(),
@@ -289,7 +323,7 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
     let (mut ranked, mut excluded) = (vec![], vec![]);
     for (s, f) in &stmts {
         for &t in &threads {
-            let c = candidate(s, f, &all, budget.target, t, &models);
+            let c = candidate(&stmts, (s, f), &all, (budget.target, t), &models);
             let breaks = breaches(&c, budget);
             if breaks.is_empty() {
                 ranked.push(c);
@@ -331,11 +365,11 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
 
 /// The fits that some prediction of `ranked` or `excluded` used.
 fn used_fits(
-    models: BTreeMap<(String, Target, usize), Fit>,
+    models: BTreeMap<FitKey, Fit>,
     ranked: &[Candidate],
     excluded: &[Excluded],
 ) -> Vec<Fit> {
-    let used: BTreeSet<(String, Target, usize)> = ranked
+    let used: BTreeSet<FitKey> = ranked
         .iter()
         .chain(excluded.iter().map(|e| &e.candidate))
         .filter_map(|c| match &c.prove {

@@ -5,15 +5,29 @@ use std::fmt::Write;
 use zkbench_report::format::{fmt_bytes, fmt_count};
 
 use crate::{
-    model::{Fit, FitKind},
+    model::{Fit, FitKind, Scaling},
     recommend::{Breach, Candidate, ProveTime, Recommendation},
 };
 
 fn prove_text(c: &Candidate) -> String {
     match &c.prove {
-        ProveTime::Measured { prove_ms } => format!("{prove_ms:.1} ms measured"),
+        ProveTime::Measured { prove_ms, samples } => {
+            format!("{prove_ms:.1} ms measured ({samples} samples)")
+        }
+        ProveTime::Scaled(s) => {
+            let sc = &s.scaling;
+            let on = if sc.from_target == sc.to_target {
+                String::new()
+            } else {
+                format!("{} ", sc.from_target)
+            };
+            format!(
+                "{:.1} ms scaled from {on}{} threads ({:.1} ms × {:.3})",
+                s.prove_ms, sc.from_threads, s.measured_ms, sc.ratio
+            )
+        }
         ProveTime::Predicted(p) => format!(
-            "{:.1} ms predicted{}",
+            "{:.1} ms fitted{}",
             p.prove_ms,
             if p.extrapolates {
                 " (EXTRAPOLATED)"
@@ -69,19 +83,43 @@ pub fn breach_text(b: &Breach) -> String {
     }
 }
 
+fn kind_name(k: FitKind) -> &'static str {
+    match k {
+        FitKind::Linear => "least squares",
+        FitKind::PowerLaw => "power law",
+        FitKind::PerHash => "per hash family",
+        FitKind::Proportional => "one size: proportional",
+    }
+}
+
 fn fit_text(f: &Fit) -> String {
+    let formula = match f.kind {
+        FitKind::Linear | FitKind::Proportional => {
+            format!("prove ms = {:.3} + {:.6} × size", f.a, f.b)
+        }
+        FitKind::PowerLaw => format!("prove ms = {:.5} × size^{:.3}", f.a, f.b),
+        FitKind::PerHash => format!(
+            "prove ms = family's point × (size / its size)^{:.3} (power law {:.5} × size^{:.3} for another family)",
+            f.b, f.a, f.b
+        ),
+    };
+    let loo: Vec<String> = f
+        .loo
+        .iter()
+        .map(|e| format!("{} {:.1}%", kind_name(e.kind), 100.0 * e.mean_rel_error))
+        .collect();
     let mut s = format!(
-        "{} · {} · {} threads: prove ms = {:.3} + {:.6} × size ({}, R² {:.3}) on",
+        "{} · {} · {} threads: {formula} ({}, R² {:.3}{}) on",
         f.system,
         f.target,
         f.threads,
-        f.a,
-        f.b,
-        match f.kind {
-            FitKind::Linear => "least squares",
-            FitKind::Proportional => "one size: proportional",
-        },
-        f.r2
+        kind_name(f.kind),
+        f.r2,
+        if loo.is_empty() {
+            String::new()
+        } else {
+            format!("; leave-one-out error: {}", loo.join(", "))
+        }
     );
     for p in &f.points {
         let _ = write!(
@@ -91,6 +129,47 @@ fn fit_text(f: &Fit) -> String {
         );
     }
     s
+}
+
+fn scaling_text(s: &Scaling) -> String {
+    let mut out = format!(
+        "{} · {} {} threads → {} {} threads: × {:.3}, the median of {} statement(s) measured at both:",
+        s.system,
+        s.from_target,
+        s.from_threads,
+        s.to_target,
+        s.to_threads,
+        s.ratio,
+        s.pairs.len()
+    );
+    for p in &s.pairs {
+        let _ = write!(
+            out,
+            "\n      {}: {:.1} → {:.1} ms (× {:.3})",
+            p.statement,
+            p.from_ms,
+            p.to_ms,
+            p.to_ms / p.from_ms
+        );
+    }
+    out
+}
+
+/// The scalings some candidate of `r` used, each once.
+fn scalings(r: &Recommendation) -> Vec<&Scaling> {
+    let mut out: Vec<&Scaling> = vec![];
+    for c in r
+        .ranked
+        .iter()
+        .chain(r.excluded.iter().map(|e| &e.candidate))
+    {
+        if let ProveTime::Scaled(s) = &c.prove {
+            if !out.contains(&&s.scaling) {
+                out.push(&s.scaling);
+            }
+        }
+    }
+    out
 }
 
 impl Recommendation {
@@ -127,8 +206,15 @@ impl Recommendation {
             };
             let _ = writeln!(s, "\nPareto front ({axes}): {}", front.join("; "));
         }
+        let scaled = scalings(self);
+        if !scaled.is_empty() {
+            s += "\nScaled times rest on these measured ratios:\n";
+            for sc in scaled {
+                let _ = writeln!(s, "  {}", scaling_text(sc));
+            }
+        }
         if !self.fits.is_empty() {
-            s += "\nPredictions rest on these fits and measured points:\n";
+            s += "\nFitted times (statements measured nowhere on the target) rest on these fits:\n";
             for f in &self.fits {
                 let _ = writeln!(s, "  {}", fit_text(f));
             }

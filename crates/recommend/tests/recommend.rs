@@ -1,4 +1,4 @@
-//! `recommend` on synthetic results (fit, ranking, exclusions, front) and on
+//! `recommend` on synthetic results (scaling, ranking, exclusions, front, browser) and on
 //! the checked-in results files of `docs/data`.
 
 use std::path::Path;
@@ -76,14 +76,14 @@ fn predicts_ranks_and_says_why() {
     let r = recommend(&[synthetic()], &budget).unwrap();
     let names: Vec<&str> = r.ranked.iter().map(|c| c.hash.as_str()).collect();
     assert_eq!(names, ["poseidon2", "griffin"], "{}", r.text());
-    // griffin on 2 threads was not run: the 2-thread line through 3, 6 and 18 ms at
-    // 500, 1000 and 3000 constraints gives 12 ms at 2000, inside the sizes
+    // griffin on 2 threads was not run: its own 20 ms on 1 thread × 0.6, the
+    // groth16 1 → 2 thread ratio of a (10 → 6 ms) and c (30 → 18 ms), = 12 ms
     match &r.ranked[1].prove {
-        ProveTime::Predicted(p) => {
-            assert!((p.prove_ms - 12.0).abs() < 1e-9 && !p.extrapolates, "{p:?}");
-            assert_eq!(p.fit.points.len(), 3);
+        ProveTime::Scaled(s) => {
+            assert!((s.prove_ms - 12.0).abs() < 1e-9, "{s:?}");
+            assert_eq!((s.measured_ms, s.scaling.pairs.len()), (20.0, 2));
         }
-        other => panic!("griffin should be predicted: {other:?}"),
+        other => panic!("griffin should be scaled: {other:?}"),
     }
     // gas of the griffin spend: the Groth16 verifier of the same circuit
     assert_eq!(r.ranked[1].verify_gas, Some(228_000.0));
@@ -112,11 +112,11 @@ fn predicts_ranks_and_says_why() {
         .any(|e| e.breaks.iter().any(|b| matches!(b, Breach::Circuit { .. }))));
     let text = r.text();
     assert!(
-        text.contains("predicted") && text.contains("verify gas 476000 > 300000"),
+        text.contains("scaled from 1 threads") && text.contains("verify gas 476000 > 300000"),
         "{text}"
     );
     let json = serde_json::to_value(&r).unwrap();
-    assert_eq!(json["ranked"][1]["prove"]["source"], "predicted");
+    assert_eq!(json["ranked"][1]["prove"]["source"], "scaled");
 }
 
 #[test]
@@ -205,7 +205,7 @@ fn checked_in_two_core_results() {
     assert!(!r.ranked.is_empty(), "{}", r.text());
     assert_eq!(r.ranked[0].system, "groth16");
     assert!(
-        matches!(r.ranked[0].prove, ProveTime::Measured { prove_ms } if (prove_ms - 55.5).abs() < 0.1)
+        matches!(r.ranked[0].prove, ProveTime::Measured { prove_ms, .. } if (prove_ms - 55.5).abs() < 0.1)
     );
     // the file has no evm records: a gas budget excludes everything and says why
     let f = ResultsFile::read(&path).unwrap();
@@ -247,22 +247,89 @@ fn checked_in_quick_results_predict_and_price_gas() {
     let last = r.ranked.last().unwrap();
     assert_eq!(last.system, "halo2-kzg-keccak");
     assert!(last.verify_gas.unwrap() > 400_000.0);
-    // statements run on 1 thread only are predicted on 2, from the 2-thread fit's points
-    let predicted: Vec<_> = r
+    // statements run on 1 thread only are scaled to 2 from their own 1-thread time
+    let scaled: Vec<_> = r
         .ranked
         .iter()
         .filter_map(|c| match &c.prove {
-            ProveTime::Predicted(p) => Some(p),
+            ProveTime::Scaled(s) => Some(s),
             _ => None,
         })
         .collect();
-    assert!(!predicted.is_empty());
-    assert!(predicted
+    assert!(!scaled.is_empty(), "{}", r.text());
+    assert!(scaled.iter().all(|s| s.scaling.from_threads == 1
+        && s.scaling.to_threads == 2
+        && !s.scaling.pairs.is_empty()));
+    assert!(r
+        .ranked
         .iter()
-        .all(|p| p.fit.threads == 2 && p.fit.points.len() >= 2));
+        .all(|c| !matches!(c.prove, ProveTime::Predicted(_))));
     // the α = 7 Halo2 spend has no evm record of its own: excluded when gas is the objective
     assert!(r
         .excluded
         .iter()
         .any(|e| e.candidate.hash == "poseidon2-a7" && e.breaks == [Breach::GasUnknown]));
+}
+
+/// A browser record: the page's case id starts with `browser/`.
+fn browser(case: &Case, threads: usize, ms: f64, size: f64) -> Record {
+    let mut r = prove(case, threads, ms, size, 128.0);
+    r.case_id = format!("browser/{}", r.case_id);
+    r
+}
+
+#[test]
+fn browser_budget_uses_browser_records_and_scales_native_ones() {
+    let mut f = synthetic();
+    let a = proof("groth16", "poseidon2", 4, Circuit::Spend);
+    let c = proof("groth16", "poseidon", 4, Circuit::Spend);
+    // the page measured a and c on 4 threads: 4× and 5× their 1-thread native times
+    f.records.push(browser(&a, 4, 40.0, 1000.0));
+    f.records.push(browser(&c, 4, 150.0, 3000.0));
+    let r = recommend(
+        &[f],
+        &Budget {
+            target: Target::Browser,
+            threads: Some(4),
+            max_prove_ms: Some(200.0),
+            max_verify_gas: Some(300_000),
+            circuit: Some(Circuit::Spend),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let text = r.text();
+    // a: measured in the page; b (griffin, 20 ms natively on 1 thread): × 4.5, the
+    // median of the two native 1 thread → browser 4 thread ratios, = 90 ms
+    assert_eq!(r.ranked[0].hash, "poseidon2", "{text}");
+    assert!(
+        matches!(r.ranked[0].prove, ProveTime::Measured { prove_ms, samples: 3 } if prove_ms == 40.0)
+    );
+    let griffin = r.ranked.iter().find(|c| c.hash == "griffin").unwrap();
+    match &griffin.prove {
+        ProveTime::Scaled(s) => {
+            assert!((s.prove_ms - 90.0).abs() < 1e-9, "{s:?}");
+            assert_eq!(
+                (
+                    s.scaling.from_target,
+                    s.scaling.from_threads,
+                    s.scaling.pairs.len()
+                ),
+                (Target::Native, 1, 2)
+            );
+        }
+        other => panic!("griffin should be scaled: {other:?}"),
+    }
+    assert!(text.contains("scaled from native 1 threads"), "{text}");
+    assert_eq!(griffin.prove.source(), "scaled from native 1 threads");
+    // the Halo2 spend: no browser record of halo2 at all, so none to scale by
+    let h = r
+        .excluded
+        .iter()
+        .find(|e| e.candidate.system == "halo2-kzg-keccak")
+        .unwrap();
+    assert!(h
+        .breaks
+        .iter()
+        .any(|b| matches!(b, Breach::ProveUnknown { why } if why.contains("browser"))));
 }
