@@ -46,7 +46,7 @@
 
 use ark_bn254::{Fq, Fq2, Fr};
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
-use ark_ff::{AdditiveGroup, BigInt, Field};
+use ark_ff::{AdditiveGroup, BigInt};
 
 /// Bits per limb.
 const W: u32 = 29;
@@ -374,7 +374,7 @@ macro_rules! msm_field {
                 }
                 #[cfg(not(target_arch = "wasm32"))]
                 {
-                    self.square()
+                    ark_ff::Field::square(self)
                 }
             }
         }
@@ -546,7 +546,7 @@ mod jacobian {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ff::{PrimeField, UniformRand, Zero};
+    use ark_ff::{Field, PrimeField, UniformRand, Zero};
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
