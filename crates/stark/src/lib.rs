@@ -3,7 +3,7 @@
 //! The note spend and membership statements of `zkbench-statement` as
 //! small-field STARKs: AIRs over BabyBear with Poseidon2 (width 16) as the
 //! tree hash and 8-limb digests, proved with Plonky3's uni-STARK and hiding
-//! FRI (Plonky3 0.8.0).
+//! FRI (Plonky3 0.8.0) with Keccak-256 commitments and transcript.
 //!
 //! * [`native`]: the small-field values (how an `Fr` witness becomes
 //!   BabyBear limbs, how digests become `Fr` public inputs), the native
