@@ -37,17 +37,15 @@ fn text(o: &Output) -> (String, String) {
 #[test]
 fn recommends_from_checked_in_results() {
     let f = data("scaling-2core.json");
-    let o = zkbench(&[
+    let two_threads = [
         "recommend",
         "--results",
         &f,
         "--threads",
         "2",
         "--max-prove-ms",
-        "100",
-        "--min-leaves",
-        "2^30",
-    ]);
+    ];
+    let o = zkbench(&[&two_threads[..], &["100", "--min-leaves", "2^30"]].concat());
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
     assert!(
@@ -57,7 +55,17 @@ fn recommends_from_checked_in_results() {
         "{out}"
     );
     // the Halo2-KZG spend on 2 threads took 121 ms: excluded, saying which budget
-    assert!(out.contains("halo2-kzg/poseidon2-a7/spend/arity7/2^36 · 2 threads · 121.1 ms measured: prove 121.1 ms > 100 ms"), "{out}");
+    assert!(out.contains("halo2-kzg/poseidon2-a7/spend/arity7/2^36 · 2 threads · 121.1 ms measured (12 samples): prove 121.1 ms > 100 ms"), "{out}");
+    // --check with nothing meeting the budget: a clear error, before measuring anything
+    let o = zkbench(&[&two_threads[..], &["1", "--check"]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o)
+            .1
+            .contains("--check: no configuration meets the budget"),
+        "{:?}",
+        text(&o)
+    );
     let o = zkbench(&[
         "recommend",
         "--results",
