@@ -30,5 +30,8 @@ fn main() {
     let ark = per_call(&xs, |x| x.inverse().expect("non-zero"));
     let by = per_call(&xs, |x| x.inverse_batch().expect("non-zero"));
     let mul = per_call(&xs, |x| *x * x);
-    println!("ark-ff inverse {ark:.0} ns, divstep inverse {by:.0} ns ({:.2}x), mul {mul:.1} ns", by / ark);
+    println!(
+        "ark-ff inverse {ark:.0} ns, divstep inverse {by:.0} ns ({:.2}x), mul {mul:.1} ns",
+        by / ark
+    );
 }

@@ -18,7 +18,12 @@ fn cpu_time() -> Duration {
     let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
     // fields after the command name's closing parenthesis; utime, stime are 14, 15
     let rest = &stat[stat.rfind(')').expect("comm") + 2..];
-    let f: Vec<u64> = rest.split(' ').skip(11).take(2).map(|v| v.parse().expect("ticks")).collect();
+    let f: Vec<u64> = rest
+        .split(' ')
+        .skip(11)
+        .take(2)
+        .map(|v| v.parse().expect("ticks"))
+        .collect();
     Duration::from_millis((f[0] + f[1]) * 10)
 }
 
@@ -38,7 +43,9 @@ fn measure(table: &FixedBaseTable<ark_bn254::g1::Config>, scalars: &[Scalar]) ->
 }
 
 fn list(arg: Option<String>, default: &[usize]) -> Vec<usize> {
-    arg.map_or(default.to_vec(), |s| s.split(',').map(|v| v.parse().expect("number")).collect())
+    arg.map_or(default.to_vec(), |s| {
+        s.split(',').map(|v| v.parse().expect("number")).collect()
+    })
 }
 
 fn main() {
@@ -52,15 +59,22 @@ fn main() {
         let n = 1usize << k;
         let g = G1Projective::rand(&mut rng);
         let bases: Vec<G1Affine> = G1Projective::normalize_batch(
-            &(0..n).map(|i| g * Fr::from(i as u64 + 1)).collect::<Vec<_>>(),
+            &(0..n)
+                .map(|i| g * Fr::from(i as u64 + 1))
+                .collect::<Vec<_>>(),
         );
         let table = FixedBaseTable::new(&bases, 1);
         let random: Vec<Scalar> = (0..n).map(|_| Fr::rand(&mut rng).into_bigint()).collect();
-        let small: Vec<Scalar> = (0..n).map(|_| Fr::from(rng.gen::<u32>()).into_bigint()).collect();
+        let small: Vec<Scalar> = (0..n)
+            .map(|_| Fr::from(rng.gen::<u32>()).into_bigint())
+            .collect();
         for (name, scalars) in [("random", &random), ("32-bit", &small)] {
             let mut one = None;
             for &t in &threads {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("pool");
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .expect("pool");
                 let (wall, cpu) = pool.install(|| measure(&table, scalars));
                 let base = *one.get_or_insert(cpu);
                 println!(

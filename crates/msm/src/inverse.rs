@@ -91,7 +91,10 @@ mod tests {
     fn fq_inverse_matches_ark_ff() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let edge = [Fq::one(), -Fq::one(), Fq::from(2u64), Fq::from(u64::MAX)];
-        for x in edge.into_iter().chain((0..2000).map(|_| Fq::rand(&mut rng))) {
+        for x in edge
+            .into_iter()
+            .chain((0..2000).map(|_| Fq::rand(&mut rng)))
+        {
             assert_eq!(x.inverse_batch(), x.inverse(), "{x}");
         }
         assert_eq!(Fq::zero().inverse_batch(), None);
@@ -100,8 +103,15 @@ mod tests {
     #[test]
     fn fq2_inverse_matches_ark_ff() {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(8);
-        let edge = [Fq2::one(), Fq2::new(Fq::zero(), Fq::one()), Fq2::new(Fq::one(), Fq::one())];
-        for x in edge.into_iter().chain((0..500).map(|_| Fq2::rand(&mut rng))) {
+        let edge = [
+            Fq2::one(),
+            Fq2::new(Fq::zero(), Fq::one()),
+            Fq2::new(Fq::one(), Fq::one()),
+        ];
+        for x in edge
+            .into_iter()
+            .chain((0..500).map(|_| Fq2::rand(&mut rng)))
+        {
             assert_eq!(x.inverse_batch(), x.inverse(), "{x}");
         }
         assert_eq!(Fq2::zero().inverse_batch(), None);

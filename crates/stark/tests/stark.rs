@@ -236,6 +236,12 @@ fn security_levels_are_what_the_calculator_says() {
         }
     }
     let air = NoteAir::new(AirKind::Spend, 36).unwrap();
-    assert_eq!(zkbench_stark::security_bits(SecurityLevel::Bits100, &air), 102);
-    assert_eq!(zkbench_stark::security_bits(SecurityLevel::Bits128, &air), 128);
+    assert_eq!(
+        zkbench_stark::security_bits(SecurityLevel::Bits100, &air),
+        102
+    );
+    assert_eq!(
+        zkbench_stark::security_bits(SecurityLevel::Bits128, &air),
+        128
+    );
 }
