@@ -165,7 +165,7 @@ fn evaluate_row<Q: QapArith>(row: &[(Fr, usize)], z: &[Fr]) -> Fr {
 
 /// ark-poly's radix-2 / mixed-radix FFTs and ark-ff's multiplication: the
 /// QAP arithmetic for domains that are not a power of two (never for BN254's
-/// circuits here; `crate::qap::Fft` is used whenever it can be).
+/// circuits here; `zkbench_msm::fft::Fft` is used whenever it can be).
 pub(crate) struct ArkQap {
     domain: GeneralEvaluationDomain<Fr>,
     coset: GeneralEvaluationDomain<Fr>,
@@ -203,7 +203,7 @@ impl QapArith for ArkQap {
 /// the three chains `M·z → iFFT → coset FFT` for A, B and C run side by side
 /// rather than one after another: each FFT of a few thousand points is too
 /// small to keep two threads busy on its own. The FFTs are
-/// `crate::qap::Fft`'s (cut once for the thread pool), with ark-ff's `Fr`
+/// `zkbench_msm::fft::Fft`'s (cut once for the thread pool), with ark-ff's `Fr`
 /// multiplication natively and the 29-bit-limb one on `wasm32` (ark-ff's
 /// costs 32 `__multi3` calls there); ark-poly's ([`ArkQap`]) only for a
 /// domain that is not a power of two.
@@ -213,10 +213,10 @@ fn witness_map(
     z: &[Fr],
 ) -> Result<Vec<Fr>, SynthesisError> {
     #[cfg(not(target_arch = "wasm32"))]
-    type Mul = crate::qap::ArkMul;
+    type Mul = zkbench_msm::fft::ArkMul;
     #[cfg(target_arch = "wasm32")]
-    type Mul = crate::qap::WasmMul;
-    match witness_map_with::<crate::qap::Fft<Mul>>(matrices, num_inputs, z) {
+    type Mul = zkbench_msm::fft::LimbMul;
+    match witness_map_with::<zkbench_msm::fft::Fft<Mul>>(matrices, num_inputs, z) {
         Err(SynthesisError::PolynomialDegreeTooLarge) => {
             witness_map_with::<ArkQap>(matrices, num_inputs, z)
         }

@@ -17,7 +17,9 @@
 //! * [`inverse`]: the batches' one inversion (Bernstein–Yang divsteps);
 //! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
 //!   [`PointBytes`]), the same bytes in memory as in a cache file;
-//! * [`split`]: how a batch of MSMs is cut into work for a thread pool.
+//! * [`split`]: how a batch of MSMs is cut into work for a thread pool;
+//! * [`fft`]: the radix-2 FFT of the Groth16 prover's H polynomial, cut for
+//!   the same pool.
 //!
 //! References: N. Pippenger, "On the evaluation of powers and monomials",
 //! SIAM J. Comput. 9(2), 1980 (bucket method); E. F. Brickell, D. M. Gordon,
@@ -32,6 +34,7 @@
 #[cfg(target_arch = "x86_64")]
 pub mod avx512;
 mod buckets;
+pub mod fft;
 pub mod field;
 pub mod inverse;
 pub mod points;

@@ -4,7 +4,9 @@
 //! * `arkworks`: `ark_poly::Radix2EvaluationDomain::fft_in_place` (parallel);
 //! * `halo2curves`: `halo2curves::fft::best_fft` (parallel recursive
 //!   butterflies), given arkworks' root of unity, so both compute the same
-//!   transform.
+//!   transform;
+//! * `zkbench`: [`zkbench_msm::fft::Fft`], the transform of zkbench's Groth16
+//!   H polynomial (cut into chunks once for the thread pool), same domain.
 
 use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
@@ -33,6 +35,7 @@ pub fn halo2curves(values: &mut [bn256::Fr], omega: bn256::Fr, k: u32) {
 enum Impl {
     Ark(Box<Radix2EvaluationDomain<Fr>>, Vec<Fr>),
     Halo2(bn256::Fr, Vec<bn256::Fr>),
+    Zkbench(Box<zkbench_msm::fft::Fft>, Vec<Fr>),
 }
 
 struct Fft {
@@ -50,6 +53,7 @@ impl Workload for Fft {
         match &mut self.imp {
             Impl::Ark(d, v) => arkworks(d, v),
             Impl::Halo2(omega, v) => halo2curves(v, *omega, self.k),
+            Impl::Zkbench(f, v) => f.fft(v),
         }
         Ok(())
     }
@@ -72,6 +76,12 @@ pub fn prepare(system: &str, k: u32) -> Result<Box<dyn Workload>, Error> {
         "halo2curves" => Impl::Halo2(
             convert::fr(&d.group_gen),
             values.par_iter().map(convert::fr).collect(),
+        ),
+        "zkbench" => Impl::Zkbench(
+            Box::new(zkbench_msm::fft::Fft::new(1 << k).ok_or_else(|| {
+                Error::Size(format!("no radix-2 domain of size 2^{k}"))
+            })?),
+            values,
         ),
         s => return Err(Error::Unsupported(format!("no FFT implementation {s:?}"))),
     };

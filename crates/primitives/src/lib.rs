@@ -7,7 +7,7 @@
 //! | kind | what | implementations (`case.system`) |
 //! |---|---|---|
 //! | `msm` | BN254 G1 / G2 multi-scalar multiplication of `size` points ([`msm`]) | `zkbench` (the Groth16 prover's fixed-base tables, `zkbench_msm::FixedBaseTable`), `arkworks` (`ark_ec::VariableBaseMSM`, Pippenger), `halo2curves` (`msm_best`, Pippenger) |
-//! | `fft` | radix-2 FFT of `size` BN254 scalars ([`fft`]) | `arkworks` (`ark_poly::Radix2EvaluationDomain`), `halo2curves` (`fft::best_fft`) |
+//! | `fft` | radix-2 FFT of `size` BN254 scalars ([`fft`]) | `arkworks` (`ark_poly::Radix2EvaluationDomain`), `halo2curves` (`fft::best_fft`), `zkbench` (the Groth16 prover's, `zkbench_msm::fft`) |
 //! | `pairing` | pairing (`size` 1) or multi-pairing of `size` pairs ([`pairing`]) | `arkworks`, `halo2curves` |
 //! | `field` | multiplication and inversion in BN254's Fr and Fq ([`field`]) | `arkworks`, `halo2curves` |
 //! | `pcs-commit`, `pcs-open`, `pcs-verify` | polynomial commitment of `size` coefficients, an opening at one point and its verification ([`pcs`]) | `halo2-axiom` (KZG on BN254; IPA on the Pasta curve Vesta), `plonky3` (FRI: `p3-fri`'s `TwoAdicFriPcs` over BabyBear and Goldilocks, Poseidon2 Merkle trees from `p3-merkle-tree`) |
@@ -74,6 +74,7 @@ pub const SUPPORTED: &[(CaseKind, &str, &[Primitive])] = &[
     (CaseKind::Msm, "halo2curves", &[Bn254G1, Bn254G2]),
     (CaseKind::Fft, "arkworks", &[Bn254Fr]),
     (CaseKind::Fft, "halo2curves", &[Bn254Fr]),
+    (CaseKind::Fft, "zkbench", &[Bn254Fr]),
     (CaseKind::Pairing, "arkworks", &[Bn254]),
     (CaseKind::Pairing, "halo2curves", &[Bn254]),
     (CaseKind::Field, "arkworks", &[Bn254Fr, Bn254Fq]),

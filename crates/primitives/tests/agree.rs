@@ -67,6 +67,11 @@ fn fft_implementations_agree() {
         fft::halo2curves(&mut h, convert::fr(&d.group_gen), k);
         let back: Vec<bn256::Fr> = a.iter().map(convert::fr).collect();
         assert_eq!(h, back, "k = {k}");
+        let mut z = input.clone();
+        zkbench_msm::fft::Fft::<zkbench_msm::fft::ArkMul>::new(1 << k)
+            .unwrap()
+            .fft(&mut z);
+        assert_eq!(z, a, "zkbench, k = {k}");
         // and it is the evaluation at the domain's points
         let x = d.group_gen;
         let at_x: ark_bn254::Fr = input

@@ -76,10 +76,11 @@ fn case_label(r: &Record) -> Option<String> {
                 .unwrap_or_default();
             Some(format!("{circuit} proof, {}{alpha}{arity}{leaves}", c.hash))
         }
-        CaseKind::Msm => {
+        CaseKind::Msm | CaseKind::Fft => {
             let size = c.size?;
+            let what = if c.kind == CaseKind::Msm { "MSM" } else { "FFT" };
             Some(format!(
-                "MSM {}, 2^{} points",
+                "{what} {}, 2^{} points",
                 c.hash,
                 size.trailing_zeros()
             ))
@@ -98,7 +99,7 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
         let t = r.case.threads;
         let wanted = matches!(
             (r.case.kind, r.phase.as_str()),
-            (CaseKind::Proof, "prove") | (CaseKind::Msm, "msm")
+            (CaseKind::Proof, "prove") | (CaseKind::Msm, "msm") | (CaseKind::Fft, "fft")
         );
         if t == 0 || r.status != Status::Ok || !wanted {
             continue;
@@ -146,7 +147,8 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
 /// The peer a series is compared with, and how the comparison is named:
 /// gnark's Groth16 on the same statement (for Halo2, gnark's Groth16 of the
 /// membership statement in the same run, as the perf suite pairs them), and
-/// gnark-crypto's MSM of the same group and size.
+/// gnark-crypto's MSM of the same group and size, arkworks' FFT of the same
+/// size.
 pub fn peer<'a>(s: &Series, all: &'a [Series]) -> Option<(&'a Series, String)> {
     if s.system.starts_with("gnark") || s.case.starts_with("H polynomial") {
         return None;
@@ -157,6 +159,13 @@ pub fn peer<'a>(s: &Series, all: &'a [Series]) -> Option<(&'a Series, String)> {
     };
     if s.case.starts_with("MSM") {
         return named("gnark-crypto", true).map(|p| (p, "gnark-crypto".to_string()));
+    }
+    if s.case.starts_with("FFT") {
+        // arkworks' (ark-poly) FFT is the one ark-groth16's prover runs
+        if !is_ours(&s.system) {
+            return None;
+        }
+        return named("arkworks", true).map(|p| (p, "arkworks".to_string()));
     }
     if let Some(p) = named("gnark-groth16", true) {
         return Some((p, "gnark-groth16".into()));
@@ -380,16 +389,17 @@ mod tests {
     fn record(system: &str, kind: CaseKind, threads: usize, wall: f64, cpu: f64) -> Record {
         let mut case = match kind {
             CaseKind::Msm => Case::primitive(kind, system, "bn254-g1", 1 << 16, threads),
+            CaseKind::Fft => Case::primitive(kind, system, "bn254-fr", 1 << 13, threads),
             _ => Case {
                 kind,
                 ..crate::fixtures::membership_case(system, "poseidon2-gnark")
             },
         };
         case.threads = threads;
-        let phase = if kind == CaseKind::Msm {
-            "msm"
-        } else {
-            "prove"
+        let phase = match kind {
+            CaseKind::Msm => "msm",
+            CaseKind::Fft => "fft",
+            _ => "prove",
         };
         let mut r = Record::new(&case, phase, threads, &Environment::default());
         r.set_samples(vec![wall; 3], vec![cpu; 3]);
@@ -425,6 +435,28 @@ mod tests {
         assert_eq!(charts.len(), 1);
         assert!(charts[0].contains("0.25x gnark-groth16 at 16 threads"));
         assert!(charts[0].contains("ideal"));
+    }
+
+    /// An FFT's peer is arkworks' FFT of the same size, never a proof.
+    #[test]
+    fn fft_series_compare_with_arkworks() {
+        let f = file(vec![
+            record("zkbench", CaseKind::Fft, 1, 0.004, 0.004),
+            record("zkbench", CaseKind::Fft, 2, 0.002, 0.004),
+            record("arkworks", CaseKind::Fft, 1, 0.008, 0.008),
+            record("arkworks", CaseKind::Fft, 2, 0.005, 0.010),
+            record("gnark-groth16", CaseKind::Proof, 1, 0.300, 0.300),
+            record("gnark-groth16", CaseKind::Proof, 2, 0.200, 0.300),
+        ]);
+        let all = series(std::slice::from_ref(&f));
+        let z = all.iter().find(|s| s.system == "zkbench").unwrap();
+        assert_eq!(z.case, "FFT bn254-fr, 2^13 points");
+        let (p, name) = peer(z, &all).unwrap();
+        assert_eq!((p.system.as_str(), name.as_str()), ("arkworks", "arkworks"));
+        let a = all.iter().find(|s| s.system == "arkworks").unwrap();
+        assert!(peer(a, &all).is_none());
+        let md = markdown(&[f]).unwrap();
+        assert!(md.contains("| / arkworks | 0.50x | 0.40x |"), "{md}");
     }
 
     #[test]
