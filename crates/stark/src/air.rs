@@ -31,7 +31,9 @@
 //! ePrint 2023/323) as the hash in the AIR and in the commitments.
 
 use std::borrow::{Borrow, Cow};
+use std::sync::OnceLock;
 
+use p3_air::symbolic::{get_max_constraint_degree, AirLayout};
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_baby_bear::{
     GenericPoseidon2LinearLayersBabyBear, BABYBEAR_POSEIDON2_HALF_FULL_ROUNDS,
@@ -126,6 +128,8 @@ pub struct NoteAir {
     min_height: usize,
     hash: HashAir,
     periodic: Vec<Vec<Val>>,
+    /// [`NoteAir::constraint_degree`], inferred on first use.
+    degree: OnceLock<usize>,
 }
 
 impl std::fmt::Debug for NoteAir {
@@ -172,6 +176,7 @@ impl NoteAir {
             min_height,
             hash: HashAir::new(round_constants()),
             periodic: Vec::new(),
+            degree: OnceLock::new(),
         };
         air.periodic = air.selectors();
         Ok(air)
@@ -203,6 +208,19 @@ impl NoteAir {
     /// Trace height: the next power of two, at least the minimum height.
     pub fn height(&self) -> usize {
         self.rows().next_power_of_two().max(self.min_height)
+    }
+
+    /// The constraint degree Plonky3 infers for this AIR over its own trace
+    /// height (`p3_air::symbolic::get_max_constraint_degree`: the AIR
+    /// evaluated symbolically and the polynomial degree of every constraint,
+    /// periodic selectors included; 3 here). It sizes the quotient; the
+    /// inference walks the Poseidon2 rounds' expressions once per constraint
+    /// (~10 ms), so it runs once per AIR and is kept (the verifier uses it,
+    /// [`crate::verifier`]; `Stark::setup` computes it).
+    pub fn constraint_degree(&self) -> usize {
+        *self.degree.get_or_init(|| {
+            get_max_constraint_degree::<Val, _>(self, AirLayout::from_air(self), self.height())
+        })
     }
 
     fn selectors(&self) -> Vec<Vec<Val>> {

@@ -12,7 +12,8 @@
 //! * [`air`]: the AIR ([`NoteAir`]) and its trace;
 //! * [`params`]: the STARK configuration and the FRI parameters of the two
 //!   conjectured security levels ([`SecurityLevel`]);
-//! * [`prover`]: witness → trace, prove, verify, proof bytes;
+//! * [`prover`]: witness → trace, prove, proof bytes;
+//! * [`verifier`]: verify, with the AIR's constraint degree inferred once;
 //! * [`audit`]: the mutation audit of the AIR's trace cells and public values;
 //! * [`system`]: [`Stark`], this crate as a `zkbench_core::ProofSystem`
 //!   (`stark-babybear`, `stark-babybear-128`); [`dir`]: proof directories
@@ -31,6 +32,7 @@ pub mod native;
 pub mod params;
 pub mod prover;
 pub mod system;
+pub mod verifier;
 
 pub use air::{AirKind, NoteAir};
 pub use params::{security_bits, SecurityLevel};

@@ -204,20 +204,7 @@ pub fn prove(
         .map_err(|e| StarkError::Prove(format!("{e:?}")))
 }
 
-/// Whether `proof` verifies for `public_values` (never panics: a panic of
-/// the verifier on a malformed proof counts as a rejection).
-pub fn verify(
-    level: SecurityLevel,
-    air: &NoteAir,
-    public_values: &[Val],
-    proof: &StarkProof,
-) -> bool {
-    let cfg = config(level, 0);
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        p3_uni_stark::verify(&cfg, air, proof, public_values).is_ok()
-    }))
-    .unwrap_or(false)
-}
+pub use crate::verifier::verify;
 
 /// The proof's bytes (postcard).
 pub fn proof_to_bytes(proof: &StarkProof) -> Vec<u8> {

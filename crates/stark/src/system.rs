@@ -100,6 +100,9 @@ impl ProofSystem for Stark {
     }
 
     fn setup(&self, c: &StarkCircuit, _seed: u64) -> Result<StarkKeys, StarkError> {
+        // the verifier's quotient sizing: inferred here, once per AIR
+        // (`crate::verifier`), not at every verify
+        c.air.constraint_degree();
         Ok(StarkKeys {
             level: self.level,
             kind: c.air.kind(),
