@@ -15,7 +15,8 @@
 //! and its next page by cursor, the device page of one class and the
 //! comparison of two stored runs, at each `--clients` level), with the
 //! process's peak RSS (`VmHWM`, reset before each part), then the `POST`
-//! levels. The server runs without a rate limit.
+//! levels (`--gets off`: the `POST` levels only). The server runs without a
+//! rate limit.
 //!
 //! For each database it starts a server in this process (its own tokio
 //! runtime, so the server's threads are not the clients' threads) on a fresh
@@ -41,6 +42,8 @@ struct Args {
     clients: Vec<usize>,
     fill: u64,
     db: String,
+    /// Whether `--fill` also measures the GET pages (`--gets off`: only the `POST` levels).
+    gets: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -51,6 +54,7 @@ fn parse_args() -> Result<Args, String> {
         clients: vec![1, 10, 100],
         fill: 0,
         db: "both".into(),
+        gets: true,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -65,6 +69,7 @@ fn parse_args() -> Result<Args, String> {
             "--samples" => a.samples = num(&v)? as usize,
             "--fill" => a.fill = num(&v)? as u64,
             "--db" if ["sqlite", "postgres", "both"].contains(&v.as_str()) => a.db = v,
+            "--gets" if ["on", "off"].contains(&v.as_str()) => a.gets = v == "on",
             "--clients" => {
                 a.clients = v
                     .split(',')
@@ -73,7 +78,7 @@ fn parse_args() -> Result<Args, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown flag or value {flag} {v}; accepted: --seconds, --records, --samples, --clients, --fill N, --db sqlite|postgres|both"
+                    "unknown flag or value {flag} {v}; accepted: --seconds, --records, --samples, --clients, --fill N, --db sqlite|postgres|both, --gets on|off"
                 ))
             }
         }
@@ -239,7 +244,9 @@ fn main() {
                 samples: args.samples,
             };
             ids = server_rt.block_on(fill.store(url));
-            fill::measure_documents(&server_rt, url, args.fill);
+            if args.gets {
+                fill::measure_documents(&server_rt, url, args.fill);
+            }
         }
         let config = ServerConfig {
             addr: "127.0.0.1:0".into(),
@@ -248,6 +255,7 @@ fn main() {
             request_timeout: Duration::from_secs(60),
             rate_limit: None,
             submit_token: None,
+            write_queue: zkbench_server::writer::WRITE_QUEUE,
         };
         let server = server_rt.block_on(Server::bind(&config)).expect("server");
         let base = server.url();
@@ -255,7 +263,7 @@ fn main() {
         let handle = server_rt.spawn(server.run_until(async move {
             let _ = rx.await;
         }));
-        if args.fill > 0 {
+        if args.fill > 0 && args.gets {
             fill::measure_gets(&client_rt, &base, name, &args.clients, args.seconds, &ids);
         }
         for &c in &args.clients {

@@ -2,7 +2,7 @@
 //!
 //! | route | what |
 //! |---|---|
-//! | `POST /api/results` | store a results document: 201 `{"id"}` (new), 200 `{"id"}` (already stored), 400/401/413/415/429 `{"error"}` |
+//! | `POST /api/results` | store a results document: 201 `{"id"}` (new, after its batch's commit, [`crate::writer`]), 200 `{"id"}` (already stored), 400/401/413/415/429 `{"error"}`, 503 + `Retry-After` (writer's queue full, database out of reach) |
 //! | `GET /api/results` | `{"submissions": [{"id", "received_at", "suite", "cpu_model", "records"}], "total", "next"}`, optional `limit`, `after` (or `offset`) |
 //! | `GET /api/results/{id}` | the stored document |
 //! | `GET /leaderboard` | HTML leaderboard, filters `system`, `hash`, `arity`, `phase` |
@@ -46,10 +46,11 @@ use tracing::Level;
 
 use crate::{
     canonical::{content_id, into_canonical_text, is_content_id},
-    db::{Db, DbError, NewSubmission},
+    db::{Db, DbError, NewSubmission, Prepared},
     guard::{Guard, Refusal},
     leaderboard, pages,
     validate::validate,
+    writer::{SubmitError, Writer, WRITE_QUEUE},
     ServerConfig,
 };
 
@@ -68,15 +69,20 @@ pub struct AppState {
     boot: u64,
     /// Rate limit and submit token of `POST` (set by [`router`] from its config).
     guard: Arc<Guard>,
+    /// The one writer of submissions (group commit, [`crate::writer`]).
+    writer: Writer,
 }
 
 impl AppState {
-    /// State over an open database, serving the browser page from `web_dir`.
+    /// State over an open database, serving the browser page from `web_dir`;
+    /// starts its writer (a queue of [`WRITE_QUEUE`], [`router`] sets the
+    /// config's), so it must be called within a tokio runtime.
     pub fn new(db: Db, web_dir: PathBuf) -> Self {
         let boot = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         Self {
+            writer: Writer::spawn(db.clone(), WRITE_QUEUE),
             db,
             web_dir,
             boot,
@@ -96,6 +102,9 @@ impl AppState {
 /// [`MAX_BODY_BYTES`]), request tracing and the cross-origin-isolation headers.
 pub fn router(mut state: AppState, config: &ServerConfig) -> Router {
     state.guard = Arc::new(Guard::new(config.rate_limit, config.submit_token.clone()));
+    if config.write_queue != WRITE_QUEUE {
+        state.writer = Writer::spawn(state.db.clone(), config.write_queue);
+    }
     // precompressed siblings (`keys/x.bin.br`, `keys/x.bin.gz`, written by
     // web/scripts/make-keys.mjs) are sent with `Content-Encoding` to clients that accept them
     let web = ServeDir::new(&state.web_dir)
@@ -147,13 +156,10 @@ const RETRY_AFTER_S: u64 = 2;
 pub(crate) fn db_failure(e: &DbError, what: &str, consequence: &str) -> Response {
     if e.is_unavailable() {
         tracing::warn!(error = %e, "{what}: database unavailable");
-        let mut r = error(
-            StatusCode::SERVICE_UNAVAILABLE,
+        unavailable(
             format!("database unavailable; {consequence}; retry in {RETRY_AFTER_S} s"),
-        );
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_S));
-        r
+            RETRY_AFTER_S,
+        )
     } else {
         tracing::error!(error = %e, "{what}");
         error(
@@ -332,9 +338,21 @@ async fn post_results(State(st): State<AppState>, req: Request) -> Response {
         document: &canonical,
         file: &valid.file,
     };
-    match st.db.insert(&sub).await {
+    let records = sub.records;
+    let prepared = match Prepared::new(&sub) {
+        Ok(p) => p,
+        Err(e) => {
+            return db_failure(
+                &e,
+                "cannot store a submission",
+                "the submission was not stored",
+            )
+        }
+    };
+    drop((canonical, valid.file));
+    match st.writer.submit(prepared).await {
         Ok(inserted) => {
-            tracing::info!(%id, inserted, records = sub.records, "submission");
+            tracing::info!(%id, inserted, records, "submission");
             let status = if inserted {
                 StatusCode::CREATED
             } else {
@@ -342,12 +360,33 @@ async fn post_results(State(st): State<AppState>, req: Request) -> Response {
             };
             (status, Json(IdBody { id })).into_response()
         }
-        Err(e) => db_failure(
+        Err(SubmitError::Db(e)) => db_failure(
             &e,
             "cannot store a submission",
             "the submission was not stored",
         ),
+        Err(e) => busy(&e),
     }
+}
+
+/// Seconds a client is asked to wait (`Retry-After`) when the writer's queue is full.
+const BUSY_RETRY_AFTER_S: u64 = 1;
+
+/// 503 with `Retry-After` for a submission the writer could not take.
+fn busy(e: &SubmitError) -> Response {
+    tracing::warn!(error = %e, "submission refused: writer busy");
+    unavailable(
+        format!("server busy: {e}; the submission was not stored; retry in {BUSY_RETRY_AFTER_S} s"),
+        BUSY_RETRY_AFTER_S,
+    )
+}
+
+/// 503 `{"error": message}` with `Retry-After: retry_after_s`.
+fn unavailable(message: String, retry_after_s: u64) -> Response {
+    let mut r = error(StatusCode::SERVICE_UNAVAILABLE, message);
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_s));
+    r
 }
 
 /// Most rows one page of `GET /api/results` may ask for (`limit`).

@@ -2,10 +2,16 @@
 //! `Any` driver (why one driver: see the crate docs), with the embedded
 //! migrations of `crates/server/migrations`, and the leaderboard summaries
 //! written with each submission ([`summaries`]), a device class's runs among them.
+//! Submissions are stored in batches, one transaction each ([`batch`],
+//! [`Db::insert_batch`]); the server's single writer ([`crate::writer`])
+//! makes the batches.
 
+pub mod batch;
+mod groups;
 mod runs;
 mod summaries;
 
+pub use batch::Prepared;
 pub use runs::{Device, Point, Run, RUNS};
 
 use std::{sync::Arc, time::Duration};
@@ -16,7 +22,7 @@ use sqlx::{
 };
 use zkbench_results::results::ResultsFile;
 
-use crate::summary::{decode, encode, Board, Filters};
+use crate::summary::{decode, Board, Filters};
 
 /// How long a request waits for a database connection before it is answered
 /// 503: a database that is down (or a server out of connections) is reported
@@ -63,6 +69,12 @@ pub enum DbError {
     /// A query failed.
     #[error("database error: {0}")]
     Query(sqlx::Error),
+    /// A document could not be compressed, or a stored one decompressed.
+    #[error("stored document: {0}")]
+    Compress(std::io::Error),
+    /// The error of a whole batch, shared by each of its submissions.
+    #[error(transparent)]
+    Shared(Arc<DbError>),
 }
 
 impl DbError {
@@ -72,7 +84,8 @@ impl DbError {
     pub fn is_unavailable(&self) -> bool {
         let e = match self {
             Self::Open { cause, .. } | Self::Query(cause) => cause,
-            Self::UnsupportedUrl(_) | Self::Migrate { .. } => return false,
+            Self::Shared(e) => return e.is_unavailable(),
+            Self::UnsupportedUrl(_) | Self::Migrate { .. } | Self::Compress(_) => return false,
         };
         match e {
             sqlx::Error::Io(_)
@@ -288,43 +301,50 @@ impl Db {
     /// `Ok`. `suite` and `cpu_model` holding U+0000 (which PostgreSQL text
     /// cannot hold) are stored escaped and flagged, on both databases alike.
     pub async fn insert(&self, s: &NewSubmission<'_>) -> Result<bool, DbError> {
+        let p = Prepared::new(s)?;
+        let mut r = self.insert_batch(std::slice::from_ref(&p)).await;
+        r.pop().unwrap_or(Ok(false))
+    }
+
+    /// Stores `subs` in one transaction (one commit for all of them), each
+    /// as [`Db::insert`] would, and returns each one's result in order. A
+    /// submission that fails is undone alone (its savepoint) and the others
+    /// are stored; should the batch's shared rows fail, the submissions are
+    /// written again one transaction each, so only the one at fault fails.
+    /// When the database is out of reach every submission gets that error.
+    pub async fn insert_batch(&self, subs: &[Prepared]) -> Vec<Result<bool, DbError>> {
+        // SQLite allows one writer: other writers of this process (tests,
+        // the load generator's fill) queue here rather than in SQLite's busy handler
         let _guard = match self.backend {
             Backend::Sqlite => Some(self.write_lock.lock().await),
             Backend::Postgres => None,
         };
-        let received_at =
-            humantime::format_rfc3339_micros(std::time::SystemTime::now()).to_string();
-        let escaped = s.suite.contains('\0') || s.cpu_model.contains('\0');
-        let text = |v: &str| {
-            if escaped {
-                encode(v).into_owned()
-            } else {
-                v.to_string()
-            }
+        let all: Vec<&Prepared> = subs.iter().collect();
+        let e = match self.write_batch(&all).await {
+            Ok(r) => return r,
+            Err(e) => e,
         };
-        let mut conn = self.acquire().await?;
-        let mut tx = conn.begin().await?;
-        let r = sqlx::query(
-            "INSERT INTO submissions (id, received_at, suite, cpu_model, record_count, document, \
-             text_escaped, summarized) VALUES ($1, $2, $3, $4, $5, $6, $7, 1) \
-             ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(s.id)
-        .bind(&received_at)
-        .bind(text(s.suite))
-        .bind(text(s.cpu_model))
-        .bind(s.records)
-        .bind(s.document)
-        .bind(i64::from(escaped))
-        .execute(&mut *tx)
-        .await?;
-        let inserted = r.rows_affected() > 0;
-        if inserted {
-            summaries::write(&mut tx, s.id, &received_at, s.file).await?;
-            summaries::count_submission(&mut tx, s.id).await?;
+        if subs.len() == 1 || e.is_unavailable() {
+            let e = Arc::new(e);
+            return subs
+                .iter()
+                .map(|_| Err(DbError::Shared(e.clone())))
+                .collect();
         }
-        tx.commit().await?;
-        Ok(inserted)
+        tracing::warn!(error = %e, submissions = subs.len(), "batch failed; writing its submissions one by one");
+        let mut out = Vec::with_capacity(subs.len());
+        for s in subs {
+            out.push(match self.write_batch(&[s]).await {
+                Ok(mut r) => r.pop().unwrap_or(Ok(false)),
+                Err(e) => Err(e),
+            });
+        }
+        out
+    }
+
+    async fn write_batch(&self, subs: &[&Prepared]) -> Result<Vec<Result<bool, DbError>>, DbError> {
+        let mut conn = self.acquire().await?;
+        batch::write(&mut conn, subs).await
     }
 
     /// The leaderboard from the summary tables (no document is read).
@@ -426,12 +446,12 @@ impl Db {
 
     /// The canonical document of submission `id`.
     pub async fn get(&self, id: &str) -> Result<Option<String>, DbError> {
-        let row = sqlx::query("SELECT document FROM submissions WHERE id = $1")
+        let row = sqlx::query("SELECT document, document_zstd FROM submissions WHERE id = $1")
             .bind(id)
             .fetch_optional(&mut *self.acquire().await?)
             .await?;
         Ok(match row {
-            Some(r) => Some(r.try_get(0)?),
+            Some(r) => Some(stored_document(&r, 0)?),
             None => None,
         })
     }
@@ -439,13 +459,13 @@ impl Db {
     /// Every submission with its document, in the order received (for the leaderboard).
     pub async fn all_documents(&self) -> Result<Vec<(SubmissionInfo, String)>, DbError> {
         let rows = sqlx::query(
-            "SELECT id, received_at, suite, cpu_model, record_count, text_escaped, document \
-             FROM submissions ORDER BY received_at, id",
+            "SELECT id, received_at, suite, cpu_model, record_count, text_escaped, document, \
+             document_zstd FROM submissions ORDER BY received_at, id",
         )
         .fetch_all(&mut *self.acquire().await?)
         .await?;
         rows.iter()
-            .map(|r| Ok((info(r, 5)?, r.try_get(6)?)))
+            .map(|r| Ok((info(r, 5)?, stored_document(r, 6)?)))
             .collect()
     }
 
@@ -456,6 +476,11 @@ impl Db {
             .await?
             .try_get(0)?)
     }
+}
+
+/// The document text from the columns `document` (at `i`) and `document_zstd` (at `i + 1`).
+fn stored_document(r: &sqlx::any::AnyRow, i: usize) -> Result<String, DbError> {
+    batch::document_text(r.try_get(i)?, r.try_get(i + 1)?).map_err(DbError::Compress)
 }
 
 /// A [`SubmissionInfo`] from the columns `id, received_at, suite, cpu_model,

@@ -13,7 +13,8 @@
 //! | [`pages`] | the device page (one device class's runs over time) and the comparison page of two stored runs |
 //! | [`validate`] | checks a posted body and says which field is wrong and what is accepted |
 //! | [`canonical`] | canonical JSON (sorted keys, compact) and the content id (its SHA-256) |
-//! | [`db`] | the `submissions` table and the leaderboard summaries, embedded migrations, SQLite and PostgreSQL |
+//! | [`db`] | the `submissions` table (documents zstd-compressed) and the leaderboard summaries, written in batches; embedded migrations, SQLite and PostgreSQL |
+//! | [`writer`] | group commit: the one task that stores queued submissions, a batch per transaction, and answers each after the commit |
 //! | [`summary`] | what the leaderboard needs from a submission, written with it: entries, groups, exact median of medians |
 //! | [`leaderboard`] | the HTML leaderboard from the summaries: best and median per device class, filters, SVG charts |
 //! | [`pgtemp`] | a throwaway PostgreSQL cluster (initdb + pg_ctl) for tests and the load generator |
@@ -30,8 +31,9 @@
 //! files for both. What differs is set once per connection
 //! ([`db::Db::connect`]): for SQLite, WAL mode, `synchronous = FULL` (a commit
 //! is on disk before the 201 goes out) and a busy timeout, plus an in-process
-//! writer lock so concurrent inserts queue fairly instead of spinning on
-//! `SQLITE_BUSY`; PostgreSQL keeps its defaults (`synchronous_commit = on`).
+//! writer lock so that writers other than the server's one writer task
+//! ([`writer`]) queue fairly instead of spinning on `SQLITE_BUSY`;
+//! PostgreSQL keeps its defaults (`synchronous_commit = on`).
 //! An enum would have doubled every query for no gain at this size.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -46,6 +48,7 @@ pub mod pgtemp;
 pub mod sample;
 pub mod summary;
 pub mod validate;
+pub mod writer;
 
 use std::{future::Future, net::SocketAddr, path::PathBuf, time::Duration};
 
@@ -74,6 +77,9 @@ pub struct ServerConfig {
     pub rate_limit: Option<RateLimit>,
     /// When set, a submission must carry `Authorization: Bearer <token>`.
     pub submit_token: Option<SubmitToken>,
+    /// Submissions that may wait for the writer; one more is answered 503
+    /// ([`writer::WRITE_QUEUE`] by default).
+    pub write_queue: usize,
 }
 
 impl Default for ServerConfig {
@@ -85,6 +91,7 @@ impl Default for ServerConfig {
             request_timeout: Duration::from_secs(30),
             rate_limit: Some(RateLimit::default()),
             submit_token: None,
+            write_queue: writer::WRITE_QUEUE,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! attributes the filters read). The database keeps per group the count,
 //! the best time, the two middle entries of the group's medians (so the
 //! median of medians is exact and is kept up to date in `O(log n)` per
-//! insert, see [`step_median`]), the latest entry's device details and the
+//! insert, one index read per group and batch at most, see [`middle`]), the latest entry's device details and the
 //! ten latest submissions ([`Recent`]). [`board_from_documents`] computes the
 //! same [`Board`] from the stored documents directly: it is what the server
 //! did before summaries, and the tests hold the summaries to it.
@@ -305,39 +305,105 @@ impl Pos {
     }
 }
 
-/// What [`step_median`] needs next.
+/// Where a group's middle pair is after new entries were added to it.
 #[derive(Debug, PartialEq)]
-pub enum MedianStep {
-    /// The new middle pair is known.
-    Done(Pos, Pos),
-    /// The new lower middle is the entry just before `.0` (the old middle,
-    /// which becomes the upper middle).
-    Before(Pos),
-    /// The new upper middle is the entry just after `.0` (the old middle,
-    /// which stays the lower middle).
-    After(Pos),
+pub enum Middle {
+    /// Known without reading the database: `(lo, hi)`.
+    Known(Pos, Pos),
+    /// Needs one read of the group's entries (the new ones included), [`Seek`].
+    Seek(Seek),
 }
 
-/// The middle pair of a group's medians after inserting `x`, given the pair
-/// `(lo, hi)` (entries at indices `⌊(n-1)/2⌋` and `⌊n/2⌋` of the sorted
-/// medians) of the `n >= 1` entries before it. With `n` even the new middle
-/// is `x` clamped to `[lo, hi]`; with `n` odd the old middle stays, and its
-/// neighbour on `x`'s side (found in the database, `x` included) joins it.
-pub fn step_median(n: i64, lo: Pos, hi: Pos, x: Pos) -> MedianStep {
-    if n % 2 == 0 {
-        let m = if x.order(&lo) == Ordering::Less {
-            lo
-        } else if x.order(&hi) == Ordering::Greater {
-            hi
-        } else {
-            x
-        };
-        MedianStep::Done(m.clone(), m)
-    } else if x.order(&lo) == Ordering::Less {
-        MedianStep::Before(lo)
-    } else {
-        MedianStep::After(lo)
+/// One index read that finds a group's new middle pair: up to two entries,
+/// starting `offset` places from `from` in the order of medians, upwards
+/// (`from` included) or downwards (`from` excluded).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seek {
+    /// The old lower middle.
+    pub from: Pos,
+    /// Upwards from `from` (included), or downwards (excluded).
+    pub ascending: bool,
+    /// Entries skipped before the two read.
+    pub offset: i64,
+    /// Place of the new lower middle relative to `from` (see [`middle`]).
+    shift: i64,
+    /// Whether the group now holds an odd number of entries.
+    odd: bool,
+}
+
+impl Seek {
+    /// The new middle pair from the entries read (in the read's order), or
+    /// `None` when fewer than needed came back.
+    pub fn pick(&self, rows: &[Pos]) -> Option<(Pos, Pos)> {
+        let pair = |lo: &Pos, hi: &Pos| Some((lo.clone(), if self.odd { lo } else { hi }.clone()));
+        match (self.ascending, self.shift, rows) {
+            (true, _, [lo, ..]) if self.odd => pair(lo, lo),
+            (true, _, [lo, hi, ..]) => pair(lo, hi),
+            (false, -1, [lo, ..]) => pair(lo, &self.from),
+            (false, _, [hi, lo, ..]) => pair(lo, hi),
+            _ => None,
+        }
     }
+}
+
+/// The middle pair (entries at indices `⌊(N-1)/2⌋` and `⌊N/2⌋` of the sorted
+/// medians, `N = n + fresh.len()`) after adding the entries `fresh` to a
+/// group of `n >= 1` entries whose middle pair was `(lo, hi)`. The old lower
+/// middle sits at index `⌊(n-1)/2⌋ + a` of the new order (`a` new entries
+/// come before it), so the new middle is `shift = ⌊(N-1)/2⌋ - ⌊(n-1)/2⌋ - a`
+/// places from it, `|shift| <= fresh.len()`. Upwards from `lo` the new order
+/// is known up to the old upper middle (`lo`'s old successor when `n` is
+/// even): when the pair falls there it is [`Middle::Known`], else one read
+/// of at most two entries finds it ([`Middle::Seek`]). Adding entries one at
+/// a time this needs a read for about half of them; a batch needs at most one
+/// per group, whatever its size.
+pub fn middle(n: i64, lo: &Pos, hi: &Pos, fresh: &[Pos]) -> Middle {
+    let total = n + fresh.len() as i64;
+    let odd = total % 2 == 1;
+    let before = fresh
+        .iter()
+        .filter(|x| x.order(lo) == Ordering::Less)
+        .count() as i64;
+    let shift = (total - 1) / 2 - (n - 1) / 2 - before;
+    if shift >= 0 {
+        let mut known = vec![lo];
+        if n % 2 == 0 {
+            let mut above: Vec<&Pos> = fresh
+                .iter()
+                .filter(|x| x.order(lo) == Ordering::Greater && x.order(hi) == Ordering::Less)
+                .collect();
+            above.sort_by(|a, b| a.order(b));
+            known.extend(above);
+            known.push(hi);
+        }
+        let s = shift as usize;
+        let upper = if odd { s } else { s + 1 };
+        if upper < known.len() {
+            return Middle::Known(known[s].clone(), known[upper].clone());
+        }
+    }
+    Middle::Seek(Seek {
+        from: lo.clone(),
+        ascending: shift >= 0,
+        offset: if shift >= 0 {
+            shift
+        } else {
+            (-shift - 2).max(0)
+        },
+        shift,
+        odd,
+    })
+}
+
+/// The middle pair of a new group's entries (`fresh` not empty).
+pub fn first_middle(fresh: &[Pos]) -> Option<(Pos, Pos)> {
+    let mut sorted: Vec<&Pos> = fresh.iter().collect();
+    sorted.sort_by(|a, b| a.order(b));
+    let k = sorted.len();
+    Some((
+        (*sorted.get(k.checked_sub(1)? / 2)?).clone(),
+        (*sorted.get(k / 2)?).clone(),
+    ))
 }
 
 /// A submission linked from a group: its id and its median there.
@@ -516,44 +582,62 @@ mod tests {
         assert!(matches!(encode("plain"), Cow::Borrowed(_)));
     }
 
-    /// The middle pair kept by `step_median` is that of the sorted medians,
-    /// for every insertion order of a small multiset with ties.
-    #[test]
-    fn step_median_matches_sorting() {
-        let xs = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0, 5.0];
-        for rot in 0..xs.len() {
-            let mut set: Vec<Pos> = Vec::new();
-            let mut pair: Option<(Pos, Pos)> = None;
-            for (i, &m) in xs.iter().cycle().skip(rot).take(xs.len()).enumerate() {
-                let x = Pos {
-                    median: m,
-                    sub: format!("{:02}", i % 3),
-                    seq: i as i64,
-                };
-                set.push(x.clone());
-                set.sort_by(|a, b| a.order(b));
-                let n = set.len();
-                let next = match pair.take() {
-                    None => (x.clone(), x),
-                    Some((lo, hi)) => match step_median(n as i64 - 1, lo, hi, x) {
-                        MedianStep::Done(a, b) => (a, b),
-                        MedianStep::Before(m) => {
-                            let i = set.iter().position(|p| *p == m).unwrap();
-                            (set[i - 1].clone(), m)
-                        }
-                        MedianStep::After(m) => {
-                            let i = set.iter().position(|p| *p == m).unwrap();
-                            (m, set[i + 1].clone())
-                        }
-                    },
-                };
-                assert_eq!(next.0, set[(n - 1) / 2], "rotation {rot}, n {n}");
-                assert_eq!(next.1, set[n / 2], "rotation {rot}, n {n}");
-                let ms: Vec<f64> = set.iter().map(|p| p.median).collect();
-                assert_eq!(median(&[next.0.median, next.1.median]), median(&ms));
-                pair = Some(next);
-            }
+    /// What `Seek` reads, done on a sorted list: up to two entries from
+    /// `from`, upwards (included) or downwards (excluded), after `offset`.
+    fn read(set: &[Pos], s: &Seek) -> Vec<Pos> {
+        let i = set.iter().position(|p| *p == s.from).unwrap();
+        let o = s.offset as usize;
+        if s.ascending {
+            set[i..].iter().skip(o).take(2).cloned().collect()
+        } else {
+            set[..i].iter().rev().skip(o).take(2).cloned().collect()
         }
+    }
+
+    /// The middle pair found by `middle` (and `Seek::pick`) is that of the
+    /// sorted medians, for batches of 1 to 6 new entries added to groups of 1
+    /// to 12 entries, with ties; one entry at a time it reads the database
+    /// for at most about half of the entries, as a step-by-step update would.
+    #[test]
+    fn middle_matches_sorting() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let (mut seeks, mut singles) = (0, 0);
+        for case in 0..3000 {
+            let (n, k) = (1 + next() % 12, 1 + next() % 6);
+            let pos = |i: usize, m: usize| Pos {
+                median: (m % 7) as f64,
+                sub: format!("{:02}", m % 3),
+                seq: i as i64,
+            };
+            let mut set: Vec<Pos> = (0..n).map(|i| pos(i, next())).collect();
+            set.sort_by(|a, b| a.order(b));
+            let (lo, hi) = first_middle(&set).unwrap();
+            assert_eq!((&lo, &hi), (&set[(n - 1) / 2], &set[n / 2]));
+            let fresh: Vec<Pos> = (n..n + k).map(|i| pos(i, next())).collect();
+            set.extend(fresh.iter().cloned());
+            set.sort_by(|a, b| a.order(b));
+            let got = match middle(n as i64, &lo, &hi, &fresh) {
+                Middle::Known(a, b) => (a, b),
+                Middle::Seek(s) => {
+                    seeks += usize::from(k == 1);
+                    s.pick(&read(&set, &s)).unwrap()
+                }
+            };
+            singles += usize::from(k == 1);
+            let t = set.len();
+            assert_eq!(got.0, set[(t - 1) / 2], "case {case}: n {n}, k {k}");
+            assert_eq!(got.1, set[t / 2], "case {case}: n {n}, k {k}");
+        }
+        assert!(
+            singles > 300 && seeks * 10 < singles * 6,
+            "{seeks} reads for {singles} single entries"
+        );
     }
 
     #[test]

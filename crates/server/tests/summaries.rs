@@ -15,7 +15,7 @@ use zkbench_server::{
     canonical::{content_id, into_canonical_text},
     db::NewSubmission,
     sample::document_json,
-    summary::{board_from_documents, Filters, StoredDoc},
+    summary::Filters,
     Db,
 };
 
@@ -61,17 +61,8 @@ fn filters() -> Vec<Filters> {
 /// The board from the summary tables equals the board from the documents,
 /// for every filter.
 async fn assert_board_matches(db: &Db, label: &str) {
-    let stored = db.all_documents().await.unwrap();
-    let docs: Vec<StoredDoc<'_>> = stored
-        .iter()
-        .map(|(i, d)| StoredDoc {
-            id: &i.id,
-            received_at: &i.received_at,
-            document: d,
-        })
-        .collect();
     for f in filters() {
-        let want = board_from_documents(&docs, &f);
+        let want = common::board_from_stored(db, &f).await;
         let got = db.board(&f).await.unwrap();
         assert_eq!(got, want, "{label}: {f:?}");
     }

@@ -1,5 +1,6 @@
 //! The summary tables (`migrations/0002_leaderboard_summaries.sql`): written
-//! in the submission's transaction ([`write`]), filled for older submissions
+//! in the submission's transaction ([`write_rows`] per submission,
+//! [`write_shared`] once per batch, [`write`] both for one), filled for older submissions
 //! ([`backfill`]) and read by the leaderboard ([`board`]). What they hold and
 //! why: [`crate::summary`].
 
@@ -8,19 +9,18 @@ use std::collections::BTreeMap;
 use sqlx::{any::AnyRow, AnyConnection, AnyPool, Row};
 use zkbench_results::{results::ResultsFile, stats::median};
 
+use super::groups::{self, Counted};
 use crate::summary::{
-    decode, encode, entries, push_recent, step_median, Board, Details, Entry, FilterValues,
-    Filters, GroupRow, MedianStep, Pos, Recent, ValueKind,
+    decode, encode, entries, push_recent, Board, Details, Entry, FilterValues, Filters, GroupRow,
+    Recent, ValueKind,
 };
 
 /// Rows per multi-row `INSERT` (6 parameters each, well under both databases' limits).
 const CHUNK: usize = 500;
 
 /// Writes the summaries of submission `id`, received at `at`, on `conn`
-/// (inside the caller's transaction): its filter values and entries in
-/// multi-row inserts, then one upsert and at most one update per group it
-/// touches. Rows are locked in one global order (filter values, then groups
-/// by key), so concurrent writers on PostgreSQL queue instead of deadlocking.
+/// (inside the caller's transaction): its rows ([`write_rows`]), then its
+/// filter values and groups ([`write_shared`]).
 pub(super) async fn write(
     conn: &mut AnyConnection,
     id: &str,
@@ -28,23 +28,24 @@ pub(super) async fn write(
     file: &ResultsFile,
 ) -> Result<(), sqlx::Error> {
     let (es, values) = entries(file);
-    let pairs = values.pairs();
-    if !pairs.is_empty() {
-        let sql = format!(
-            "INSERT INTO leaderboard_values (kind, value) VALUES {} \
-             ON CONFLICT (kind, value) DO NOTHING",
-            placeholders(pairs.len(), 2)
-        );
-        let mut q = sqlx::query(&sql);
-        for (kind, v) in &pairs {
-            q = q.bind(kind.name()).bind(encode(v).into_owned());
-        }
-        q.execute(&mut *conn).await?;
-    }
-    let mut groups: BTreeMap<String, Vec<&Entry>> = BTreeMap::new();
-    for e in &es {
-        groups.entry(e.key.id()).or_default().push(e);
-    }
+    write_rows(conn, id, at, &es).await?;
+    let counted = Counted {
+        id,
+        at,
+        entries: &es,
+    };
+    write_shared(conn, &[counted], &values).await
+}
+
+/// The rows of submission `id` alone: its entries (multi-row inserts) and
+/// its runs. Nothing another submission writes, so a failure here undoes
+/// this submission only (the caller's savepoint).
+pub(super) async fn write_rows(
+    conn: &mut AnyConnection,
+    id: &str,
+    at: &str,
+    es: &[Entry],
+) -> Result<(), sqlx::Error> {
     for chunk in es.chunks(CHUNK) {
         let sql = format!(
             "INSERT INTO leaderboard_entries (submission_id, seq, group_key, median, best, \
@@ -63,10 +64,34 @@ pub(super) async fn write(
         }
         q.execute(&mut *conn).await?;
     }
-    for (gk, group) in &groups {
-        add_group(conn, gk, id, at, group).await?;
+    super::runs::write(conn, id, at, es).await
+}
+
+/// The rows that submissions share, for a batch of stored submissions
+/// `subs` whose filter values together are `values`: the values (one
+/// insert), then the groups ([`groups::write`], a few statements for the
+/// whole batch). Rows are locked in one global order (filter values, then
+/// groups by key), so concurrent writers on PostgreSQL queue instead of
+/// deadlocking.
+pub(super) async fn write_shared(
+    conn: &mut AnyConnection,
+    subs: &[Counted<'_>],
+    values: &FilterValues,
+) -> Result<(), sqlx::Error> {
+    let pairs = values.pairs();
+    for chunk in pairs.chunks(CHUNK) {
+        let sql = format!(
+            "INSERT INTO leaderboard_values (kind, value) VALUES {} \
+             ON CONFLICT (kind, value) DO NOTHING",
+            placeholders(chunk.len(), 2)
+        );
+        let mut q = sqlx::query(&sql);
+        for (kind, v) in chunk {
+            q = q.bind(kind.name()).bind(encode(v).into_owned());
+        }
+        q.execute(&mut *conn).await?;
     }
-    super::runs::write(conn, id, at, &es).await
+    groups::write(conn, subs).await
 }
 
 /// `($1, $2), ($3, $4)` for `rows` rows of `cols` values (the `Any` driver
@@ -79,244 +104,19 @@ pub(super) fn placeholders(rows: usize, cols: usize) -> String {
     (0..rows).map(row).collect::<Vec<_>>().join(", ")
 }
 
-/// A group's running summary while a submission's entries are counted in it.
-struct State {
-    n: i64,
-    best: f64,
-    lo: Pos,
-    hi: Pos,
-    recent: Vec<Recent>,
-    latest: (String, String, i64),
-    /// The new latest entry's details, when one of this submission's entries is it.
-    details: Option<Details>,
+/// `env.memory_bytes` as a BIGINT (at most 2^50 after validation).
+pub(super) fn memory(d: &Details) -> Option<i64> {
+    d.memory_bytes.map(|b| b.min(i64::MAX as u64) as i64)
 }
 
-impl State {
-    /// The state the upsert wrote for a new group: its first entry alone.
-    fn first(id: &str, at: &str, e: &Entry) -> Self {
-        let pos = Pos {
-            median: e.median,
-            sub: id.into(),
-            seq: e.seq,
-        };
-        Self {
-            n: 1,
-            best: e.median,
-            lo: pos.clone(),
-            hi: pos,
-            recent: vec![recent(id, at, e)],
-            latest: (at.into(), id.into(), e.seq),
-            details: None,
-        }
-    }
-
-    /// The state the upsert returned (before this submission's entries).
-    fn read(row: &AnyRow, n: i64) -> Result<Self, sqlx::Error> {
-        let pos = |i: usize| -> Result<Pos, sqlx::Error> {
-            Ok(Pos {
-                median: row.try_get(i)?,
-                sub: row.try_get(i + 1)?,
-                seq: row.try_get(i + 2)?,
-            })
-        };
-        Ok(Self {
-            n,
-            best: row.try_get(1)?,
-            lo: pos(2)?,
-            hi: pos(5)?,
-            latest: (row.try_get(8)?, row.try_get(9)?, row.try_get(10)?),
-            recent: serde_json::from_str(&row.try_get::<String, _>(11)?).unwrap_or_default(),
-            details: None,
-        })
-    }
-}
-
-fn recent(id: &str, at: &str, e: &Entry) -> Recent {
+/// Entry `e` of submission `id` (received at `at`) as a group's recent link.
+pub(super) fn recent(id: &str, at: &str, e: &Entry) -> Recent {
     Recent {
         id: id.into(),
         median: e.median,
         at: at.into(),
         seq: e.seq,
     }
-}
-
-/// Counts `group` (this submission's entries of one group, by record index)
-/// in group `gk`, creating the group with the first of them if it is new.
-async fn add_group(
-    conn: &mut AnyConnection,
-    gk: &str,
-    id: &str,
-    at: &str,
-    group: &[&Entry],
-) -> Result<(), sqlx::Error> {
-    let e = group[0];
-    let k = &e.key;
-    let enc = |s: &str| encode(s).into_owned();
-    let samples: i64 = group.iter().map(|e| e.samples).sum();
-    // The upsert counts the entries and (PostgreSQL) locks the group row until
-    // commit; RETURNING gives the state before them (with n already counted).
-    let row = sqlx::query(
-        "INSERT INTO leaderboard_groups (group_key, case_id, phase, class, system, hash, \
-         hash_label, arity, leaves, circuit, threads, n, best, samples, lo_median, lo_sub, \
-         lo_seq, hi_median, hi_sub, hi_seq, latest_at, latest_sub, latest_seq, latest_memory, \
-         latest_os, latest_profile, latest_version, recent) VALUES ($1, $2, $3, $4, $5, $6, $7, \
-         $8, $9, $10, $11, $12, $13, $14, $13, $15, $16, $13, $15, $16, $17, $15, $16, $18, \
-         $19, $20, $21, $22) ON CONFLICT (group_key) DO UPDATE SET \
-         n = leaderboard_groups.n + excluded.n, samples = leaderboard_groups.samples + excluded.samples \
-         RETURNING n, best, lo_median, lo_sub, lo_seq, hi_median, hi_sub, hi_seq, latest_at, \
-         latest_sub, latest_seq, recent",
-    )
-    .bind(gk)
-    .bind(enc(&k.case_id))
-    .bind(enc(&k.phase))
-    .bind(enc(&k.class))
-    .bind(enc(&k.system))
-    .bind(enc(&k.hash))
-    .bind(enc(&k.hash_label))
-    .bind(k.arity)
-    .bind(k.leaves.as_deref().map(enc))
-    .bind(k.circuit.as_deref().map(enc))
-    .bind(k.threads)
-    .bind(group.len() as i64)
-    .bind(e.median)
-    .bind(samples)
-    .bind(id)
-    .bind(e.seq)
-    .bind(at)
-    .bind(memory(&e.details))
-    .bind(enc(&e.details.os))
-    .bind(enc(&e.details.build_profile))
-    .bind(enc(&e.details.zkbench_version))
-    .bind(serde_json::to_string(&[recent(id, at, e)]).unwrap_or_default())
-    .fetch_one(&mut *conn)
-    .await?;
-    let before = row.try_get::<i64, _>(0)? - group.len() as i64;
-    let (mut state, rest) = if before == 0 {
-        (State::first(id, at, e), &group[1..])
-    } else {
-        (State::read(&row, before)?, group)
-    };
-    if rest.is_empty() {
-        return Ok(());
-    }
-    for e in rest {
-        count(conn, gk, id, at, &mut state, e).await?;
-    }
-    store(conn, gk, &state).await
-}
-
-/// `env.memory_bytes` as a BIGINT (at most 2^50 after validation).
-fn memory(d: &Details) -> Option<i64> {
-    d.memory_bytes.map(|b| b.min(i64::MAX as u64) as i64)
-}
-
-/// Counts entry `e` of submission `id` in `state`.
-async fn count(
-    conn: &mut AnyConnection,
-    gk: &str,
-    id: &str,
-    at: &str,
-    state: &mut State,
-    e: &Entry,
-) -> Result<(), sqlx::Error> {
-    let x = Pos {
-        median: e.median,
-        sub: id.into(),
-        seq: e.seq,
-    };
-    let (lo, hi) = match step_median(state.n, state.lo.clone(), state.hi.clone(), x) {
-        MedianStep::Done(lo, hi) => (lo, hi),
-        MedianStep::Before(m) => (neighbour(conn, gk, &m, false, id, e.seq).await?, m),
-        MedianStep::After(m) => {
-            let next = neighbour(conn, gk, &m, true, id, e.seq).await?;
-            (m, next)
-        }
-    };
-    state.n += 1;
-    (state.lo, state.hi) = (lo, hi);
-    state.best = state.best.min(e.median);
-    push_recent(&mut state.recent, recent(id, at, e));
-    let key = (at.to_string(), id.to_string(), e.seq);
-    if key > state.latest {
-        state.latest = key;
-        state.details = Some(e.details.clone());
-    }
-    Ok(())
-}
-
-/// Writes `state` back to group `gk` (its device details only when a new
-/// entry is the latest).
-async fn store(conn: &mut AnyConnection, gk: &str, state: &State) -> Result<(), sqlx::Error> {
-    let sql = if state.details.is_some() {
-        "UPDATE leaderboard_groups SET best = $2, lo_median = $3, lo_sub = $4, lo_seq = $5, \
-         hi_median = $6, hi_sub = $7, hi_seq = $8, recent = $9, latest_at = $10, \
-         latest_sub = $11, latest_seq = $12, latest_memory = $13, latest_os = $14, \
-         latest_profile = $15, latest_version = $16 WHERE group_key = $1"
-    } else {
-        "UPDATE leaderboard_groups SET best = $2, lo_median = $3, lo_sub = $4, lo_seq = $5, \
-         hi_median = $6, hi_sub = $7, hi_seq = $8, recent = $9 WHERE group_key = $1"
-    };
-    let mut q = sqlx::query(sql)
-        .bind(gk)
-        .bind(state.best)
-        .bind(state.lo.median)
-        .bind(state.lo.sub.as_str())
-        .bind(state.lo.seq)
-        .bind(state.hi.median)
-        .bind(state.hi.sub.as_str())
-        .bind(state.hi.seq)
-        .bind(serde_json::to_string(&state.recent).unwrap_or_default());
-    if let Some(d) = &state.details {
-        q = q
-            .bind(state.latest.0.as_str())
-            .bind(state.latest.1.as_str())
-            .bind(state.latest.2)
-            .bind(memory(d))
-            .bind(encode(&d.os).into_owned())
-            .bind(encode(&d.build_profile).into_owned())
-            .bind(encode(&d.zkbench_version).into_owned());
-    }
-    q.execute(&mut *conn).await?;
-    Ok(())
-}
-
-/// The entry of group `gk` just after (`after`) or just before `m` in the
-/// order of medians, among those counted so far: every stored entry but this
-/// submission's (`id`) later records (`seq` above `upto`), not yet counted.
-/// It exists: the group holds a counted entry on that side.
-async fn neighbour(
-    conn: &mut AnyConnection,
-    gk: &str,
-    m: &Pos,
-    after: bool,
-    id: &str,
-    upto: i64,
-) -> Result<Pos, sqlx::Error> {
-    let sql = if after {
-        "SELECT median, submission_id, seq FROM leaderboard_entries WHERE group_key = $1 \
-         AND (median, submission_id, seq) > ($2, $3, $4) \
-         AND NOT (submission_id = $5 AND seq > $6) \
-         ORDER BY median, submission_id, seq LIMIT 1"
-    } else {
-        "SELECT median, submission_id, seq FROM leaderboard_entries WHERE group_key = $1 \
-         AND (median, submission_id, seq) < ($2, $3, $4) \
-         AND NOT (submission_id = $5 AND seq > $6) \
-         ORDER BY median DESC, submission_id DESC, seq DESC LIMIT 1"
-    };
-    let r = sqlx::query(sql)
-        .bind(gk)
-        .bind(m.median)
-        .bind(m.sub.as_str())
-        .bind(m.seq)
-        .bind(id)
-        .bind(upto)
-        .fetch_one(&mut *conn)
-        .await?;
-    Ok(Pos {
-        median: r.try_get(0)?,
-        sub: r.try_get(1)?,
-        seq: r.try_get(2)?,
-    })
 }
 
 /// Fills the summaries of submissions stored before they existed
@@ -327,8 +127,8 @@ pub(super) async fn backfill(pool: &AnyPool) -> Result<u64, sqlx::Error> {
     let mut done = 0u64;
     loop {
         let rows = sqlx::query(
-            "SELECT id, received_at, document FROM submissions WHERE summarized = 0 \
-             ORDER BY received_at, id LIMIT 32",
+            "SELECT id, received_at, document, document_zstd FROM submissions \
+             WHERE summarized = 0 ORDER BY received_at, id LIMIT 32",
         )
         .fetch_all(pool)
         .await?;
@@ -336,8 +136,8 @@ pub(super) async fn backfill(pool: &AnyPool) -> Result<u64, sqlx::Error> {
             return Ok(done);
         }
         for r in rows {
-            let (id, at, doc): (String, String, String) =
-                (r.try_get(0)?, r.try_get(1)?, r.try_get(2)?);
+            let (id, at): (String, String) = (r.try_get(0)?, r.try_get(1)?);
+            let doc = super::batch::document_text(r.try_get(2)?, r.try_get(3)?);
             let mut tx = pool.begin().await?;
             let claimed = sqlx::query(
                 "UPDATE submissions SET summarized = 1 WHERE id = $1 AND summarized = 0",
@@ -349,7 +149,10 @@ pub(super) async fn backfill(pool: &AnyPool) -> Result<u64, sqlx::Error> {
                 == 1;
             if claimed {
                 // A stored document that no longer parses has no entries (as before).
-                if let Ok(file) = serde_json::from_str::<ResultsFile>(&doc) {
+                let file = doc
+                    .ok()
+                    .and_then(|d| serde_json::from_str::<ResultsFile>(&d).ok());
+                if let Some(file) = file {
                     write(&mut tx, &id, &at, &file).await?;
                 }
             }
@@ -375,14 +178,16 @@ pub(super) async fn generation(conn: &mut AnyConnection) -> Result<i64, sqlx::Er
 /// by its id), so concurrent inserts on PostgreSQL rarely wait on one row.
 pub(super) const COUNT_SHARDS: u8 = 16;
 
-/// Adds submission `id` to the count.
-pub(super) async fn count_submission(
+/// Adds `n` stored submissions to the count, in the shard of `id` (one of them).
+pub(super) async fn count_submissions(
     conn: &mut AnyConnection,
     id: &str,
+    n: i64,
 ) -> Result<(), sqlx::Error> {
     let shard = u8::from_str_radix(&id[..id.len().min(2)], 16).unwrap_or(0) % COUNT_SHARDS;
-    sqlx::query("UPDATE leaderboard_meta SET submissions = submissions + 1 WHERE id = $1")
+    sqlx::query("UPDATE leaderboard_meta SET submissions = submissions + $2 WHERE id = $1")
         .bind(i64::from(shard))
+        .bind(n)
         .execute(&mut *conn)
         .await?;
     Ok(())

@@ -26,6 +26,7 @@ impl TestServer {
             request_timeout: Duration::from_secs(60),
             rate_limit: None,
             submit_token: None,
+            write_queue: zkbench_server::writer::WRITE_QUEUE,
         };
         Self::start_config(&config).await
     }
@@ -86,4 +87,22 @@ pub async fn get_json(c: &reqwest::Client, url: &str) -> (reqwest::StatusCode, s
     let resp = c.get(url).send().await.expect("request");
     let status = resp.status();
     (status, resp.json().await.expect("JSON body"))
+}
+
+/// The leaderboard computed from the stored documents themselves (what the
+/// summaries must equal), with filters `f`.
+pub async fn board_from_stored(
+    db: &zkbench_server::Db,
+    f: &zkbench_server::summary::Filters,
+) -> zkbench_server::summary::Board {
+    let stored = db.all_documents().await.expect("documents");
+    let docs: Vec<zkbench_server::summary::StoredDoc<'_>> = stored
+        .iter()
+        .map(|(i, d)| zkbench_server::summary::StoredDoc {
+            id: &i.id,
+            received_at: &i.received_at,
+            document: d,
+        })
+        .collect();
+    zkbench_server::summary::board_from_documents(&docs, f)
 }
