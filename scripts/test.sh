@@ -7,11 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # CI builds from a cold cache: incremental artefacts would only fill its disk.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+# every step says when it starts (seconds since the start): where CI's time goes
+step() { echo "== $* (at ${SECONDS}s)"; }
 
-echo "== setup"
+step "setup"
 bash scripts/setup.sh
 
-echo "== the documentation book (mdbook build docs: a missing chapter fails) and its links"
+step "the documentation book (mdbook build docs: a missing chapter fails) and its links"
 mdbook build docs
 # mdBook does not check links: every relative link in README.md and docs/*.md must name a file
 # that exists (anchors are not checked)
@@ -27,14 +29,14 @@ done
 if [ "${ZKBENCH_TEST_WEB:-0}" = 1 ]; then
   # the browser page (wasm threaded + single-threaded, keys, snarkjs artifacts, Vite): the
   # interop and end-to-end browser tests below then run instead of skipping (docs/browser.md)
-  echo "== browser page (ZKBENCH_TEST_WEB=1)"
+  step "browser page (ZKBENCH_TEST_WEB=1)"
   bash scripts/build-web.sh
 fi
 
-echo "== cargo test (workspace)"
+step "cargo test (workspace)"
 cargo test --workspace --locked
 
-echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,000 malformed proofs"
+step "soundness: mutation audit of every circuit (small trees) and 2 x 100,000 malformed proofs"
 # the binary `cargo test` just built for the CLI tests (test profile, opt-level 2; a dev-profile
 # `cargo run` would be unoptimised and far slower)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --arity 2 --fuzz 100000
@@ -47,12 +49,12 @@ echo "== soundness: mutation audit of every circuit (small trees) and 2 x 100,00
 # dozens of Merkle paths (tens of ms), so a few hundred here (about 20 s)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system stark-babybear --fuzz 300
 
-echo "== cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
+step "cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
 # fuzz/Cargo.lock is kept in step with Cargo.lock; without --locked a workspace dependency
 # added later updates it instead of failing the check
 cargo check --manifest-path fuzz/Cargo.toml --bins
 
-echo "== the zkbench-prover npm package and its example dapp in a headless browser (scripts/web-package.sh)"
+step "the zkbench-prover npm package and its example dapp in a headless browser (scripts/web-package.sh)"
 # builds the browser module (provers, verifiers, hashes; single-threaded, stable, release), packs
 # web/package with it (npm pack), installs the tarball into web/examples/membership, builds that
 # with Vite, proves a membership typed into its form in headless Chromium (and Firefox ESR when
@@ -63,9 +65,9 @@ browsers=chromium
 if command -v firefox-esr >/dev/null 2>&1; then browsers=chromium,firefox; fi
 bash scripts/web-package.sh "$browsers"
 
-echo "== wasm32 builds (zkbench-hash, zkbench-merkle on their own)"
+step "wasm32 builds (zkbench-hash, zkbench-merkle on their own)"
 # release, in the browser module's target directory: the dependencies it compiled are reused
 cargo build --release --locked --target wasm32-unknown-unknown --target-dir target/wasm-st -p zkbench-hash --no-default-features --features std
 cargo build --release --locked --target wasm32-unknown-unknown --target-dir target/wasm-st -p zkbench-merkle --no-default-features
 
-echo "== all tests passed"
+step "all tests passed"
