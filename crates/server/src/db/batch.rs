@@ -36,6 +36,8 @@ pub struct Prepared {
     escaped: bool,
     zstd: Vec<u8>,
     entries: Vec<Entry>,
+    /// Each entry's group key ([`crate::summary::GroupKey::id`], a hash: computed here, not in the writer).
+    keys: Vec<String>,
     values: FilterValues,
 }
 
@@ -45,6 +47,7 @@ impl Prepared {
         let zstd =
             zstd::bulk::compress(s.document.as_bytes(), ZSTD_LEVEL).map_err(DbError::Compress)?;
         let (entries, values) = entries(s.file);
+        let keys = entries.iter().map(|e| e.key.id()).collect();
         let escaped = s.suite.contains('\0') || s.cpu_model.contains('\0');
         let text = |v: &str| {
             if escaped {
@@ -61,6 +64,7 @@ impl Prepared {
             escaped,
             zstd,
             entries,
+            keys,
             values,
         })
     }
@@ -132,6 +136,7 @@ pub(super) async fn write(
                 id: &subs[*i].id,
                 at,
                 entries: &subs[*i].entries,
+                keys: &subs[*i].keys,
             })
             .collect();
         write_shared(&mut tx, &counted, &values).await?;
@@ -161,6 +166,6 @@ async fn insert_one(conn: &mut AnyConnection, s: &Prepared, at: &str) -> Result<
     if r.rows_affected() == 0 {
         return Ok(false);
     }
-    write_rows(conn, &s.id, at, &s.entries).await?;
+    write_rows(conn, &s.id, at, &s.entries, &s.keys).await?;
     Ok(true)
 }

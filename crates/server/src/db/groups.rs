@@ -26,6 +26,8 @@ pub(super) struct Counted<'a> {
     pub at: &'a str,
     /// Its entries.
     pub entries: &'a [Entry],
+    /// The group key of each entry.
+    pub keys: &'a [String],
 }
 
 /// A new entry of a group, with its submission.
@@ -112,8 +114,8 @@ pub(super) async fn write(
 ) -> Result<(), sqlx::Error> {
     let mut groups: BTreeMap<String, Vec<Fresh<'_>>> = BTreeMap::new();
     for s in subs {
-        for e in s.entries {
-            groups.entry(e.key.id()).or_default().push(Fresh {
+        for (e, k) in s.entries.iter().zip(s.keys) {
+            groups.entry(k.clone()).or_default().push(Fresh {
                 id: s.id,
                 at: s.at,
                 e,

@@ -28,36 +28,39 @@ pub(super) async fn write(
     file: &ResultsFile,
 ) -> Result<(), sqlx::Error> {
     let (es, values) = entries(file);
-    write_rows(conn, id, at, &es).await?;
+    let keys: Vec<String> = es.iter().map(|e| e.key.id()).collect();
+    write_rows(conn, id, at, &es, &keys).await?;
     let counted = Counted {
         id,
         at,
         entries: &es,
+        keys: &keys,
     };
     write_shared(conn, &[counted], &values).await
 }
 
-/// The rows of submission `id` alone: its entries (multi-row inserts) and
-/// its runs. Nothing another submission writes, so a failure here undoes
+/// The rows of submission `id` alone: its entries `es` (multi-row inserts;
+/// `keys[i]` is the group key of `es[i]`) and its runs. Nothing another submission writes, so a failure here undoes
 /// this submission only (the caller's savepoint).
 pub(super) async fn write_rows(
     conn: &mut AnyConnection,
     id: &str,
     at: &str,
     es: &[Entry],
+    keys: &[String],
 ) -> Result<(), sqlx::Error> {
-    for chunk in es.chunks(CHUNK) {
+    for (chunk, keys) in es.chunks(CHUNK).zip(keys.chunks(CHUNK)) {
         let sql = format!(
             "INSERT INTO leaderboard_entries (submission_id, seq, group_key, median, best, \
              samples) VALUES {}",
             placeholders(chunk.len(), 6)
         );
         let mut q = sqlx::query(&sql);
-        for e in chunk {
+        for (e, k) in chunk.iter().zip(keys) {
             q = q
                 .bind(id)
                 .bind(e.seq)
-                .bind(e.key.id())
+                .bind(k.as_str())
                 .bind(e.median)
                 .bind(e.best)
                 .bind(e.samples);
