@@ -33,7 +33,7 @@
 use std::borrow::{Borrow, Cow};
 use std::sync::OnceLock;
 
-use p3_air::symbolic::{get_max_constraint_degree, AirLayout};
+use p3_air::symbolic::{get_constraint_layout, get_max_constraint_degree, AirLayout};
 use p3_air::{Air, AirBuilder, BaseAir, WindowAccess};
 use p3_baby_bear::{
     GenericPoseidon2LinearLayersBabyBear, BABYBEAR_POSEIDON2_HALF_FULL_ROUNDS,
@@ -130,6 +130,8 @@ pub struct NoteAir {
     periodic: Vec<Vec<Val>>,
     /// [`NoteAir::constraint_degree`], inferred on first use.
     degree: OnceLock<usize>,
+    /// [`NoteAir::constraint_count`], counted on first use.
+    count: OnceLock<usize>,
 }
 
 impl std::fmt::Debug for NoteAir {
@@ -177,6 +179,7 @@ impl NoteAir {
             hash: HashAir::new(round_constants()),
             periodic: Vec::new(),
             degree: OnceLock::new(),
+            count: OnceLock::new(),
         };
         air.periodic = air.selectors();
         Ok(air)
@@ -220,6 +223,26 @@ impl NoteAir {
     pub fn constraint_degree(&self) -> usize {
         *self.degree.get_or_init(|| {
             get_max_constraint_degree::<Val, _>(self, AirLayout::from_air(self), self.height())
+        })
+    }
+
+    /// How many constraints the AIR emits, all of them over the base field
+    /// (`p3_air::symbolic::get_constraint_layout`, the layout Plonky3's
+    /// prover orders its random-combination powers by: base-field indices
+    /// `0..n` in emission order, no extension-field constraint). Counted
+    /// once per AIR and kept, like [`NoteAir::constraint_degree`] (the
+    /// prover's view uses it, [`crate::prover_air`]).
+    pub fn constraint_count(&self) -> usize {
+        *self.count.get_or_init(|| {
+            let layout = get_constraint_layout::<Val, Val, _>(self, AirLayout::from_air(self));
+            let n = layout.base_indices.len();
+            // The AIR is written over `AirBuilder` alone: it cannot emit an
+            // extension-field constraint, so the layout is `0..n` in order.
+            assert!(
+                layout.ext_indices.is_empty() && layout.base_indices.iter().copied().eq(0..n),
+                "the note AIR emits base-field constraints only, in order"
+            );
+            n
         })
     }
 

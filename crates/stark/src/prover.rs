@@ -2,6 +2,7 @@
 //! public values, a STARK proof of them, and its check.
 
 use p3_matrix::dense::RowMajorMatrix;
+use p3_matrix::Matrix;
 use zkbench_statement::{
     CircuitKind, MembershipWitness, MerklePath, PublicInputs, SpendWitness, StatementConfig,
     TreeShape, Witness,
@@ -13,6 +14,7 @@ use crate::native::{
     unpack_digest, Digest, Val, DIGEST, EXT_LIMBS,
 };
 use crate::params::{config, Config, SecurityLevel};
+use crate::prover_air::ProverAir;
 use crate::StarkError;
 
 /// A STARK proof (Plonky3's uni-STARK proof over [`Config`]).
@@ -192,7 +194,9 @@ pub fn public_values(air: &NoteAir, public: &PublicInputs) -> Result<Option<Vec<
     Ok(Some(pv))
 }
 
-/// Proves `prepared` with zero-knowledge randomness from `seed`.
+/// Proves `prepared` with zero-knowledge randomness from `seed`, through the
+/// prover's view of `air` ([`ProverAir`]: its constraint degree and count
+/// inferred once, not at every proof).
 pub fn prove(
     level: SecurityLevel,
     air: &NoteAir,
@@ -200,8 +204,15 @@ pub fn prove(
     seed: u64,
 ) -> Result<StarkProof, StarkError> {
     let cfg = config(level, seed);
-    p3_uni_stark::prove(&cfg, air, prepared.trace.clone(), &prepared.public_values)
-        .map_err(|e| StarkError::Prove(format!("{e:?}")))
+    let (trace, pv) = (prepared.trace.clone(), &prepared.public_values);
+    // The view's degree and count are the AIR's at its own height, the only
+    // one `prepare` makes; any other trace is proved through the AIR itself.
+    let proof = if trace.height() == air.height() {
+        p3_uni_stark::prove(&cfg, &ProverAir::new(air), trace, pv)
+    } else {
+        p3_uni_stark::prove(&cfg, air, trace, pv)
+    };
+    proof.map_err(|e| StarkError::Prove(format!("{e:?}")))
 }
 
 pub use crate::verifier::verify;

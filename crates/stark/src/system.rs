@@ -100,9 +100,11 @@ impl ProofSystem for Stark {
     }
 
     fn setup(&self, c: &StarkCircuit, _seed: u64) -> Result<StarkKeys, StarkError> {
-        // the verifier's quotient sizing: inferred here, once per AIR
-        // (`crate::verifier`), not at every verify
+        // the quotient's sizing and the constraint layout: inferred here,
+        // once per AIR (`crate::verifier`, `crate::prover_air`), not at
+        // every proof or verify
         c.air.constraint_degree();
+        c.air.constraint_count();
         Ok(StarkKeys {
             level: self.level,
             kind: c.air.kind(),

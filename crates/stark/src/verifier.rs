@@ -26,11 +26,8 @@
 //! The verifier is the STARK verifier of Ben-Sasson, Bentov, Horesh and
 //! Riabzev (ePrint 2018/046) as Plonky3 builds it.
 
-use std::borrow::Cow;
-
 use p3_air::symbolic::SymbolicAirBuilder;
-use p3_air::{Air, BaseAir, BoundaryPublic};
-use p3_matrix::dense::RowMajorMatrix;
+use p3_air::{Air, BaseAir};
 use p3_uni_stark::{StarkGenericConfig, VerifierConstraintFolder};
 
 use crate::air::NoteAir;
@@ -46,6 +43,8 @@ use crate::prover::StarkProof;
 pub struct VerifierAir<'a> {
     air: &'a NoteAir,
     degree: usize,
+    /// The AIR's own hint (none).
+    count: Option<usize>,
 }
 
 impl<'a> VerifierAir<'a> {
@@ -54,48 +53,12 @@ impl<'a> VerifierAir<'a> {
         Self {
             air,
             degree: air.constraint_degree(),
+            count: BaseAir::<Val>::num_constraints(air),
         }
     }
 }
 
-impl BaseAir<Val> for VerifierAir<'_> {
-    fn width(&self) -> usize {
-        BaseAir::<Val>::width(self.air)
-    }
-    fn preprocessed_trace(&self) -> Option<RowMajorMatrix<Val>> {
-        self.air.preprocessed_trace()
-    }
-    fn preprocessed_width(&self) -> usize {
-        BaseAir::<Val>::preprocessed_width(self.air)
-    }
-    fn num_periodic_columns(&self) -> usize {
-        BaseAir::<Val>::num_periodic_columns(self.air)
-    }
-    fn periodic_columns(&self) -> Cow<'_, [Vec<Val>]> {
-        self.air.periodic_columns()
-    }
-    fn main_next_row_columns(&self) -> Vec<usize> {
-        BaseAir::<Val>::main_next_row_columns(self.air)
-    }
-    fn preprocessed_next_row_columns(&self) -> Vec<usize> {
-        BaseAir::<Val>::preprocessed_next_row_columns(self.air)
-    }
-    fn num_constraints(&self) -> Option<usize> {
-        BaseAir::<Val>::num_constraints(self.air)
-    }
-    fn max_constraint_degree(&self) -> Option<usize> {
-        Some(self.degree)
-    }
-    fn num_public_values(&self) -> usize {
-        BaseAir::<Val>::num_public_values(self.air)
-    }
-    fn public_boundary_io(&self) -> &[BoundaryPublic] {
-        BaseAir::<Val>::public_boundary_io(self.air)
-    }
-    fn assumes_boolean_trace(&self) -> bool {
-        BaseAir::<Val>::assumes_boolean_trace(self.air)
-    }
-}
+view_base_air!(VerifierAir);
 
 /// Empty: the degree this evaluation would be walked for is
 /// [`BaseAir::max_constraint_degree`]'s.
