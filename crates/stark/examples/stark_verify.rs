@@ -1,4 +1,6 @@
-//! Where the STARK verifier's time goes (2^36-leaf spend, both levels):
+//! Prove before and after the prover's view (`zkbench_stark::prover_air`:
+//! `p3_uni_stark::prove` of the AIR itself, then this crate's `prove`), and
+//! where the STARK verifier's time goes (2^36-leaf spend, both levels):
 //! `p3_uni_stark::verify` of the AIR itself (before) and this crate's
 //! `verify` (after: the constraint degree inferred once, see
 //! `zkbench_stark::verifier`), and parts timed on their own —
@@ -7,7 +9,7 @@
 //! and the configuration's construction.
 //!
 //! `cargo run --release -p zkbench-stark --example stark_verify -- [iterations]`
-//! (default 200; medians are printed).
+//! (default 200, a quarter of them for prove; medians are printed).
 
 use p3_field::PrimeCharacteristicRing;
 use p3_uni_stark::{get_all_symbolic_constraints, get_log_num_quotient_chunks, AirLayout};
@@ -72,6 +74,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 n,
                 || assert!(p3_uni_stark::verify(&c, &air, &proof, &pv).is_ok()),
                 || assert!(verify(level, &air, &pv, &proof)),
+            );
+            let (pb, pa) = time_pair(
+                n.div_ceil(4),
+                || {
+                    let t = prepared.trace.clone();
+                    let c = config(level, 1);
+                    assert!(p3_uni_stark::prove(&c, &air, t, &prepared.public_values).is_ok());
+                },
+                || assert!(prove(level, &air, &prepared, 1).is_ok()),
+            );
+            println!(
+                "{circuit:>10} {}-bit: prove before (p3_uni_stark::prove of the AIR) {pb:.3}, \
+                 after (zkbench_stark::prove) {pa:.3}",
+                level.target_bits()
             );
             println!(
                 "{circuit:>10} {}-bit: verify before (p3_uni_stark::verify of the AIR) {before:.3}, \
