@@ -19,7 +19,6 @@ use ark_bn254::Fr;
 use ark_poly::{EvaluationDomain, GeneralEvaluationDomain};
 use zkbench_msm::fft::{Fft, FrMul};
 
-
 /// The transforms and the multiplication of the QAP witness map.
 pub(crate) trait QapArith: Sized + Sync {
     /// The tables for `domain` (`None` if this arithmetic cannot use it).
@@ -70,7 +69,6 @@ impl<M: FrMul> QapArith for Fft<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zkbench_msm::fft::{ArkMul, LimbMul};
     use crate::prover::{witness_map_with, ArkQap};
     use ark_ff::{One, UniformRand};
     use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
@@ -78,6 +76,7 @@ mod tests {
     use ark_relations::r1cs::ConstraintMatrices;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha20Rng;
+    use zkbench_msm::fft::{ArkMul, LimbMul};
 
     /// A random R1CS: `(constraints, inputs, witnesses)`; coefficients
     /// random, one or zero, rows of 0 to 4 terms.
