@@ -289,7 +289,6 @@ fn layer<M: FrMul>(v: &mut [Fr], roots: &[Fr], half: usize, t: usize) {
     v.chunks_mut(2 * half).for_each(block);
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

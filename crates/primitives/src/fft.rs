@@ -78,9 +78,10 @@ pub fn prepare(system: &str, k: u32) -> Result<Box<dyn Workload>, Error> {
             values.par_iter().map(convert::fr).collect(),
         ),
         "zkbench" => Impl::Zkbench(
-            Box::new(zkbench_msm::fft::Fft::new(1 << k).ok_or_else(|| {
-                Error::Size(format!("no radix-2 domain of size 2^{k}"))
-            })?),
+            Box::new(
+                zkbench_msm::fft::Fft::new(1 << k)
+                    .ok_or_else(|| Error::Size(format!("no radix-2 domain of size 2^{k}")))?,
+            ),
             values,
         ),
         s => return Err(Error::Unsupported(format!("no FFT implementation {s:?}"))),

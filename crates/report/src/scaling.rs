@@ -78,7 +78,11 @@ fn case_label(r: &Record) -> Option<String> {
         }
         CaseKind::Msm | CaseKind::Fft => {
             let size = c.size?;
-            let what = if c.kind == CaseKind::Msm { "MSM" } else { "FFT" };
+            let what = if c.kind == CaseKind::Msm {
+                "MSM"
+            } else {
+                "FFT"
+            };
             Some(format!(
                 "{what} {}, 2^{} points",
                 c.hash,
