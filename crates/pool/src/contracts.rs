@@ -315,7 +315,7 @@ pub fn read_word(
     arg: Option<[u8; 32]>,
 ) -> Result<U256, PoolError> {
     let out = chain.call(pool, &abi::getter_call(signature, arg))?;
-    word_of(signature, out.status)
+    word_of(pool, signature, out.status)
 }
 
 /// Reads a `uint256` getter of a contract on any chain (see [`read_word`]).
@@ -326,12 +326,19 @@ pub fn read(
     arg: Option<[u8; 32]>,
 ) -> Result<U256, PoolError> {
     let status = chain.view(pool, &abi::getter_call(signature, arg))?;
-    word_of(signature, status)
+    word_of(pool, signature, status)
 }
 
-fn word_of(signature: &str, status: CallStatus) -> Result<U256, PoolError> {
+/// The word a getter returned. A call to an address without code succeeds
+/// with no data (the EVM runs nothing): that is an address with no contract,
+/// said as such rather than as a malformed answer.
+fn word_of(pool: Address, signature: &str, status: CallStatus) -> Result<U256, PoolError> {
     match status {
         CallStatus::Returned(d) if d.len() == 32 => Ok(U256::from_be_slice(&d)),
+        CallStatus::Returned(d) if d.is_empty() => Err(PoolError::Config(format!(
+            "no contract at {pool} (its {signature} answered nothing): give --pool the address \
+             `zkbench pool deploy` printed, on the same node as --rpc"
+        ))),
         s => Err(PoolError::Transaction {
             what: signature.to_string(),
             reason: abi::describe(&s),
@@ -386,4 +393,19 @@ pub fn pool_info(chain: &mut dyn PoolChain, pool: Address) -> Result<PoolInfo, P
             .try_into()
             .map_err(|_| PoolError::Config("livenessTimeout() above 2^64".into()))?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::{tagged_account, Embedded};
+
+    #[test]
+    fn an_address_without_a_contract_is_named_as_such() {
+        let mut chain = Embedded::new();
+        let nobody = tagged_account(7, 1);
+        let e = pool_info(&mut chain, nobody).unwrap_err().to_string();
+        assert!(e.contains("no contract at"), "{e}");
+        assert!(e.contains("--pool"), "{e}");
+    }
 }
