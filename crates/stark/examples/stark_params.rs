@@ -12,7 +12,7 @@ use web_time::Instant;
 use zkbench_hash::HashFamily;
 use zkbench_stark::params::{config_with, security_bits_with, FriSettings};
 use zkbench_stark::prover::{proof_to_bytes, public_values};
-use zkbench_stark::verifier::VerifierAir;
+use zkbench_stark::view::AirView;
 use zkbench_stark::{air_for, prepare};
 use zkbench_statement::{CircuitKind, StatementConfig, Witness};
 
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             cpu.push(cpu_ms() - c);
             let t = Instant::now();
             // the verifier's view, as `zkbench_stark::verify` hands it to Plonky3
-            let view = VerifierAir::new(&air);
+            let view = AirView::new(&air);
             p3_uni_stark::verify(&config_with(f, 0), &view, &proof, &pv)
                 .map_err(|e| format!("{f:?}: an honest proof did not verify: {e:?}"))?;
             verify.push(t.elapsed().as_secs_f64() * 1e3);

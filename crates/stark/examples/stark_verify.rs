@@ -1,4 +1,4 @@
-//! Prove before and after the prover's view (`zkbench_stark::prover_air`:
+//! Prove before and after the prover's view (`zkbench_stark::view`:
 //! `p3_uni_stark::prove` of the AIR itself, then this crate's `prove`), and
 //! where the STARK verifier's time goes (2^36-leaf spend, both levels):
 //! `p3_uni_stark::verify` of the AIR itself (before) and this crate's

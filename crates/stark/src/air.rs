@@ -218,8 +218,8 @@ impl NoteAir {
     /// evaluated symbolically and the polynomial degree of every constraint,
     /// periodic selectors included; 3 here). It sizes the quotient; the
     /// inference walks the Poseidon2 rounds' expressions once per constraint
-    /// (~10 ms), so it runs once per AIR and is kept (the verifier uses it,
-    /// [`crate::verifier`]; `Stark::setup` computes it).
+    /// (~10 ms), so it runs once per AIR and is kept (the view of the AIR uses it,
+    /// [`crate::view`]; `Stark::setup` computes it).
     pub fn constraint_degree(&self) -> usize {
         *self.degree.get_or_init(|| {
             get_max_constraint_degree::<Val, _>(self, AirLayout::from_air(self), self.height())
@@ -231,7 +231,7 @@ impl NoteAir {
     /// prover orders its random-combination powers by: base-field indices
     /// `0..n` in emission order, no extension-field constraint). Counted
     /// once per AIR and kept, like [`NoteAir::constraint_degree`] (the
-    /// prover's view uses it, [`crate::prover_air`]).
+    /// view uses it, [`crate::view`]).
     pub fn constraint_count(&self) -> usize {
         *self.count.get_or_init(|| {
             let layout = get_constraint_layout::<Val, Val, _>(self, AirLayout::from_air(self));

@@ -12,9 +12,9 @@
 //! * [`air`]: the AIR ([`NoteAir`]) and its trace;
 //! * [`params`]: the STARK configuration and the FRI parameters of the two
 //!   conjectured security levels ([`SecurityLevel`]);
-//! * [`prover`]: witness → trace, prove, proof bytes; [`prover_air`]: the
-//!   prover's view of the AIR, its constraint degree and count inferred once;
-//! * [`verifier`]: verify, with the AIR's constraint degree inferred once;
+//! * [`prover`]: witness → trace, prove, proof bytes; [`verifier`]: verify;
+//!   [`view`]: the AIR as both hand it to Plonky3, its constraint degree and
+//!   count inferred once;
 //! * [`audit`]: the mutation audit of the AIR's trace cells and public values;
 //! * [`system`]: [`Stark`], this crate as a `zkbench_core::ProofSystem`
 //!   (`stark-babybear`, `stark-babybear-128`); [`dir`]: proof directories
@@ -26,61 +26,15 @@
 //! conjectured ones (ePrint 2025/2010 §1.5, as Plonky3 computes them).
 #![deny(missing_docs)]
 
-/// `BaseAir<Val>` for a view of [`NoteAir`] (a struct with fields `air:
-/// &NoteAir`, `degree: usize` and `count: Option<usize>`): the AIR's shape
-/// forwarded, its constraint degree and count given by the view.
-macro_rules! view_base_air {
-    ($view:ident) => {
-        impl p3_air::BaseAir<$crate::native::Val> for $view<'_> {
-            fn width(&self) -> usize {
-                p3_air::BaseAir::<Val>::width(self.air)
-            }
-            fn preprocessed_trace(&self) -> Option<p3_matrix::dense::RowMajorMatrix<Val>> {
-                self.air.preprocessed_trace()
-            }
-            fn preprocessed_width(&self) -> usize {
-                p3_air::BaseAir::<Val>::preprocessed_width(self.air)
-            }
-            fn num_periodic_columns(&self) -> usize {
-                p3_air::BaseAir::<Val>::num_periodic_columns(self.air)
-            }
-            fn periodic_columns(&self) -> std::borrow::Cow<'_, [Vec<Val>]> {
-                self.air.periodic_columns()
-            }
-            fn main_next_row_columns(&self) -> Vec<usize> {
-                p3_air::BaseAir::<Val>::main_next_row_columns(self.air)
-            }
-            fn preprocessed_next_row_columns(&self) -> Vec<usize> {
-                p3_air::BaseAir::<Val>::preprocessed_next_row_columns(self.air)
-            }
-            fn num_constraints(&self) -> Option<usize> {
-                self.count
-            }
-            fn max_constraint_degree(&self) -> Option<usize> {
-                Some(self.degree)
-            }
-            fn num_public_values(&self) -> usize {
-                p3_air::BaseAir::<Val>::num_public_values(self.air)
-            }
-            fn public_boundary_io(&self) -> &[p3_air::BoundaryPublic] {
-                p3_air::BaseAir::<Val>::public_boundary_io(self.air)
-            }
-            fn assumes_boolean_trace(&self) -> bool {
-                p3_air::BaseAir::<Val>::assumes_boolean_trace(self.air)
-            }
-        }
-    };
-}
-
 pub mod air;
 pub mod audit;
 pub mod dir;
 pub mod native;
 pub mod params;
 pub mod prover;
-pub mod prover_air;
 pub mod system;
 pub mod verifier;
+pub mod view;
 
 pub use air::{AirKind, NoteAir};
 pub use params::{security_bits, SecurityLevel};

@@ -14,7 +14,7 @@ use crate::native::{
     unpack_digest, Digest, Val, DIGEST, EXT_LIMBS,
 };
 use crate::params::{config, Config, SecurityLevel};
-use crate::prover_air::ProverAir;
+use crate::view::AirView;
 use crate::StarkError;
 
 /// A STARK proof (Plonky3's uni-STARK proof over [`Config`]).
@@ -195,7 +195,7 @@ pub fn public_values(air: &NoteAir, public: &PublicInputs) -> Result<Option<Vec<
 }
 
 /// Proves `prepared` with zero-knowledge randomness from `seed`, through the
-/// prover's view of `air` ([`ProverAir`]: its constraint degree and count
+/// view of `air` ([`AirView`]: its constraint degree and count
 /// inferred once, not at every proof).
 pub fn prove(
     level: SecurityLevel,
@@ -208,7 +208,7 @@ pub fn prove(
     // The view's degree and count are the AIR's at its own height, the only
     // one `prepare` makes; any other trace is proved through the AIR itself.
     let proof = if trace.height() == air.height() {
-        p3_uni_stark::prove(&cfg, &ProverAir::new(air), trace, pv)
+        p3_uni_stark::prove(&cfg, &AirView::new(air), trace, pv)
     } else {
         p3_uni_stark::prove(&cfg, air, trace, pv)
     };

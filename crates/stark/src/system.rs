@@ -101,7 +101,7 @@ impl ProofSystem for Stark {
 
     fn setup(&self, c: &StarkCircuit, _seed: u64) -> Result<StarkKeys, StarkError> {
         // the quotient's sizing and the constraint layout: inferred here,
-        // once per AIR (`crate::verifier`, `crate::prover_air`), not at
+        // once per AIR (`crate::view`), not at
         // every proof or verify
         c.air.constraint_degree();
         c.air.constraint_count();

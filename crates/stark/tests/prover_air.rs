@@ -1,4 +1,4 @@
-//! The prover's view of the AIR (`zkbench_stark::prover_air`): it lays out
+//! The prover's view of the AIR (`zkbench_stark::view`): it lays out
 //! the constraints and sizes the quotient as Plonky3 does from the AIR
 //! itself, its proofs verify with `p3_uni_stark::verify` of the AIR itself,
 //! and a tampered trace gives no proof that verifies.
@@ -11,7 +11,7 @@ use zkbench_hash::HashFamily;
 use zkbench_stark::air::{AirKind, NoteAir};
 use zkbench_stark::native::Val;
 use zkbench_stark::params::config;
-use zkbench_stark::prover_air::ProverAir;
+use zkbench_stark::view::AirView;
 use zkbench_stark::{air_for, prepare, prove, SecurityLevel};
 use zkbench_statement::{CircuitKind, StatementConfig, Witness};
 
@@ -25,7 +25,7 @@ fn the_view_lays_out_and_sizes_as_the_air_does() {
         (AirKind::Spend, 36, 128),
     ] {
         let air = NoteAir::with_min_height(kind, depth, min_height).unwrap();
-        let view = ProverAir::new(&air);
+        let view = AirView::new(&air);
         let layout = AirLayout::from_air(&air);
         let (a, v) = (
             get_constraint_layout::<Val, Val, _>(&air, layout),

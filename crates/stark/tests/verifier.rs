@@ -1,4 +1,4 @@
-//! The verifier's view of the AIR (`zkbench_stark::verifier`): it sizes the
+//! The view of the AIR as the verifier uses it (`zkbench_stark::view`): it sizes the
 //! quotient as Plonky3 does from the AIR itself, it evaluates the AIR's own
 //! constraints at the out-of-domain point, and tampered proofs are rejected
 //! through it.
@@ -16,7 +16,7 @@ use zkbench_stark::air::{AirKind, NoteAir, TRACE_WIDTH};
 use zkbench_stark::native::Val;
 use zkbench_stark::params::{Challenge, Config};
 use zkbench_stark::prover::{proof_from_bytes, proof_to_bytes, public_values};
-use zkbench_stark::verifier::VerifierAir;
+use zkbench_stark::view::AirView;
 use zkbench_stark::{air_for, prepare, prove, verify, SecurityLevel, StarkProof};
 use zkbench_statement::{CircuitKind, StatementConfig, Witness};
 
@@ -32,8 +32,7 @@ fn the_view_sizes_the_quotient_as_the_air_does() {
         let h = air.height();
         for is_zk in [0, 1] {
             let plain = get_log_num_quotient_chunks::<Val, _>(&air, layout, h, is_zk);
-            let view =
-                get_log_num_quotient_chunks::<Val, _>(&VerifierAir::new(&air), layout, h, is_zk);
+            let view = get_log_num_quotient_chunks::<Val, _>(&AirView::new(&air), layout, h, is_zk);
             assert_eq!(plain, view, "{kind:?} depth {depth}, zk {is_zk}");
         }
         assert_eq!(air.constraint_degree(), 3, "{kind:?} depth {depth}");
@@ -87,11 +86,7 @@ fn the_view_evaluates_the_airs_constraints() {
         for seed in 0..3 {
             let plain = folded(&air, &pv, seed);
             assert_ne!(plain, Challenge::ZERO, "{kind:?}");
-            assert_eq!(
-                folded(&VerifierAir::new(&air), &pv, seed),
-                plain,
-                "{kind:?}"
-            );
+            assert_eq!(folded(&AirView::new(&air), &pv, seed), plain, "{kind:?}");
         }
     }
 }
