@@ -65,7 +65,6 @@ struct Stats {
 #[derive(Clone, Debug)]
 pub struct Writer {
     tx: mpsc::Sender<Job>,
-    capacity: usize,
     stats: Arc<Stats>,
 }
 
@@ -77,11 +76,7 @@ impl Writer {
         let (tx, rx) = mpsc::channel(capacity);
         let stats = Arc::new(Stats::default());
         tokio::spawn(run(db, rx, stats.clone()));
-        Self {
-            tx,
-            capacity,
-            stats,
-        }
+        Self { tx, stats }
     }
 
     /// Queues `sub` and waits until its batch is committed (or failed):
@@ -90,7 +85,7 @@ impl Writer {
     pub async fn submit(&self, sub: Prepared) -> Result<bool, SubmitError> {
         let (reply, answer) = oneshot::channel();
         self.tx.try_send(Job { sub, reply }).map_err(|e| match e {
-            mpsc::error::TrySendError::Full(_) => SubmitError::Full(self.capacity),
+            mpsc::error::TrySendError::Full(_) => SubmitError::Full(self.tx.max_capacity()),
             mpsc::error::TrySendError::Closed(_) => SubmitError::Stopped,
         })?;
         answer
