@@ -293,10 +293,17 @@ pub fn threads() -> usize {
 /// From a thread outside any pool, `f` runs as one job injected into the
 /// pool (one injection per proof rather than one per region).
 pub fn on_cores<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    on_at_most(usize::MAX, f)
+}
+
+/// [`on_cores`] with at most `max` threads: for work whose parallel regions
+/// are too small to feed more (a prover of a small trace), the pool's other
+/// workers would only add wake-ups and cache traffic to each region.
+pub fn on_at_most<T: Send>(max: usize, f: impl FnOnce() -> T + Send) -> T {
     #[cfg(feature = "parallel")]
     {
         use std::{collections::HashMap, sync::Mutex, sync::OnceLock};
-        let want = threads();
+        let want = threads().min(max).max(1);
         if want >= rayon::current_num_threads() {
             return rayon::scope(|_| f());
         }
@@ -320,6 +327,7 @@ pub fn on_cores<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     }
     #[cfg(not(feature = "parallel"))]
     {
+        let _ = max;
         f()
     }
 }
@@ -450,6 +458,23 @@ mod tests {
             prefix: vec![],
             buckets: 0,
         }
+    }
+
+    /// `on_at_most` runs its closure on a worker of a pool of at most that
+    /// many threads, and `on_cores` on one of at most the CPUs' count.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn pools_are_capped() {
+        let big = rayon::ThreadPoolBuilder::new()
+            .num_threads(8)
+            .build()
+            .unwrap();
+        big.install(|| {
+            assert_eq!(on_at_most(1, rayon::current_num_threads), 1);
+            assert!(on_at_most(1, || rayon::current_thread_index().is_some()));
+            let cores = std::thread::available_parallelism().map_or(8, |n| n.get());
+            assert_eq!(on_cores(rayon::current_num_threads), cores.min(8));
+        });
     }
 
     /// Pieces follow the cost of the bases, not their number.

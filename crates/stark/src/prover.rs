@@ -205,14 +205,37 @@ pub fn prove(
 ) -> Result<StarkProof, StarkError> {
     let cfg = config(level, seed);
     let (trace, pv) = (prepared.trace.clone(), &prepared.public_values);
-    // The view's degree and count are the AIR's at its own height, the only
-    // one `prepare` makes; any other trace is proved through the AIR itself.
-    let proof = if trace.height() == air.height() {
-        p3_uni_stark::prove(&cfg, &AirView::new(air), trace, pv)
-    } else {
-        p3_uni_stark::prove(&cfg, air, trace, pv)
-    };
-    proof.map_err(|e| StarkError::Prove(format!("{e:?}")))
+    // One job on a worker of a pool sized for the trace: Plonky3 opens a
+    // parallel region per DFT, Merkle layer and quotient chunk, and each one
+    // opened from outside the pool is handed to a worker and waited for (a
+    // wake-up and a sleep each); from a worker they run in place. The trace
+    // is small (128 rows), so those hand-offs were a quarter of the CPU time
+    // at one thread (`perf`: the scheduler's functions, 25%).
+    zkbench_msm::on_at_most(max_threads(trace.height()), move || {
+        // The view's degree and count are the AIR's at its own height, the
+        // only one `prepare` makes; any other trace is proved through the AIR.
+        let proof = if trace.height() == air.height() {
+            p3_uni_stark::prove(&cfg, &AirView::new(air), trace, pv)
+        } else {
+            p3_uni_stark::prove(&cfg, air, trace, pv)
+        };
+        proof.map_err(|e| StarkError::Prove(format!("{e:?}")))
+    })
+}
+
+/// Trace rows per prover thread: the most threads a trace of `height` rows
+/// is proved with ([`prove`]). The 2^36-leaf spend's trace has 128 rows; on
+/// a 16-core Xeon VM, with every thread, its prove took 11.5 / 9.8 / 9.0 /
+/// 9.2 / 11.2 ms at 1 / 2 / 4 / 8 / 16 threads (`zkbench run perf --filter
+/// spend`) and 6.5x the one-thread CPU time at 16: beyond four threads each
+/// of Plonky3's parallel regions is too small to share. Capped at four, the
+/// 16-thread proof took 2.1x the one-thread CPU time, and its wall time
+/// stayed within that VM's run-to-run spread.
+const ROWS_PER_THREAD: usize = 32;
+
+/// The most threads [`prove`] uses for a trace of `height` rows.
+pub fn max_threads(height: usize) -> usize {
+    (height / ROWS_PER_THREAD).max(1)
 }
 
 pub use crate::verifier::verify;

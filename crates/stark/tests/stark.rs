@@ -245,3 +245,15 @@ fn security_levels_are_what_the_calculator_says() {
         128
     );
 }
+
+/// The prover's thread cap follows the trace: the 2^36-leaf spend's 128 rows
+/// get four threads, a tiny trace one, a tall one more.
+#[test]
+fn prover_threads_follow_the_trace_height() {
+    use zkbench_stark::prover::max_threads;
+    let air = air_for(&config(CircuitKind::Spend, 1u64 << 36)).unwrap();
+    assert_eq!(air.height(), 128);
+    assert_eq!(max_threads(air.height()), 4);
+    assert_eq!(max_threads(8), 1);
+    assert_eq!(max_threads(1 << 12), 128);
+}
