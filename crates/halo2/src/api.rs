@@ -631,22 +631,31 @@ impl Halo2Circuit {
     }
 }
 
-/// Runs `f` on a worker of a rayon pool no larger than the machine (with
-/// the `parallel` feature; `zkbench_msm::on_cores`): `create_proof` opens
+/// Circuit rows per prover thread: the most threads a proof of `2^k` rows
+/// runs on ([`in_pool`]). On a 16-core Xeon VM the 2^36-leaf spend (k = 8,
+/// 256 rows) took 56.8 / 52.8, 52.0 / 54.8, 49.0 / 49.3 and 49.1 / 51.6 ms
+/// at 8 / 16 threads in four lendings (`zkbench run scaling`, `zkbench run
+/// perf --filter spend`), with twice the CPU time at 16: its parallel
+/// regions do not feed more than eight workers.
+const ROWS_PER_THREAD: usize = 32;
+
+/// Runs `f` on a worker of a rayon pool no larger than the machine and with
+/// at most one thread per [`ROWS_PER_THREAD`] of the circuit's `rows` (with
+/// the `parallel` feature; `zkbench_msm::on_at_most`): `create_proof` opens
 /// hundreds of small parallel regions at k = 8, and from a thread outside the
 /// pool every one of them is a job injected into the pool and a sleep until
 /// it is done (a futex wait and a wake-up), where from a worker it is a
 /// fork-join in the pool; in a pool larger than the machine the idle workers
 /// of every region spin on the cores the busy ones need (2.6x the CPU time
-/// of one thread at 16 threads on 2 cores). One injection per proof, on at
-/// most one thread per core.
-fn in_pool<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+/// of one thread at 16 threads on 2 cores). One injection per proof.
+fn in_pool<T: Send>(rows: usize, f: impl FnOnce() -> T + Send) -> T {
     #[cfg(feature = "parallel")]
     {
-        zkbench_msm::on_cores(f)
+        zkbench_msm::on_at_most((rows / ROWS_PER_THREAD).max(1), f)
     }
     #[cfg(not(feature = "parallel"))]
     {
+        let _ = rows;
         f()
     }
 }
@@ -677,7 +686,8 @@ fn prove_raw_with<R: RngCore>(
         let mut seed = <ChaCha20Rng as SeedableRng>::Seed::default();
         rng.fill_bytes(&mut seed);
         let mut rng = ChaCha20Rng::from_seed(seed);
-        in_pool(move || {
+        let rows = 1usize << keys.commit_params().k();
+        in_pool(rows, move || {
             let mut t = T::init(vec![]);
             create_proof::<FastKzg, FastShplonk<'_>, E, _, T, _>(
                 keys.commit_params(),
@@ -1131,6 +1141,23 @@ pub fn run_once(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A proof of 2^k rows runs on a pool worker with at most one thread
+    /// per `ROWS_PER_THREAD` rows (and no more than the machine's CPUs).
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn prover_pool_follows_the_rows() {
+        let big = rayon::ThreadPoolBuilder::new()
+            .num_threads(16)
+            .build()
+            .unwrap();
+        let cores = std::thread::available_parallelism().map_or(16, |n| n.get());
+        big.install(|| {
+            assert_eq!(in_pool(32, rayon::current_num_threads), 1);
+            assert_eq!(in_pool(256, rayon::current_num_threads), cores.min(8));
+            assert!(in_pool(256, || rayon::current_thread_index().is_some()));
+        });
+    }
 
     /// The prover's commitments through zkbench's MSM (`commit::FastKzg`)
     /// are halo2-axiom's: with the same keys, witness and randomness, the
