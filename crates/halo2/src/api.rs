@@ -631,17 +631,9 @@ impl Halo2Circuit {
     }
 }
 
-/// Circuit rows per prover thread: the most threads a proof of `2^k` rows
-/// runs on ([`in_pool`]). On a 16-core Xeon VM the 2^36-leaf spend (k = 8,
-/// 256 rows) took 56.8 / 52.8, 52.0 / 54.8, 49.0 / 49.3 and 49.1 / 51.6 ms
-/// at 8 / 16 threads in four lendings (`zkbench run scaling`, `zkbench run
-/// perf --filter spend`), with twice the CPU time at 16: its parallel
-/// regions do not feed more than eight workers.
-const ROWS_PER_THREAD: usize = 32;
-
 /// Runs `f` on a worker of a rayon pool no larger than the machine and with
-/// at most one thread per [`ROWS_PER_THREAD`] of the circuit's `rows` (with
-/// the `parallel` feature; `zkbench_msm::on_at_most`): `create_proof` opens
+/// at most one thread per `zkbench_msm::ROWS_PER_THREAD` of the circuit's
+/// `rows` (with the `parallel` feature; `zkbench_msm::on_at_most`): `create_proof` opens
 /// hundreds of small parallel regions at k = 8, and from a thread outside the
 /// pool every one of them is a job injected into the pool and a sleep until
 /// it is done (a futex wait and a wake-up), where from a worker it is a
@@ -651,7 +643,7 @@ const ROWS_PER_THREAD: usize = 32;
 fn in_pool<T: Send>(rows: usize, f: impl FnOnce() -> T + Send) -> T {
     #[cfg(feature = "parallel")]
     {
-        zkbench_msm::on_at_most((rows / ROWS_PER_THREAD).max(1), f)
+        zkbench_msm::on_at_most(zkbench_msm::threads_for_rows(rows), f)
     }
     #[cfg(not(feature = "parallel"))]
     {
@@ -1143,7 +1135,8 @@ mod tests {
     use super::*;
 
     /// A proof of 2^k rows runs on a pool worker with at most one thread
-    /// per `ROWS_PER_THREAD` rows (and no more than the machine's CPUs).
+    /// per `zkbench_msm::ROWS_PER_THREAD` rows (and no more than the
+    /// machine's CPUs).
     #[cfg(feature = "parallel")]
     #[test]
     fn prover_pool_follows_the_rows() {

@@ -45,7 +45,7 @@ pub mod table;
 pub use field::{add_affine, add_projective, MsmField};
 pub use points::{Backing, PointBytes, RawCurve};
 pub use split::{
-    on_at_most, on_cores, run_pieces, run_plan, split, threads, vector_here, vector_workers, Block,
-    Piece, Plan, Shape,
+    on_at_most, on_cores, run_pieces, run_plan, split, threads, threads_for_rows, vector_here,
+    vector_workers, Block, Piece, Plan, Shape, ROWS_PER_THREAD,
 };
 pub use table::{num_windows, FixedBaseTable, Scalar, SortedDigits};

@@ -296,6 +296,24 @@ pub fn on_cores<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     on_at_most(usize::MAX, f)
 }
 
+/// Rows of a proof's trace or circuit per prover thread ([`threads_for_rows`]).
+/// Measured on a 16-core Xeon VM with `zkbench run perf --filter spend`:
+/// the STARK spend (128 trace rows) took 11.5 / 9.8 / 9.0 / 9.2 / 11.2 ms at
+/// 1 / 2 / 4 / 8 / 16 threads with 6.5x the one-thread CPU time at 16, and
+/// capped at four 2.1x with its wall time within that VM's run-to-run
+/// spread; the Halo2-KZG spend (k = 8, 256 rows) was at most 7% faster at 16
+/// threads than at 8 in four lendings (56.8 / 52.8, 52.0 / 54.8, 49.0 /
+/// 49.3, 49.1 / 51.6 ms) with twice the CPU time. Beyond one thread per 32
+/// rows, each of these provers' parallel regions is too small to share.
+pub const ROWS_PER_THREAD: usize = 32;
+
+/// The most threads a prover of `rows` rows (a STARK trace's height, a
+/// Halo2 circuit's `2^k`) is run on: one per [`ROWS_PER_THREAD`], at least
+/// one; pass it to [`on_at_most`].
+pub fn threads_for_rows(rows: usize) -> usize {
+    (rows / ROWS_PER_THREAD).max(1)
+}
+
 /// [`on_cores`] with at most `max` threads: for work whose parallel regions
 /// are too small to feed more (a prover of a small trace), the pool's other
 /// workers would only add wake-ups and cache traffic to each region.

@@ -223,20 +223,9 @@ pub fn prove(
     })
 }
 
-/// Trace rows per prover thread: the most threads a trace of `height` rows
-/// is proved with ([`prove`]). The 2^36-leaf spend's trace has 128 rows; on
-/// a 16-core Xeon VM, with every thread, its prove took 11.5 / 9.8 / 9.0 /
-/// 9.2 / 11.2 ms at 1 / 2 / 4 / 8 / 16 threads (`zkbench run perf --filter
-/// spend`) and 6.5x the one-thread CPU time at 16: beyond four threads each
-/// of Plonky3's parallel regions is too small to share. Capped at four, the
-/// 16-thread proof took 2.1x the one-thread CPU time, and its wall time
-/// stayed within that VM's run-to-run spread.
-const ROWS_PER_THREAD: usize = 32;
-
-/// The most threads [`prove`] uses for a trace of `height` rows.
-pub fn max_threads(height: usize) -> usize {
-    (height / ROWS_PER_THREAD).max(1)
-}
+/// The most threads [`prove`] uses for a trace of `height` rows: one per
+/// `zkbench_msm::ROWS_PER_THREAD` (four for the 2^36-leaf spend's 128 rows).
+pub use zkbench_msm::threads_for_rows as max_threads;
 
 pub use crate::verifier::verify;
 
