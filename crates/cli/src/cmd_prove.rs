@@ -69,9 +69,10 @@ pub struct ProveArgs {
 /// Arguments of `zkbench verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// Proof system: groth16, halo2-kzg, halo2-kzg-keccak, stark-babybear or stark-babybear-128.
-    #[arg(long, default_value = SystemId::Groth16.name())]
-    pub system: String,
+    /// Proof system: groth16, halo2-kzg, halo2-kzg-keccak, stark-babybear or stark-babybear-128
+    /// (default: the one the directory's meta.json names, else groth16).
+    #[arg(long)]
+    pub system: Option<String>,
     /// Directory written by `zkbench prove` (or snarkjs: proof.json, public.json, verification_key.json).
     #[arg(long)]
     pub dir: PathBuf,
@@ -332,8 +333,28 @@ fn prove_halo2(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
 }
 
 /// `zkbench verify`.
+/// The system a directory was proved with: `meta.json`'s `system` (written by
+/// `zkbench prove` for every system but groth16, whose directories are
+/// snarkjs's), else groth16.
+fn system_of_dir(dir: &std::path::Path) -> anyhow::Result<SystemId> {
+    let Ok(bytes) = std::fs::read(dir.join("meta.json")) else {
+        return Ok(SystemId::Groth16);
+    };
+    let meta: serde_json::Value = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{}: not JSON", dir.join("meta.json").display()))?;
+    match meta.get("system").and_then(|s| s.as_str()) {
+        Some(name) => name
+            .parse()
+            .with_context(|| format!("{}: field system", dir.join("meta.json").display())),
+        None => Ok(SystemId::Groth16),
+    }
+}
+
 pub fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
-    let system: SystemId = a.system.parse()?;
+    let system: SystemId = match &a.system {
+        Some(name) => name.parse()?,
+        None => system_of_dir(&a.dir)?,
+    };
     if let zkbench_systems::Prover::Stark(_) = system.prover() {
         let t = Instant::now();
         let ok = zkbench_stark::dir::verify_dir(&a.dir)

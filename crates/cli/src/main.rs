@@ -106,8 +106,50 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// An error and its causes joined by ": ", a cause left out where the text
+/// before it already ends with it (error types that print their source in
+/// their own message, as `"{path}: {source}"` does, would otherwise say it
+/// twice).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.is_empty() {
+            text = part;
+        } else if !text.ends_with(&part) {
+            text = format!("{text}: {part}");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_cause_printed_by_its_error_is_not_repeated() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("{path}: {source}")]
+        struct Io {
+            path: String,
+            source: std::io::Error,
+        }
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let e = anyhow::Error::new(Io {
+            path: "proof.json".into(),
+            source: io,
+        })
+        .context("cannot verify proof");
+        assert_eq!(
+            super::error_text(&e),
+            "cannot verify proof: proof.json: no such file"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(super::error_text(&plain), "outer: inner");
     }
 }

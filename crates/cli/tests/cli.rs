@@ -584,3 +584,29 @@ fn halo2_prove_then_verify_and_reject_tampering() {
     ])
     .contains("poseidon2 and poseidon only"));
 }
+
+/// A STARK spend over an arity-4 tree (the width-24 sponge): `verify` reads
+/// the system from the directory's meta.json; a missing directory's error
+/// names the file once.
+#[test]
+fn stark_proof_directories_verify_without_naming_the_system() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("stark4");
+    let dir = out.to_str().unwrap();
+    let mut args: Vec<&str> = "prove --system stark-babybear --alpha 7 --arity 4 --leaves 2^8"
+        .split(' ')
+        .collect();
+    args.extend(["--out", dir]);
+    let o = stdout_of(&args);
+    assert!(o.contains("proof.bin"), "{o}");
+    assert!(stdout_of(&["verify", "--dir", dir]).starts_with("OK"));
+    let missing = tmp.path().join("none");
+    let e = error_of(&[
+        "verify",
+        "--system",
+        "stark-babybear",
+        "--dir",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(e.matches("(os error 2)").count(), 1, "{e}");
+}

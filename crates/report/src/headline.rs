@@ -420,7 +420,7 @@ pub fn fastest_spend_per_family(recs: &[&Record], ctx: &Context) -> Vec<FamilySp
             None => best.push(f),
         }
     }
-    best.sort_by(|a, b| (a.threads, a.family).cmp(&(b.threads, b.family)));
+    best.sort_by_key(|a| (a.threads, a.family));
     best
 }
 

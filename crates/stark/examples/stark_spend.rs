@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 level.target_bits(),
                 security_bits(level, &air),
                 air.rows(),
-                zkbench_stark::air::TRACE_WIDTH,
+                air.layout().width,
                 air.height(),
                 witness_s * 1e3,
                 median(prove_s) * 1e3,

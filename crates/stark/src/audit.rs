@@ -10,7 +10,7 @@ use p3_field::{PrimeCharacteristicRing, PrimeField32};
 use rand::{Rng, RngCore};
 use zkbench_core::{AuditReport, Survivor};
 
-use crate::air::{NoteAir, HASH_COLS, TRACE_WIDTH};
+use crate::air::NoteAir;
 use crate::native::Val;
 use crate::prover::Prepared;
 
@@ -31,11 +31,12 @@ fn mutations(v: Val, rng: &mut dyn RngCore) -> [(&'static str, Val); 2] {
 }
 
 /// Where cell `(row, col)` is, in words.
-fn cell_name(row: usize, col: usize) -> String {
-    let what = if col < HASH_COLS {
+fn cell_name(air: &NoteAir, row: usize, col: usize) -> String {
+    let hash_cols = air.layout().hash_cols;
+    let what = if col < hash_cols {
         format!("Poseidon2 column {col}")
     } else {
-        format!("statement column {}", col - HASH_COLS)
+        format!("statement column {}", col - hash_cols)
     };
     format!("row {row}, {what}")
 }
@@ -59,6 +60,7 @@ pub fn mutation_audit(
         ..AuditReport::default()
     };
     let mut trace = prepared.trace.clone();
+    let width = air.layout().width;
     for i in 0..trace.values.len() {
         let v = trace.values[i];
         for (kind, m) in mutations(v, rng) {
@@ -66,7 +68,7 @@ pub fn mutation_audit(
             record(
                 &mut report,
                 satisfied(air, &trace, &prepared.public_values),
-                || cell_name(i / TRACE_WIDTH, i % TRACE_WIDTH),
+                || cell_name(air, i / width, i % width),
                 kind,
             );
         }

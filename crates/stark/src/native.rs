@@ -20,6 +20,14 @@
 //!   `TruncatedPermutation<_, 2, 8, 16>`, the compression of its own Merkle
 //!   commitments). Outputs are 8 limbs (~248 bits, ~124-bit collision
 //!   resistance) instead of one 254-bit element.
+//! * **wider trees** (arity 4 and 8): the children's 32 or 64 limbs do not
+//!   fit one width-16 permutation, so those trees hash with the width-24
+//!   Poseidon2 (`R_P = 21`, `p3-baby-bear`'s `BABYBEAR_POSEIDON2_RC_24_*`)
+//!   as a sponge of rate 16 and capacity 8 (Plonky3's
+//!   `PaddingFreeSponge<_, 24, 16, 8>`, the hasher of its own Merkle
+//!   leaves): two digests absorbed per permutation, 2 permutations per
+//!   arity-4 node and 4 per arity-8 node, and the note's two 2-to-1 hashes
+//!   are the same sponge over 16 limbs ([`TreeHash`]).
 //! * **public inputs**: the trait's public inputs stay three `Fr` values
 //!   for a spend: the root and the nullifier hash are 8-limb digests packed
 //!   injectively into one `Fr` ([`pack_digest`]: `Σ limb_i · 2^(31 i)`, 248
@@ -32,9 +40,13 @@
 //!   differ from it in at least one limb.
 
 use ark_ff::PrimeField;
-use p3_baby_bear::{default_babybear_poseidon2_16, BabyBear, Poseidon2BabyBear};
+use p3_baby_bear::{
+    default_babybear_poseidon2_16, default_babybear_poseidon2_24, BabyBear, Poseidon2BabyBear,
+};
 use p3_field::{PrimeCharacteristicRing, PrimeField32};
-use p3_symmetric::{PseudoCompressionFunction, TruncatedPermutation};
+use p3_symmetric::{
+    CryptographicHasher, PaddingFreeSponge, PseudoCompressionFunction, TruncatedPermutation,
+};
 use std::sync::OnceLock;
 use zkbench_statement::Fr;
 
@@ -62,9 +74,74 @@ pub fn permutation() -> &'static Poseidon2BabyBear<16> {
     P.get_or_init(default_babybear_poseidon2_16)
 }
 
+/// The width-24 permutation with `p3-baby-bear`'s constants.
+pub fn permutation24() -> &'static Poseidon2BabyBear<24> {
+    static P: OnceLock<Poseidon2BabyBear<24>> = OnceLock::new();
+    P.get_or_init(default_babybear_poseidon2_24)
+}
+
 /// The 2-to-1 compression: the first 8 lanes of `Poseidon2(left ‖ right)`.
 pub fn compress(left: &Digest, right: &Digest) -> Digest {
     TruncatedPermutation::<_, 2, DIGEST, 16>::new(permutation().clone()).compress([*left, *right])
+}
+
+/// Limbs a permutation absorbs per row: two digests.
+pub const RATE: usize = 2 * DIGEST;
+
+/// How a tree of some arity hashes (its children, the note's two values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum TreeHash {
+    /// Arity 2: the width-16 permutation truncated to 8 lanes ([`compress`]).
+    Compress16,
+    /// Arity 4 and 8: the width-24 sponge of rate 16 ([`sponge24`]).
+    Sponge24,
+}
+
+impl TreeHash {
+    /// The hash of a tree of `arity` children (2, 4 or 8), or why there is none.
+    pub fn for_arity(arity: usize) -> Result<Self, String> {
+        match arity {
+            2 => Ok(Self::Compress16),
+            4 | 8 => Ok(Self::Sponge24),
+            a => Err(format!(
+                "the STARK AIR has arity 2 (Poseidon2 width 16), 4 or 8 (width 24); got arity {a}"
+            )),
+        }
+    }
+
+    /// The permutation's width.
+    pub const fn width(self) -> usize {
+        match self {
+            Self::Compress16 => 16,
+            Self::Sponge24 => 24,
+        }
+    }
+
+    /// The hash of `digests` (an even number of them; [`compress`] takes two).
+    pub fn hash(self, digests: &[Digest]) -> Digest {
+        match self {
+            Self::Compress16 => {
+                assert_eq!(
+                    digests.len(),
+                    2,
+                    "the width-16 compression takes two digests"
+                );
+                compress(&digests[0], &digests[1])
+            }
+            Self::Sponge24 => sponge24(digests),
+        }
+    }
+}
+
+/// Plonky3's `PaddingFreeSponge<Poseidon2-24, 24, 16, 8>` over `digests`
+/// (an even number, so that every absorbed block is full).
+pub fn sponge24(digests: &[Digest]) -> Digest {
+    assert!(
+        digests.len().is_multiple_of(2),
+        "the sponge absorbs whole blocks of two digests"
+    );
+    PaddingFreeSponge::<_, 24, RATE, DIGEST>::new(permutation24().clone())
+        .hash_iter(digests.iter().flatten().copied())
 }
 
 /// The 256-bit little-endian integer of `x` as four 64-bit words.
@@ -136,40 +213,65 @@ pub fn domain_nullifier() -> Digest {
 }
 
 /// `leaf = H(n, s)`.
-pub fn note_commitment(nullifier: &Digest, secret: &Digest) -> Digest {
-    compress(nullifier, secret)
+pub fn note_commitment(tree: TreeHash, nullifier: &Digest, secret: &Digest) -> Digest {
+    tree.hash(&[*nullifier, *secret])
 }
 
 /// `nullifier_hash = H(n, DOMAIN_NULLIFIER)`.
-pub fn nullifier_hash(nullifier: &Digest) -> Digest {
-    compress(nullifier, &domain_nullifier())
+pub fn nullifier_hash(tree: TreeHash, nullifier: &Digest) -> Digest {
+    tree.hash(&[*nullifier, domain_nullifier()])
 }
 
-/// The root of the path from `leaf` up through `siblings` (bottom-up),
-/// `bits[i] = 1` when the path node is the right child at level `i`.
-pub fn path_root(leaf: &Digest, siblings: &[Digest], bits: &[bool]) -> Digest {
-    siblings.iter().zip(bits).fold(*leaf, |cur, (sib, &right)| {
-        if right {
-            compress(sib, &cur)
-        } else {
-            compress(&cur, sib)
-        }
-    })
+/// The children of a path level: `siblings` (in child order) with `cur`
+/// inserted at position `digit`.
+pub fn children(cur: &Digest, siblings: &[Digest], digit: usize) -> Vec<Digest> {
+    let mut c = siblings.to_vec();
+    c.insert(digit.min(c.len()), *cur);
+    c
 }
 
-/// A full binary tree over `leaves` (a power of two of them), level by level
-/// from the leaves up to the root: the native reference the AIR's root is
-/// checked against.
-pub fn tree_levels(leaves: &[Digest]) -> Vec<Vec<Digest>> {
+/// The path from `leaf` up through `siblings` (bottom-up, `A − 1` per
+/// level in child order), `digits[i]` the path node's position at level
+/// `i`: the node entering each level (the leaf first) and the root.
+pub fn path_nodes(
+    tree: TreeHash,
+    leaf: &Digest,
+    siblings: &[Vec<Digest>],
+    digits: &[usize],
+) -> (Vec<Digest>, Digest) {
+    let mut nodes = Vec::with_capacity(siblings.len());
+    let mut cur = *leaf;
+    for (sib, &d) in siblings.iter().zip(digits) {
+        nodes.push(cur);
+        cur = tree.hash(&children(&cur, sib, d));
+    }
+    (nodes, cur)
+}
+
+/// The root of the path from `leaf` ([`path_nodes`]).
+pub fn path_root(
+    tree: TreeHash,
+    leaf: &Digest,
+    siblings: &[Vec<Digest>],
+    digits: &[usize],
+) -> Digest {
+    path_nodes(tree, leaf, siblings, digits).1
+}
+
+/// A full tree of `arity` over `leaves` (a power of `arity` of them), level
+/// by level from the leaves up to the root: the native reference the AIR's
+/// root is checked against.
+pub fn tree_levels(arity: usize, leaves: &[Digest]) -> Result<Vec<Vec<Digest>>, String> {
+    let tree = TreeHash::for_arity(arity)?;
     let mut levels = vec![leaves.to_vec()];
     while levels[levels.len() - 1].len() > 1 {
         let up = levels[levels.len() - 1]
-            .chunks(2)
-            .map(|c| compress(&c[0], &c[c.len() - 1]))
+            .chunks(arity)
+            .map(|c| tree.hash(c))
             .collect();
         levels.push(up);
     }
-    levels
+    Ok(levels)
 }
 
 #[cfg(test)]
@@ -216,5 +318,24 @@ mod tests {
         permutation().permute_mut(&mut state);
         assert_eq!(compress(&l, &r), state[..8]);
         assert_ne!(compress(&l, &r), compress(&r, &l));
+    }
+
+    #[test]
+    fn the_sponge_absorbs_two_digests_per_permutation() {
+        // the sponge written out: overwrite lanes 0..16, keep the capacity 16..24
+        use p3_symmetric::Permutation;
+        let d: Vec<Digest> = (0..4)
+            .map(|k| std::array::from_fn(|i| Val::from_u32((10 * k + i) as u32)))
+            .collect();
+        let mut state = [Val::ZERO; 24];
+        for pair in d.chunks(2) {
+            state[..8].copy_from_slice(&pair[0]);
+            state[8..16].copy_from_slice(&pair[1]);
+            permutation24().permute_mut(&mut state);
+        }
+        assert_eq!(sponge24(&d), state[..8]);
+        assert_eq!(TreeHash::Sponge24.hash(&d), sponge24(&d));
+        assert_ne!(sponge24(&d[..2]), compress(&d[0], &d[1]));
+        assert!(TreeHash::for_arity(3).unwrap_err().contains("arity 3"));
     }
 }

@@ -8,10 +8,10 @@ use zkbench_statement::{
     TreeShape, Witness,
 };
 
-use crate::air::{AirKind, NoteAir, TraceInput};
+use crate::air::{AirKind, NoteAir, TraceInput, MIN_HEIGHT};
 use crate::native::{
     domain_nullifier, ext_limbs, limbs_of, note_commitment, nullifier_hash, pack_digest,
-    unpack_digest, Digest, Val, DIGEST, EXT_LIMBS,
+    path_nodes, unpack_digest, Digest, TreeHash, Val, DIGEST, EXT_LIMBS,
 };
 use crate::params::{config, Config, SecurityLevel};
 use crate::view::AirView;
@@ -35,12 +35,6 @@ pub fn air_for(cfg: &StatementConfig) -> Result<NoteAir, StarkError> {
             cfg.alpha
         )));
     }
-    if cfg.arity != 2 {
-        return Err(StarkError::Config(format!(
-            "the STARK AIR has arity 2; got arity {}",
-            cfg.arity
-        )));
-    }
     let kind = match cfg.circuit {
         CircuitKind::Spend => AirKind::Spend,
         CircuitKind::Membership => AirKind::Membership,
@@ -51,7 +45,7 @@ pub fn air_for(cfg: &StatementConfig) -> Result<NoteAir, StarkError> {
         }
     };
     let shape = cfg.shape()?;
-    NoteAir::new(kind, shape.height).map_err(StarkError::Config)
+    NoteAir::with_arity(kind, cfg.arity, shape.height, MIN_HEIGHT).map_err(StarkError::Config)
 }
 
 /// A witness turned into its trace, with its public values (BabyBear, what
@@ -67,47 +61,32 @@ pub struct Prepared {
     pub public: PublicInputs,
 }
 
-/// Siblings as limbs and path bits of `path`, checked against `shape`.
+/// A path's siblings as limbs (per level, in child order) and its position
+/// digits.
 fn path_limbs(
     path: &MerklePath,
     shape: &TreeShape,
-) -> Result<(Vec<Digest>, Vec<bool>), StarkError> {
+) -> Result<(Vec<Vec<Digest>>, Vec<usize>), StarkError> {
     shape.check_siblings(&path.siblings)?;
-    let bits = shape
-        .position_digits(path.index)?
-        .into_iter()
-        .map(|d| d == 1)
+    let digits = shape.position_digits(path.index)?;
+    let siblings = path
+        .siblings
+        .iter()
+        .map(|level| level.iter().map(limbs_of).collect())
         .collect();
-    Ok((
-        path.siblings.iter().map(|s| limbs_of(&s[0])).collect(),
-        bits,
-    ))
-}
-
-/// The nodes entering each level, from `leaf` up, and the root.
-fn path_nodes(leaf: Digest, siblings: &[Digest], bits: &[bool]) -> (Vec<Digest>, Digest) {
-    let mut nodes = Vec::with_capacity(siblings.len());
-    let mut cur = leaf;
-    for (sib, &right) in siblings.iter().zip(bits) {
-        nodes.push(cur);
-        cur = if right {
-            crate::native::compress(sib, &cur)
-        } else {
-            crate::native::compress(&cur, sib)
-        };
-    }
-    (nodes, cur)
+    Ok((siblings, digits))
 }
 
 /// The trace, public values and public inputs of `witness` for `air`.
 pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError> {
     let shape = TreeShape {
-        arity: 2,
+        arity: air.arity(),
         height: air.depth(),
     };
+    let tree = air.tree_hash();
     let (input, public_values, public) = match (air.kind(), witness) {
-        (AirKind::Spend, Witness::Spend(w)) => spend_input(w, &shape)?,
-        (AirKind::Membership, Witness::Membership(w)) => membership_input(w, &shape)?,
+        (AirKind::Spend, Witness::Spend(w)) => spend_input(tree, w, &shape)?,
+        (AirKind::Membership, Witness::Membership(w)) => membership_input(tree, w, &shape)?,
         (kind, w) => {
             return Err(StarkError::Witness(format!(
                 "a {:?} witness for the {kind:?} AIR",
@@ -115,7 +94,7 @@ pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError>
             )))
         }
     };
-    let (nodes, _) = path_nodes(input.leaf, &input.siblings, &input.bits);
+    let (nodes, _) = path_nodes(tree, &input.leaf, &input.siblings, &input.digits);
     let trace = air.trace(&input, &nodes);
     Ok(Prepared {
         trace,
@@ -126,17 +105,17 @@ pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError>
 
 type Parts = (TraceInput, Vec<Val>, PublicInputs);
 
-fn spend_input(w: &SpendWitness, shape: &TreeShape) -> Result<Parts, StarkError> {
+fn spend_input(tree: TreeHash, w: &SpendWitness, shape: &TreeShape) -> Result<Parts, StarkError> {
     let (n, s) = (limbs_of(&w.nullifier), limbs_of(&w.secret));
     if s == domain_nullifier() {
         return Err(StarkError::Witness(
             "the secret must differ from DOMAIN_NULLIFIER".into(),
         ));
     }
-    let (siblings, bits) = path_limbs(&w.path, shape)?;
-    let leaf = note_commitment(&n, &s);
-    let (_, root) = path_nodes(leaf, &siblings, &bits);
-    let nf = nullifier_hash(&n);
+    let (siblings, digits) = path_limbs(&w.path, shape)?;
+    let leaf = note_commitment(tree, &n, &s);
+    let (_, root) = path_nodes(tree, &leaf, &siblings, &digits);
+    let nf = nullifier_hash(tree, &n);
     let ext = ext_limbs(&w.ext_data_hash);
     let mut pv = root.to_vec();
     pv.extend_from_slice(&nf);
@@ -146,21 +125,25 @@ fn spend_input(w: &SpendWitness, shape: &TreeShape) -> Result<Parts, StarkError>
         note: Some((n, s)),
         leaf,
         siblings,
-        bits,
+        digits,
         ext,
     };
     Ok((input, pv, public))
 }
 
-fn membership_input(w: &MembershipWitness, shape: &TreeShape) -> Result<Parts, StarkError> {
-    let (siblings, bits) = path_limbs(&w.path, shape)?;
+fn membership_input(
+    tree: TreeHash,
+    w: &MembershipWitness,
+    shape: &TreeShape,
+) -> Result<Parts, StarkError> {
+    let (siblings, digits) = path_limbs(&w.path, shape)?;
     let leaf = limbs_of(&w.leaf);
-    let (_, root) = path_nodes(leaf, &siblings, &bits);
+    let (_, root) = path_nodes(tree, &leaf, &siblings, &digits);
     let input = TraceInput {
         note: None,
         leaf,
         siblings,
-        bits,
+        digits,
         ext: [Val::default(); EXT_LIMBS],
     };
     Ok((input, root.to_vec(), PublicInputs(vec![pack_digest(&root)])))

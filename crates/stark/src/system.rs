@@ -12,7 +12,7 @@ use rand::RngCore;
 use zkbench_core::{AuditReport, Metrics, ProofSystem};
 use zkbench_statement::{PublicInputs, StatementConfig, Witness};
 
-use crate::air::{AirKind, NoteAir, TRACE_WIDTH};
+use crate::air::{AirKind, NoteAir};
 use crate::params::{security_bits, SecurityLevel};
 use crate::prover::{self, air_for, Prepared, StarkProof};
 use crate::StarkError;
@@ -50,6 +50,13 @@ pub struct StarkKeys {
     pub kind: AirKind,
     /// Tree height.
     pub depth: usize,
+    /// Tree arity (key files written before arity 4 and 8 existed are binary).
+    #[serde(default = "binary")]
+    pub arity: usize,
+}
+
+fn binary() -> usize {
+    2
 }
 
 impl ProofSystem for Stark {
@@ -68,8 +75,8 @@ impl ProofSystem for Stark {
 
     fn description(&self) -> &'static str {
         match self.level {
-            SecurityLevel::Bits100 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI, Keccak-256 commitments) over BabyBear, Poseidon2 width-16 tree in the AIR; ~100-bit conjectured security; transparent",
-            SecurityLevel::Bits128 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI, Keccak-256 commitments) over BabyBear, Poseidon2 width-16 tree in the AIR; 128-bit conjectured security; transparent",
+            SecurityLevel::Bits100 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI, Keccak-256 commitments) over BabyBear, Poseidon2 tree (width 16, arity 2; width-24 sponge, arity 4 and 8) in the AIR; ~100-bit conjectured security; transparent",
+            SecurityLevel::Bits128 => "STARK (Plonky3 0.8 uni-STARK, hiding FRI, Keccak-256 commitments) over BabyBear, Poseidon2 tree (width 16, arity 2; width-24 sponge, arity 4 and 8) in the AIR; 128-bit conjectured security; transparent",
         }
     }
 
@@ -86,7 +93,9 @@ impl ProofSystem for Stark {
         Ok(Metrics::from([
             ("rows".into(), c.air.rows() as f64),
             ("trace_height".into(), c.air.height() as f64),
-            ("trace_columns".into(), TRACE_WIDTH as f64),
+            ("trace_columns".into(), c.air.layout().width as f64),
+            ("arity".into(), c.air.arity() as f64),
+            ("permutation_width".into(), c.air.tree_hash().width() as f64),
             ("height".into(), c.air.depth() as f64),
             ("public_inputs".into(), public as f64),
             (
@@ -109,6 +118,7 @@ impl ProofSystem for Stark {
             level: self.level,
             kind: c.air.kind(),
             depth: c.air.depth(),
+            arity: c.air.arity(),
         })
     }
 
@@ -203,16 +213,16 @@ impl ProofSystem for Stark {
     ) -> Result<Option<AuditReport>, StarkError> {
         // the same constraints over an 8-row trace (every row role is there;
         // 128 rows would only repeat the padding rows)
-        let air =
-            NoteAir::with_min_height(c.air.kind(), c.air.depth(), 8).map_err(StarkError::Config)?;
+        let air = c.air.resized(8).map_err(StarkError::Config)?;
         let prepared = prover::prepare(&air, witness)?;
         let circuit = format!(
-            "{} {}, arity 2, height {}, trace {}x{}",
+            "{} {}, arity {}, height {}, trace {}x{}",
             c.statement.family.name(),
             c.statement.circuit.name(),
+            air.arity(),
             air.depth(),
             air.height(),
-            TRACE_WIDTH
+            air.layout().width
         );
         crate::audit::mutation_audit(&air, &prepared, self.name(), circuit, rng)
             .map(Some)

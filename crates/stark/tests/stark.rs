@@ -5,7 +5,8 @@ use ark_ff::UniformRand;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_hash::HashFamily;
-use zkbench_stark::air::{AirKind, NoteAir, TraceInput};
+use zkbench_stark::air::{AirKind, NoteAir, TraceInput, MIN_HEIGHT};
+use zkbench_stark::native::TreeHash;
 use zkbench_stark::native::{ext_limbs, limbs_of, pack_digest, tree_levels, Digest, Val};
 use zkbench_stark::prover::public_values;
 use zkbench_stark::{air_for, audit, prepare, prove, verify, SecurityLevel};
@@ -100,37 +101,48 @@ fn changed_statements_are_rejected() {
     assert!(e.to_string().contains("3 public inputs"), "{e}");
 }
 
-#[test]
-fn membership_root_is_the_native_trees_root() {
-    // a full native tree of 16 leaves over the same Poseidon2 compression
-    let mut rng = ChaCha20Rng::seed_from_u64(4);
-    let leaves: Vec<Digest> = (0..16).map(|_| limbs_of(&Fr::rand(&mut rng))).collect();
-    let levels = tree_levels(&leaves);
-    let root = levels[4][0];
-    let air = NoteAir::new(AirKind::Membership, 4).unwrap();
-    for index in [0usize, 5, 10, 15] {
-        let siblings: Vec<Digest> = (0..4).map(|l| levels[l][(index >> l) ^ 1]).collect();
-        let bits: Vec<bool> = (0..4).map(|l| (index >> l) & 1 == 1).collect();
-        let mut nodes = vec![leaves[index]];
-        for l in 1..4 {
-            nodes.push(levels[l][index >> l]);
-        }
+/// A membership proof over a full native tree of `arity` and height
+/// `depth` (the native reference: `tree_levels`), for leaves at `indices`.
+fn native_tree_membership(arity: usize, depth: u32, indices: &[usize]) {
+    let mut rng = ChaCha20Rng::seed_from_u64(4 + arity as u64);
+    let n = arity.pow(depth);
+    let leaves: Vec<Digest> = (0..n).map(|_| limbs_of(&Fr::rand(&mut rng))).collect();
+    let levels = tree_levels(arity, &leaves).unwrap();
+    let depth = depth as usize;
+    let root = levels[depth][0];
+    let air = NoteAir::with_arity(AirKind::Membership, arity, depth, MIN_HEIGHT).unwrap();
+    let pos = |index: usize, l: usize| index / arity.pow(l as u32);
+    for &index in indices {
+        let siblings: Vec<Vec<Digest>> = (0..depth)
+            .map(|l| {
+                let (p, at) = (pos(index, l), pos(index, l) % arity);
+                let first = p - at;
+                (first..first + arity)
+                    .filter(|&k| k != p)
+                    .map(|k| levels[l][k])
+                    .collect()
+            })
+            .collect();
+        let digits: Vec<usize> = (0..depth).map(|l| pos(index, l) % arity).collect();
+        let nodes: Vec<Digest> = (0..depth).map(|l| levels[l][pos(index, l)]).collect();
         let input = TraceInput {
             note: None,
             leaf: leaves[index],
             siblings,
-            bits,
+            digits,
             ext: [Val::default(); 9],
         };
         let trace = air.trace(&input, &nodes);
-        // the permutation rows of the AIR's trace compute the native nodes
-        for l in 0..4 {
+        // the last row of each level computes the native tree's node
+        for l in 0..depth {
+            let row = (l + 1) * air.rows_per_level() - 1;
             assert_eq!(
-                NoteAir::row_output(&trace, l),
-                levels[l + 1][index >> (l + 1)]
+                air.row_output(&trace, row),
+                levels[l + 1][pos(index, l + 1)],
+                "arity {arity} level {l}"
             );
         }
-        assert!(audit::satisfied(&air, &trace, &root));
+        assert!(audit::satisfied(&air, &trace, &root), "arity {arity}");
         let prepared = zkbench_stark::Prepared {
             trace,
             public_values: root.to_vec(),
@@ -142,6 +154,13 @@ fn membership_root_is_the_native_trees_root() {
         wrong[0] += Val::new(1);
         assert!(!verify(LEVEL, &air, &wrong, &proof));
     }
+}
+
+#[test]
+fn membership_root_is_the_native_trees_root() {
+    native_tree_membership(2, 4, &[0, 5, 10, 15]);
+    native_tree_membership(4, 2, &[0, 6, 15]);
+    native_tree_membership(8, 2, &[0, 13, 63]);
 }
 
 #[test]
@@ -163,19 +182,64 @@ fn public_inputs_follow_the_statement() {
     );
     assert_eq!(prepared.public.0[2], sw.ext_data_hash);
     assert_eq!(prepared.public_values[16..], ext_limbs(&sw.ext_data_hash));
-    let leaf =
-        zkbench_stark::native::note_commitment(&limbs_of(&sw.nullifier), &limbs_of(&sw.secret));
+    let tree = TreeHash::Compress16;
+    let leaf = zkbench_stark::native::note_commitment(
+        tree,
+        &limbs_of(&sw.nullifier),
+        &limbs_of(&sw.secret),
+    );
     let digits = shape.position_digits(sw.path.index).unwrap();
-    let siblings: Vec<Digest> = sw.path.siblings.iter().map(|s| limbs_of(&s[0])).collect();
-    let bits: Vec<bool> = digits.iter().map(|&d| d == 1).collect();
-    let root = zkbench_stark::native::path_root(&leaf, &siblings, &bits);
+    let siblings: Vec<Vec<Digest>> = sw
+        .path
+        .siblings
+        .iter()
+        .map(|s| vec![limbs_of(&s[0])])
+        .collect();
+    let root = zkbench_stark::native::path_root(tree, &leaf, &siblings, &digits);
     assert_eq!(prepared.public.0[0], pack_digest(&root));
     assert_eq!(
         prepared.public.0[1],
-        pack_digest(&zkbench_stark::native::nullifier_hash(&limbs_of(
-            &sw.nullifier
-        )))
+        pack_digest(&zkbench_stark::native::nullifier_hash(
+            tree,
+            &limbs_of(&sw.nullifier)
+        ))
     );
+}
+
+#[test]
+fn wider_trees_prove_the_statement_with_the_width_24_sponge() {
+    // arity 4 and 8: honest spends verify; the public root is the native
+    // sponge path's, and a changed external-data hash is refused
+    for arity in [4usize, 8] {
+        let cfg = StatementConfig {
+            arity,
+            ..config(CircuitKind::Spend, (arity as u64).pow(3))
+        };
+        let air = air_for(&cfg).unwrap();
+        assert_eq!((air.arity(), air.tree_hash()), (arity, TreeHash::Sponge24));
+        assert_eq!(air.rows(), 2 + 3 * arity / 2);
+        let w = witness(&cfg, 9);
+        let prepared = prepare(&air, &w).unwrap();
+        let Witness::Spend(sw) = &w else {
+            unreachable!()
+        };
+        let shape = cfg.shape().unwrap();
+        let digits = shape.position_digits(sw.path.index).unwrap();
+        let siblings: Vec<Vec<Digest>> = (sw.path.siblings.iter())
+            .map(|l| l.iter().map(limbs_of).collect())
+            .collect();
+        let leaf = zkbench_stark::native::note_commitment(
+            TreeHash::Sponge24,
+            &limbs_of(&sw.nullifier),
+            &limbs_of(&sw.secret),
+        );
+        let root = zkbench_stark::native::path_root(TreeHash::Sponge24, &leaf, &siblings, &digits);
+        assert_eq!(prepared.public.0[0], pack_digest(&root), "arity {arity}");
+        assert!(proves_for(&air, &w, &prepared.public), "arity {arity}");
+        let mut changed = prepared.public.clone();
+        changed.0[2] += Fr::from(1u64);
+        assert!(!proves_for(&air, &w, &changed), "arity {arity}");
+    }
 }
 
 #[test]
@@ -186,8 +250,8 @@ fn configurations_it_cannot_prove_say_why() {
         .to_string()
         .contains("batch-root"));
     cfg.circuit = CircuitKind::Spend;
-    cfg.arity = 4;
-    assert!(air_for(&cfg).unwrap_err().to_string().contains("arity 2"));
+    cfg.arity = 3;
+    assert!(air_for(&cfg).unwrap_err().to_string().contains("arity 3"));
     cfg.arity = 2;
     cfg.family = HashFamily::Poseidon;
     assert!(air_for(&cfg).unwrap_err().to_string().contains("Poseidon2"));
@@ -195,10 +259,18 @@ fn configurations_it_cannot_prove_say_why() {
 
 #[test]
 fn every_trace_cell_and_public_value_is_constrained() {
-    for circuit in [CircuitKind::Spend, CircuitKind::Membership] {
-        let cfg = config(circuit, 1 << 3);
-        let full = air_for(&cfg).unwrap();
-        let air = NoteAir::with_min_height(full.kind(), full.depth(), 8).unwrap();
+    let cases = [
+        (CircuitKind::Spend, 2, 1 << 3),
+        (CircuitKind::Membership, 2, 1 << 3),
+        (CircuitKind::Spend, 4, 16),
+        (CircuitKind::Membership, 8, 8),
+    ];
+    for (circuit, arity, leaves) in cases {
+        let cfg = StatementConfig {
+            arity,
+            ..config(circuit, leaves)
+        };
+        let air = air_for(&cfg).unwrap().resized(8).unwrap();
         let prepared = prepare(&air, &witness(&cfg, 6)).unwrap();
         let mut rng = ChaCha20Rng::seed_from_u64(8);
         let report =

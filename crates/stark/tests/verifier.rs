@@ -4,7 +4,7 @@
 //! through it.
 
 use p3_air::symbolic::AirLayout;
-use p3_air::{Air, RowWindow};
+use p3_air::{Air, BaseAir, RowWindow};
 use p3_field::{BasedVectorSpace, PrimeCharacteristicRing};
 use p3_matrix::dense::RowMajorMatrixView;
 use p3_matrix::stack::VerticalPair;
@@ -12,7 +12,7 @@ use p3_uni_stark::{get_log_num_quotient_chunks, VerifierConstraintFolder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkbench_hash::HashFamily;
-use zkbench_stark::air::{AirKind, NoteAir, TRACE_WIDTH};
+use zkbench_stark::air::{AirKind, NoteAir, MIN_HEIGHT};
 use zkbench_stark::native::Val;
 use zkbench_stark::params::{Challenge, Config};
 use zkbench_stark::prover::{proof_from_bytes, proof_to_bytes, public_values};
@@ -45,15 +45,17 @@ fn challenge(rng: &mut ChaCha20Rng) -> Challenge {
 }
 
 /// The constraints of `air` folded at random openings by the verifier's folder.
-fn folded<A: for<'a> Air<VerifierConstraintFolder<'a, Config>>>(
+fn folded<A: BaseAir<Val> + for<'a> Air<VerifierConstraintFolder<'a, Config>>>(
     air: &A,
     pv: &[Val],
     seed: u64,
 ) -> Challenge {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let local: Vec<Challenge> = (0..TRACE_WIDTH).map(|_| challenge(&mut rng)).collect();
-    let next: Vec<Challenge> = (0..TRACE_WIDTH).map(|_| challenge(&mut rng)).collect();
-    let periodic: Vec<Challenge> = (0..5).map(|_| challenge(&mut rng)).collect();
+    let local: Vec<Challenge> = (0..air.width()).map(|_| challenge(&mut rng)).collect();
+    let next: Vec<Challenge> = (0..air.width()).map(|_| challenge(&mut rng)).collect();
+    let periodic: Vec<Challenge> = (0..air.num_periodic_columns())
+        .map(|_| challenge(&mut rng))
+        .collect();
     let mut folder = VerifierConstraintFolder::<Config> {
         main: VerticalPair::new(
             RowMajorMatrixView::new_row(&local),
@@ -78,8 +80,12 @@ fn folded<A: for<'a> Air<VerifierConstraintFolder<'a, Config>>>(
 
 #[test]
 fn the_view_evaluates_the_airs_constraints() {
-    for kind in [AirKind::Spend, AirKind::Membership] {
-        let air = NoteAir::new(kind, 10).unwrap();
+    for (kind, arity) in [
+        (AirKind::Spend, 2),
+        (AirKind::Membership, 2),
+        (AirKind::Spend, 4),
+    ] {
+        let air = NoteAir::with_arity(kind, arity, 10, MIN_HEIGHT).unwrap();
         let pv: Vec<Val> = (0..p3_air::BaseAir::<Val>::num_public_values(&air))
             .map(|i| Val::new(i as u32 + 1))
             .collect();

@@ -84,7 +84,7 @@ fn siblings(v: &Value, shape: &TreeShape) -> Result<Vec<Vec<Fr>>, WasmError> {
     let levels = v
         .as_array()
         .ok_or_else(|| bad("siblings: expected an array of the tree's levels, bottom-up"))?;
-    if levels.len() != shape.height as usize {
+    if levels.len() != shape.height {
         return Err(bad(format!(
             "siblings: a tree of {} levels needs {} levels of siblings; got {}",
             shape.height,
@@ -191,7 +191,7 @@ fn levels(hashes: &NativeHashes, shape: &TreeShape, leaves: Vec<Fr>) -> (Vec<Vec
     let h = hashes.native_node();
     let mut zero = vec![Fr::from(0u64)];
     let mut levels = vec![leaves];
-    for l in 0..shape.height as usize {
+    for l in 0..shape.height {
         let below = &levels[l];
         let up = below
             .chunks(shape.arity)
@@ -237,8 +237,8 @@ pub fn membership_inputs(
     let leaf = values[index as usize];
     let (levels, zero) = levels(hashes, shape, values);
     let mut pos = index as usize;
-    let mut siblings = Vec::with_capacity(shape.height as usize);
-    for (l, level) in levels.iter().take(shape.height as usize).enumerate() {
+    let mut siblings = Vec::with_capacity(shape.height);
+    for (l, level) in levels.iter().take(shape.height).enumerate() {
         let first = pos - pos % shape.arity;
         let node = |i: usize| level.get(i).copied().unwrap_or(zero[l]);
         siblings.push(
@@ -249,7 +249,7 @@ pub fn membership_inputs(
         );
         pos /= shape.arity;
     }
-    let root = levels[shape.height as usize][0];
+    let root = levels[shape.height][0];
     let dec = |x: &Fr| Value::String(fr_to_decimal(x));
     Ok(serde_json::json!({
         "root": dec(&root),
