@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use zkbench_server::{
     canonical::{content_id, into_canonical_text},
-    db::NewSubmission,
+    db::{NewSubmission, Prepared},
     leaderboard, sample,
     summary::{board_from_documents, Filters, StoredDoc},
     Db,
@@ -43,15 +43,16 @@ pub fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
+/// Submissions per transaction of the fill (the server's group commit
+/// writes batches the same way, [`Db::insert_batch`]).
+const FILL_BATCH: u64 = 250;
+
 impl Fill {
-    /// Stores `n` distinct sample submissions through [`Db::insert`];
-    /// returns the ids of the first two.
-    pub async fn store(&self, url: &str) -> Vec<String> {
-        let db = Db::connect(url).await.expect("database");
-        let t = Instant::now();
-        let mut bytes = 0usize;
-        let mut first = Vec::new();
-        for seed in 0..self.n {
+    /// Submissions `from..to`, prepared as the server prepares a `POST`
+    /// (canonical text, content id, zstd, summary entries), with their ids.
+    fn prepare(&self, from: u64, to: u64) -> (Vec<String>, Vec<Prepared>, usize) {
+        let (mut ids, mut out, mut bytes) = (Vec::new(), Vec::new(), 0);
+        for seed in from..to {
             let file = sample::document(seed, self.records, self.samples);
             let canonical = into_canonical_text(serde_json::to_value(&file).expect("JSON"));
             bytes = canonical.len();
@@ -64,20 +65,48 @@ impl Fill {
                 document: &canonical,
                 file: &file,
             };
-            db.insert(&s).await.expect("insert");
-            if first.len() < 2 {
-                first.push(id.clone());
+            out.push(Prepared::new(&s).expect("prepare"));
+            ids.push(id);
+        }
+        (ids, out, bytes)
+    }
+
+    /// Stores `n` distinct sample submissions through [`Db::insert_batch`],
+    /// [`FILL_BATCH`] a transaction, the next batch prepared on a blocking
+    /// thread while one is written; returns the ids of the first two.
+    pub async fn store(&self, url: &str) -> Vec<String> {
+        let db = Db::connect(url).await.expect("database");
+        let t = Instant::now();
+        let this = std::sync::Arc::new(Fill { ..*self });
+        let spawn = |from: u64| {
+            let this = this.clone();
+            let to = (from + FILL_BATCH).min(this.n);
+            tokio::task::spawn_blocking(move || this.prepare(from, to))
+        };
+        let (mut first, mut bytes) = (Vec::new(), 0);
+        let mut next = Some(spawn(0));
+        let mut from = 0;
+        while let Some(job) = next.take() {
+            let (ids, batch, b) = job.await.expect("prepare thread");
+            from += batch.len() as u64;
+            if from < self.n {
+                next = Some(spawn(from));
             }
-            if seed > 0 && seed % 5000 == 0 {
+            for r in db.insert_batch(&batch).await {
+                r.expect("insert");
+            }
+            bytes = b;
+            first.extend(ids.into_iter().take(2 - first.len().min(2)));
+            if from % 5000 < FILL_BATCH {
                 eprintln!(
-                    "  {seed} stored, {:.0}/s",
-                    seed as f64 / t.elapsed().as_secs_f64()
+                    "  {from} stored, {:.0}/s",
+                    from as f64 / t.elapsed().as_secs_f64()
                 );
             }
         }
         let took = t.elapsed().as_secs_f64();
         eprintln!(
-            "filled {} submissions of {} records x {} samples ({:.1} KiB each) in {took:.1} s ({:.0}/s)",
+            "filled {} submissions of {} records x {} samples ({:.1} KiB each) in {took:.1} s ({:.0}/s, {FILL_BATCH} a transaction)",
             self.n,
             self.records,
             self.samples,
