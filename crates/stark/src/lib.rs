@@ -1,8 +1,9 @@
 //! # zkbench-stark
 //!
 //! The note spend and membership statements of `zkbench-statement` as
-//! small-field STARKs: AIRs over BabyBear with Poseidon2 (width 16) as the
-//! tree hash and 8-limb digests, proved with Plonky3's uni-STARK and hiding
+//! small-field STARKs: AIRs over BabyBear with Poseidon2 as the tree hash
+//! (width 16 for binary trees, a width-24 sponge for arity 4 and 8) and
+//! 8-limb digests, proved with Plonky3's uni-STARK and hiding
 //! FRI (Plonky3 0.8.0) with Keccak-256 commitments and transcript.
 //!
 //! * [`native`]: the small-field values (how an `Fr` witness becomes

@@ -25,7 +25,7 @@ pub type StarkProof = p3_uni_stark::Proof<Config>;
 pub fn air_for(cfg: &StatementConfig) -> Result<NoteAir, StarkError> {
     if cfg.family != zkbench_hash::HashFamily::Poseidon2 {
         return Err(StarkError::Config(format!(
-            "the STARK proves the Poseidon2 statement (BabyBear Poseidon2, width 16); got family {}",
+            "the STARK proves the Poseidon2 statement (BabyBear Poseidon2, width 16 or 24); got family {}",
             cfg.family.name()
         )));
     }
