@@ -132,9 +132,6 @@ impl Layout {
     }
 }
 
-/// Trace width of the binary tree's AIR.
-pub const TRACE_WIDTH: usize = Layout::of(TreeHash::Compress16).width;
-
 /// Public values: the root's limbs first, then (spend) the nullifier hash's
 /// and the external data's.
 pub const PV_ROOT: usize = 0;
