@@ -23,7 +23,13 @@
 //! database: a SQLite file in a temporary directory, and a throwaway
 //! PostgreSQL cluster (`zkbench_server::pgtemp`). Each client has its own
 //! connection and posts distinct documents (every request stores a new row,
-//! 201) back to back for the given time. Prints a Markdown table.
+//! 201) back to back for the given time (a closed loop: the server's
+//! throughput, latency ≈ clients / throughput). With `--interval-ms T` every
+//! level is run a second time with each client posting once every T ms on a
+//! fixed schedule (staggered over the clients: an offered load of
+//! `clients · 1000 / T` submissions a second), a request's latency counted
+//! from its scheduled time, so a server that falls behind is charged the
+//! wait (no coordinated omission). Prints a Markdown table.
 
 use std::{
     sync::Arc,
@@ -44,6 +50,8 @@ struct Args {
     db: String,
     /// Whether `--fill` also measures the GET pages (`--gets off`: only the `POST` levels).
     gets: bool,
+    /// `--interval-ms`: each client's posting period (`None`: back to back).
+    interval: Option<Duration>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -55,6 +63,7 @@ fn parse_args() -> Result<Args, String> {
         fill: 0,
         db: "both".into(),
         gets: true,
+        interval: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -70,6 +79,9 @@ fn parse_args() -> Result<Args, String> {
             "--fill" => a.fill = num(&v)? as u64,
             "--db" if ["sqlite", "postgres", "both"].contains(&v.as_str()) => a.db = v,
             "--gets" if ["on", "off"].contains(&v.as_str()) => a.gets = v == "on",
+            "--interval-ms" if num(&v)? > 0.0 => {
+                a.interval = Some(Duration::from_secs_f64(num(&v)? / 1e3))
+            }
             "--clients" => {
                 a.clients = v
                     .split(',')
@@ -78,7 +90,7 @@ fn parse_args() -> Result<Args, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown flag or value {flag} {v}; accepted: --seconds, --records, --samples, --clients, --fill N, --db sqlite|postgres|both, --gets on|off"
+                    "unknown flag or value {flag} {v}; accepted: --seconds, --records, --samples, --clients, --fill N, --db sqlite|postgres|both, --gets on|off, --interval-ms T (> 0)"
                 ))
             }
         }
@@ -110,6 +122,8 @@ impl Bodies {
 
 struct Level {
     clients: usize,
+    /// Each client's posting period (`None`: back to back).
+    interval: Option<Duration>,
     requests: usize,
     errors: usize,
     rps: f64,
@@ -126,42 +140,77 @@ pub fn nearest_rank(sorted: &[Duration], p: f64) -> Duration {
     sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
+/// One client's schedule: back to back, or every `interval` from `offset`.
+#[derive(Clone, Copy)]
+struct Pace {
+    interval: Option<Duration>,
+    offset: Duration,
+}
+
+/// One client of a level: its latencies and its failed requests.
+async fn client(
+    url: String,
+    bodies: Arc<Bodies>,
+    counter: Arc<std::sync::atomic::AtomicU64>,
+    start: Instant,
+    deadline: Instant,
+    pace: Pace,
+) -> (Vec<Duration>, usize) {
+    let client = reqwest::Client::new();
+    let (mut lat, mut errors) = (Vec::new(), 0usize);
+    let mut due = start + pace.offset;
+    loop {
+        let scheduled = match pace.interval {
+            Some(iv) => {
+                tokio::time::sleep_until(due.into()).await;
+                let at = due;
+                due += iv;
+                at
+            }
+            None => Instant::now(),
+        };
+        if scheduled >= deadline {
+            break;
+        }
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let r = client
+            .post(format!("{url}/api/results"))
+            .header("content-type", "application/json")
+            .body(bodies.body(n))
+            .send()
+            .await;
+        match r {
+            Ok(resp) if resp.status() == reqwest::StatusCode::CREATED => {
+                let _ = resp.bytes().await;
+                lat.push(scheduled.elapsed());
+            }
+            _ => errors += 1,
+        }
+    }
+    (lat, errors)
+}
+
 async fn run_level(
     url: &str,
     clients: usize,
     seconds: f64,
     bodies: Arc<Bodies>,
     first: u64,
+    interval: Option<Duration>,
 ) -> Level {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(seconds);
     let counter = Arc::new(std::sync::atomic::AtomicU64::new(first));
     let mut tasks = Vec::new();
-    for _ in 0..clients {
+    for i in 0..clients {
+        let pace = Pace {
+            interval,
+            offset: interval.map_or(Duration::ZERO, |iv| iv * i as u32 / clients as u32),
+        };
         let (url, bodies, counter) = (url.to_string(), bodies.clone(), counter.clone());
-        tasks.push(tokio::spawn(async move {
-            let client = reqwest::Client::new();
-            let (mut lat, mut errors) = (Vec::new(), 0usize);
-            while Instant::now() < deadline {
-                let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let body = bodies.body(n);
-                let t = Instant::now();
-                let r = client
-                    .post(format!("{url}/api/results"))
-                    .header("content-type", "application/json")
-                    .body(body)
-                    .send()
-                    .await;
-                match r {
-                    Ok(resp) if resp.status() == reqwest::StatusCode::CREATED => {
-                        let _ = resp.bytes().await;
-                        lat.push(t.elapsed());
-                    }
-                    _ => errors += 1,
-                }
-            }
-            (lat, errors)
-        }));
+        tasks.push(tokio::spawn(client(
+            url, bodies, counter, start, deadline, pace,
+        )));
     }
     let (mut all, mut errors) = (Vec::new(), 0);
     for t in tasks {
@@ -173,11 +222,20 @@ async fn run_level(
     all.sort();
     Level {
         clients,
+        interval,
         requests: all.len(),
         errors,
         rps: all.len() as f64 / elapsed,
         p50: nearest_rank(&all, 50.0),
         p99: nearest_rank(&all, 99.0),
+    }
+}
+
+/// How a level's clients post, in words.
+fn pace_text(interval: Option<Duration>) -> String {
+    match interval {
+        None => "back to back".into(),
+        Some(iv) => format!("every {:.0} ms", iv.as_secs_f64() * 1e3),
     }
 }
 
@@ -266,12 +324,20 @@ fn main() {
         if args.fill > 0 && args.gets {
             fill::measure_gets(&client_rt, &base, name, &args.clients, args.seconds, &ids);
         }
-        for &c in &args.clients {
-            let level =
-                client_rt.block_on(run_level(&base, c, args.seconds, bodies.clone(), first));
+        let paces = std::iter::once(None).chain(args.interval.map(Some));
+        for (interval, &c) in paces.flat_map(|p| args.clients.iter().map(move |c| (p, c))) {
+            let level = client_rt.block_on(run_level(
+                &base,
+                c,
+                args.seconds,
+                bodies.clone(),
+                first,
+                interval,
+            ));
             first += 10_000_000;
             eprintln!(
-                "{name}: {c} clients: {} requests, {:.0}/s, p50 {}, p99 {}, {} errors",
+                "{name}: {c} clients, {}: {} requests, {:.0}/s, p50 {}, p99 {}, {} errors",
+                pace_text(interval),
                 level.requests,
                 level.rps,
                 ms(level.p50),
@@ -284,18 +350,21 @@ fn main() {
         let _ = server_rt.block_on(handle);
     }
     println!(
-        "POST /api/results, {} records x {} samples per document ({:.1} KiB), {} s per level, every request a new row (201)\n",
+        "POST /api/results, {} records x {} samples per document ({:.1} KiB), {} s per level, every request a new row (201); paced levels count latency from the scheduled time\n",
         args.records,
         args.samples,
         body_len as f64 / 1024.0,
         args.seconds
     );
-    println!("| database | clients | requests | requests/s | p50 | p99 | errors |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| database | clients | each client posts | requests | requests/s | p50 | p99 | errors |"
+    );
+    println!("|---|---:|---|---:|---:|---:|---:|---:|");
     for (name, l) in &rows {
         println!(
-            "| {name} | {} | {} | {:.0} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {:.0} | {} | {} | {} |",
             l.clients,
+            pace_text(l.interval),
             l.requests,
             l.rps,
             ms(l.p50),

@@ -12,7 +12,7 @@ mod runs;
 mod summaries;
 
 pub use batch::Prepared;
-pub use runs::{Device, Point, Run, RUNS};
+pub use runs::{Device, Point, Run, RUNS, SERIES};
 
 use std::{sync::Arc, time::Duration};
 

@@ -139,7 +139,7 @@ pub fn render_device(d: &Device, f: &Filters) -> String {
     );
     filter_form(&mut h, &device_href(&d.class), &d.values, f);
     h.push_str("<h2>Median time per run</h2>");
-    chart::runs_over_time(&mut h, &d.points);
+    chart::runs_over_time(&mut h, &d.points, d.series_total);
     h.push_str(
         "<h2>Latest runs</h2><table><tr><th>received (UTC)</th><th>submission</th><th>suite</th>\
          <th>measured records</th><th>against the run before</th></tr>",

@@ -443,3 +443,70 @@ async fn database_outage_is_a_fast_503_then_recovers() {
     assert!(r.text().await.unwrap().contains("2 submissions"));
     server.stop().await;
 }
+
+/// The device page's chart reads only its charted cases: the database's
+/// choice (the cases with the most positive medians in the latest runs,
+/// ties by case then phase) and its count of drawable cases equal what the
+/// documents' own entries give.
+async fn device_chart_matches_the_documents(url: &str, label: &str) {
+    use std::collections::BTreeMap;
+    let db = Db::connect(url).await.unwrap();
+    // five runs of one class (seeds 0, 3, ...), 30 records each: more cases than the chart draws
+    let docs: Vec<_> = (0..5)
+        .map(|k| zkbench_server::sample::document(3 * k, 30, 3))
+        .collect();
+    let (first, _) = zkbench_server::summary::entries(&docs[0]);
+    let class = first[0].key.class.clone();
+    let mut counts: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for d in &docs {
+        assert!(
+            insert(&db, &serde_json::to_value(d).unwrap()).await,
+            "{label}"
+        );
+        for e in zkbench_server::summary::entries(d).0 {
+            if e.key.class == class && e.median > 0.0 {
+                *counts.entry((e.key.case_id, e.key.phase)).or_default() += 1;
+            }
+        }
+    }
+    let mut ranked: Vec<_> = counts.iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    ranked.truncate(zkbench_server::db::SERIES);
+    assert!(
+        counts.len() > zkbench_server::db::SERIES,
+        "{label}: {counts:?}"
+    );
+    let d = db
+        .device(&class, &Filters::default())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(d.series_total, counts.len(), "{label}");
+    let charted: std::collections::BTreeSet<_> = d
+        .points
+        .iter()
+        .map(|p| (p.case_id.clone(), p.phase.clone()))
+        .collect();
+    let want: std::collections::BTreeSet<_> = ranked.iter().map(|(k, _)| (*k).clone()).collect();
+    assert_eq!(charted, want, "{label}");
+    assert_eq!(
+        d.points.len(),
+        ranked.iter().map(|(_, n)| **n).sum::<usize>(),
+        "{label}"
+    );
+    db.close().await;
+}
+
+#[tokio::test]
+async fn device_chart_matches_the_documents_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    device_chart_matches_the_documents(&sqlite_url(dir.path(), "d.db"), "SQLite").await;
+}
+
+#[tokio::test]
+async fn device_chart_matches_the_documents_postgres() {
+    let Some(pg) = common::postgres("device_chart_matches_the_documents_postgres") else {
+        return;
+    };
+    device_chart_matches_the_documents(&pg.url(), "PostgreSQL").await;
+}

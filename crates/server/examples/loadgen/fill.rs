@@ -190,11 +190,12 @@ pub fn measure_gets(
     }
     reset_peak();
     println!("\n{name}: GET, {seconds} s per level\n");
-    println!("| path | clients | requests | requests/s | p50 | p99 | page |");
-    println!("|---|---:|---:|---:|---:|---:|---:|");
+    println!("| path | clients | requests | requests/s | p50 | p99 | page | failed |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
     for path in &paths {
         for &c in clients {
-            let (mut lat, size, rps) = rt.block_on(get_level(format!("{base}{path}"), c, seconds));
+            let (mut lat, size, rps, failed) =
+                rt.block_on(get_level(format!("{base}{path}"), c, seconds));
             lat.sort();
             let shown = if path.len() > 60 {
                 format!("{}…", &path[..60])
@@ -202,7 +203,7 @@ pub fn measure_gets(
                 path.clone()
             };
             println!(
-                "| `{shown}` | {c} | {} | {rps:.0} | {} | {} | {:.0} KiB |",
+                "| `{shown}` | {c} | {} | {rps:.0} | {} | {} | {:.0} KiB | {failed} |",
                 lat.len(),
                 ms(nearest_rank(&lat, 50.0)),
                 ms(nearest_rank(&lat, 99.0)),
@@ -215,8 +216,13 @@ pub fn measure_gets(
 }
 
 /// `clients` clients getting `url` back to back for `seconds`: latencies of
-/// the 200s, the page size, requests per second. Other statuses panic.
-async fn get_level(url: String, clients: usize, seconds: f64) -> (Vec<Duration>, usize, f64) {
+/// the 200s, the page size, requests per second, and the requests answered
+/// otherwise (another status or no answer).
+async fn get_level(
+    url: String,
+    clients: usize,
+    seconds: f64,
+) -> (Vec<Duration>, usize, f64, usize) {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(seconds);
     let mut tasks = Vec::new();
@@ -224,23 +230,27 @@ async fn get_level(url: String, clients: usize, seconds: f64) -> (Vec<Duration>,
         let url = url.clone();
         tasks.push(tokio::spawn(async move {
             let client = reqwest::Client::new();
-            let (mut lat, mut size) = (Vec::new(), 0);
+            let (mut lat, mut size, mut failed) = (Vec::new(), 0, 0);
             while Instant::now() < deadline {
                 let t = Instant::now();
-                let resp = client.get(&url).send().await.expect("request");
-                assert!(resp.status().is_success(), "{url}: {}", resp.status());
-                size = resp.bytes().await.expect("body").len();
-                lat.push(t.elapsed());
+                match client.get(&url).send().await {
+                    Ok(resp) if resp.status().is_success() => {
+                        size = resp.bytes().await.map_or(size, |b| b.len());
+                        lat.push(t.elapsed());
+                    }
+                    _ => failed += 1,
+                }
             }
-            (lat, size)
+            (lat, size, failed)
         }));
     }
-    let (mut all, mut size) = (Vec::new(), 0);
+    let (mut all, mut size, mut failed) = (Vec::new(), 0, 0);
     for t in tasks {
-        let (l, s) = t.await.expect("client");
+        let (l, s, f) = t.await.expect("client");
         all.extend(l);
-        size = s;
+        size = size.max(s);
+        failed += f;
     }
     let rps = all.len() as f64 / start.elapsed().as_secs_f64();
-    (all, size, rps)
+    (all, size, rps, failed)
 }

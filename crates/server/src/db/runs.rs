@@ -16,6 +16,10 @@ use crate::summary::{decode, encode, Entry, FilterValues, Filters, GroupRow};
 /// How many of a device class's latest runs the device page shows.
 pub const RUNS: i64 = 60;
 
+/// How many cases (series) the device page's chart draws: those with the
+/// most drawable points (positive medians) among the latest runs.
+pub const SERIES: usize = 8;
+
 /// One submission's run on a device class.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -53,8 +57,12 @@ pub struct Device {
     pub runs_total: i64,
     /// The latest [`RUNS`] runs, latest first.
     pub runs: Vec<Run>,
-    /// The entries of those runs that pass the filters, oldest first.
+    /// The entries of those runs that pass the filters and belong to the
+    /// [`SERIES`] cases charted, oldest first.
     pub points: Vec<Point>,
+    /// Cases with a drawable point (a positive median) among those runs
+    /// that pass the filters, charted or not.
+    pub series_total: usize,
     /// The class's leaderboard rows that pass the filters (all its runs).
     pub rows: Vec<GroupRow>,
     /// What the filters offer.
@@ -127,7 +135,7 @@ pub(super) async fn device(
             },
         });
     }
-    let points = points(conn, &enc, &runs, f).await?;
+    let (points, series_total) = points(conn, &enc, &runs, f).await?;
     let rows = group_rows(conn, f, Some(class)).await?;
     let values = filter_values(conn).await?;
     Ok(Some(Device {
@@ -135,26 +143,27 @@ pub(super) async fn device(
         runs_total,
         runs,
         points,
+        series_total,
         rows,
         values,
     }))
 }
 
-/// The entries of `runs` on class `enc` (encoded) that pass `f`, oldest run
-/// first. Two bounded reads, whatever the number of stored submissions: the
-/// class's groups that pass `f` (by the class index), then the runs' entries
-/// by primary key (submission id), kept when their group is one of those.
-async fn points(
+/// `$from, $from+1, …` for `n` values (a list after `from − 1` others).
+fn numbered(from: usize, n: usize) -> String {
+    let cells: Vec<String> = (from..from + n).map(|i| format!("${i}")).collect();
+    cells.join(", ")
+}
+
+/// The class's groups (by key: case id and phase) that pass `f`, by the
+/// class index.
+async fn class_groups(
     conn: &mut AnyConnection,
     enc: &str,
-    runs: &[Run],
     f: &Filters,
-) -> Result<Vec<Point>, sqlx::Error> {
-    if runs.is_empty() {
-        return Ok(Vec::new());
-    }
+) -> Result<BTreeMap<String, (String, String)>, sqlx::Error> {
     let fenc = |s: &Option<String>| s.as_deref().map(|s| encode(s).into_owned());
-    let mut groups: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut groups = BTreeMap::new();
     for r in sqlx::query(
         "SELECT group_key, case_id, phase FROM leaderboard_groups WHERE class = $1 \
          AND ($2 IS NULL OR system = $2) AND ($3 IS NULL OR hash = $3 OR hash_label = $3) \
@@ -176,14 +185,74 @@ async fn points(
             ),
         );
     }
+    Ok(groups)
+}
+
+/// The [`SERIES`] charted groups of `runs` and the count of drawable ones:
+/// the groups among `groups` with the most positive medians in those runs
+/// (ties by the chart's label, case then phase), counted by the database
+/// (one row per group, not one per entry).
+async fn charted(
+    conn: &mut AnyConnection,
+    runs: &[Run],
+    groups: &BTreeMap<String, (String, String)>,
+) -> Result<(Vec<String>, usize), sqlx::Error> {
     let sql = format!(
-        "SELECT submission_id, group_key, median FROM leaderboard_entries \
-         WHERE submission_id IN ({})",
-        placeholders(1, runs.len()).trim_matches(['(', ')'])
+        "SELECT group_key, COUNT(*) FROM leaderboard_entries \
+         WHERE submission_id IN ({}) AND median > 0 GROUP BY group_key",
+        numbered(1, runs.len())
     );
     let mut q = sqlx::query(&sql);
     for r in runs {
         q = q.bind(r.id.as_str());
+    }
+    let mut counted: Vec<(i64, &(String, String), String)> = Vec::new();
+    for r in q.fetch_all(&mut *conn).await? {
+        let key: String = r.try_get(0)?;
+        if let Some(label) = groups.get(&key) {
+            counted.push((r.try_get(1)?, label, key));
+        }
+    }
+    counted.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let total = counted.len();
+    Ok((
+        counted.into_iter().take(SERIES).map(|c| c.2).collect(),
+        total,
+    ))
+}
+
+/// The charted entries of `runs` on class `enc` (encoded) that pass `f`,
+/// oldest run first, and the number of drawable cases ([`charted`]). Three
+/// reads bounded by the runs and the class's groups, whatever the number
+/// of stored submissions: the class's groups that pass `f`, the runs'
+/// positive medians counted per group, then the charted groups' entries of
+/// those runs by primary key.
+async fn points(
+    conn: &mut AnyConnection,
+    enc: &str,
+    runs: &[Run],
+    f: &Filters,
+) -> Result<(Vec<Point>, usize), sqlx::Error> {
+    if runs.is_empty() {
+        return Ok((Vec::new(), 0));
+    }
+    let groups = class_groups(conn, enc, f).await?;
+    let (keys, total) = charted(conn, runs, &groups).await?;
+    if keys.is_empty() {
+        return Ok((Vec::new(), total));
+    }
+    let sql = format!(
+        "SELECT submission_id, group_key, median FROM leaderboard_entries \
+         WHERE submission_id IN ({}) AND group_key IN ({}) AND median > 0",
+        numbered(1, runs.len()),
+        numbered(runs.len() + 1, keys.len())
+    );
+    let mut q = sqlx::query(&sql);
+    for r in runs {
+        q = q.bind(r.id.as_str());
+    }
+    for k in &keys {
+        q = q.bind(k.as_str());
     }
     let at: BTreeMap<&str, &str> = runs
         .iter()
@@ -211,7 +280,7 @@ async fn points(
             &b.phase,
         ))
     });
-    Ok(out)
+    Ok((out, total))
 }
 
 /// Device classes that have runs, in order (at most `limit`).

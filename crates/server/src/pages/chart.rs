@@ -10,7 +10,7 @@ use zkbench_report::format::fmt_seconds;
 use crate::{db::Point, leaderboard::esc};
 
 /// Most series (case · phase) drawn; the page says when there are more.
-pub const MAX_SERIES: usize = 8;
+pub const MAX_SERIES: usize = crate::db::SERIES;
 
 /// The series' colours (Tableau 10).
 const COLOURS: [&str; MAX_SERIES] = [
@@ -73,9 +73,12 @@ fn series(points: &[Point]) -> (Vec<Series<'_>>, usize) {
     (all, total)
 }
 
-/// Draws the chart of `points` into `h` (a note instead when none can be drawn).
-pub fn runs_over_time(h: &mut String, points: &[Point]) {
+/// Draws the chart of `points` into `h` (a note instead when none can be
+/// drawn); `cases` drawable cases in all (the database reads the charted
+/// ones' points only), at least those in `points`.
+pub fn runs_over_time(h: &mut String, points: &[Point], cases: usize) {
     let (series, total) = series(points);
+    let total = total.max(cases);
     if series.is_empty() {
         h.push_str("<p>No measured runs of this class match these filters.</p>");
         return;
@@ -235,7 +238,7 @@ mod tests {
             p("zero", "2026-11-27T07:30:00.000000Z", 0.0),
         ];
         let mut h = String::new();
-        runs_over_time(&mut h, &pts);
+        runs_over_time(&mut h, &pts, 0);
         assert!(h.contains("time received (UTC)") && h.contains("median time per run (log scale)"));
         assert!(h.contains("2026-11-27 07:00") && h.contains("2026-11-27 08:00"));
         assert!(
@@ -251,7 +254,10 @@ mod tests {
         // legend right of the plot
         assert!(h.contains(&format!("<rect x=\"{LEGEND_X}\"")));
         let mut none = String::new();
-        runs_over_time(&mut none, &[]);
+        runs_over_time(&mut none, &[], 0);
+        let mut more = String::new();
+        runs_over_time(&mut more, &pts, 12);
+        assert!(more.contains("and 10 more cases"), "{more}");
         assert!(none.contains("No measured runs"));
     }
 }
