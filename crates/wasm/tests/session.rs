@@ -136,26 +136,22 @@ fn public_inputs_from_decimals() {
 
 #[test]
 fn stark_spend_through_key_bytes() {
-    // transparent "keys" (level and AIR shape); BabyBear Poseidon2 has x^7 only, arity 2
-    round_trip(&cfg(
-        "stark-babybear",
-        "poseidon2",
-        Some(7),
-        2,
-        1 << 8,
-        "spend",
-    ));
-    let e = Session::new(&cfg(
-        "stark-babybear",
-        "poseidon2",
-        Some(7),
-        4,
-        1 << 8,
-        "spend",
-    ))
-    .err()
-    .unwrap();
-    assert!(e.to_string().contains("arity 2"), "{e}");
+    // transparent "keys" (level and AIR shape); BabyBear Poseidon2 has x^7 only,
+    // arity 2 (width 16) and 4 or 8 (the width-24 sponge)
+    for arity in [2, 4] {
+        round_trip(&cfg(
+            "stark-babybear",
+            "poseidon2",
+            Some(7),
+            arity,
+            1 << 8,
+            "spend",
+        ));
+    }
+    let e = Session::new(&cfg("stark-babybear", "poseidon2", Some(7), 3, 81, "spend"))
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("arity 3"), "{e}");
 }
 
 /// A seeded proof is the same bytes for the same seed (what the page's
