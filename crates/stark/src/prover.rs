@@ -84,7 +84,7 @@ pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError>
         height: air.depth(),
     };
     let tree = air.tree_hash();
-    let (input, public_values, public) = match (air.kind(), witness) {
+    let (input, nodes, public_values, public) = match (air.kind(), witness) {
         (AirKind::Spend, Witness::Spend(w)) => spend_input(tree, w, &shape)?,
         (AirKind::Membership, Witness::Membership(w)) => membership_input(tree, w, &shape)?,
         (kind, w) => {
@@ -94,7 +94,6 @@ pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError>
             )))
         }
     };
-    let (nodes, _) = path_nodes(tree, &input.leaf, &input.siblings, &input.digits);
     let trace = air.trace(&input, &nodes);
     Ok(Prepared {
         trace,
@@ -103,7 +102,9 @@ pub fn prepare(air: &NoteAir, witness: &Witness) -> Result<Prepared, StarkError>
     })
 }
 
-type Parts = (TraceInput, Vec<Val>, PublicInputs);
+/// A trace's input, the path nodes entering each level, the public values
+/// and the public inputs.
+type Parts = (TraceInput, Vec<Digest>, Vec<Val>, PublicInputs);
 
 fn spend_input(tree: TreeHash, w: &SpendWitness, shape: &TreeShape) -> Result<Parts, StarkError> {
     let (n, s) = (limbs_of(&w.nullifier), limbs_of(&w.secret));
@@ -114,7 +115,7 @@ fn spend_input(tree: TreeHash, w: &SpendWitness, shape: &TreeShape) -> Result<Pa
     }
     let (siblings, digits) = path_limbs(&w.path, shape)?;
     let leaf = note_commitment(tree, &n, &s);
-    let (_, root) = path_nodes(tree, &leaf, &siblings, &digits);
+    let (nodes, root) = path_nodes(tree, &leaf, &siblings, &digits);
     let nf = nullifier_hash(tree, &n);
     let ext = ext_limbs(&w.ext_data_hash);
     let mut pv = root.to_vec();
@@ -128,7 +129,7 @@ fn spend_input(tree: TreeHash, w: &SpendWitness, shape: &TreeShape) -> Result<Pa
         digits,
         ext,
     };
-    Ok((input, pv, public))
+    Ok((input, nodes, pv, public))
 }
 
 fn membership_input(
@@ -138,7 +139,7 @@ fn membership_input(
 ) -> Result<Parts, StarkError> {
     let (siblings, digits) = path_limbs(&w.path, shape)?;
     let leaf = limbs_of(&w.leaf);
-    let (_, root) = path_nodes(tree, &leaf, &siblings, &digits);
+    let (nodes, root) = path_nodes(tree, &leaf, &siblings, &digits);
     let input = TraceInput {
         note: None,
         leaf,
@@ -146,7 +147,8 @@ fn membership_input(
         digits,
         ext: [Val::default(); EXT_LIMBS],
     };
-    Ok((input, root.to_vec(), PublicInputs(vec![pack_digest(&root)])))
+    let public = PublicInputs(vec![pack_digest(&root)]);
+    Ok((input, nodes, root.to_vec(), public))
 }
 
 /// The AIR's public values for the trait's public inputs: `Ok(None)` when

@@ -163,6 +163,25 @@ fn membership_root_is_the_native_trees_root() {
     native_tree_membership(8, 2, &[0, 13, 63]);
 }
 
+/// The root of a spend witness's path computed natively with `tree`: the
+/// note's commitment over its limbs, then the path's siblings and digits.
+fn native_spend_root(
+    tree: TreeHash,
+    sw: &zkbench_statement::SpendWitness,
+    shape: &zkbench_statement::TreeShape,
+) -> Digest {
+    let leaf = zkbench_stark::native::note_commitment(
+        tree,
+        &limbs_of(&sw.nullifier),
+        &limbs_of(&sw.secret),
+    );
+    let digits = shape.position_digits(sw.path.index).unwrap();
+    let siblings: Vec<Vec<Digest>> = (sw.path.siblings.iter())
+        .map(|l| l.iter().map(limbs_of).collect())
+        .collect();
+    zkbench_stark::native::path_root(tree, &leaf, &siblings, &digits)
+}
+
 #[test]
 fn public_inputs_follow_the_statement() {
     // the differential check against crates/statement: the same witness gives
@@ -183,19 +202,7 @@ fn public_inputs_follow_the_statement() {
     assert_eq!(prepared.public.0[2], sw.ext_data_hash);
     assert_eq!(prepared.public_values[16..], ext_limbs(&sw.ext_data_hash));
     let tree = TreeHash::Compress16;
-    let leaf = zkbench_stark::native::note_commitment(
-        tree,
-        &limbs_of(&sw.nullifier),
-        &limbs_of(&sw.secret),
-    );
-    let digits = shape.position_digits(sw.path.index).unwrap();
-    let siblings: Vec<Vec<Digest>> = sw
-        .path
-        .siblings
-        .iter()
-        .map(|s| vec![limbs_of(&s[0])])
-        .collect();
-    let root = zkbench_stark::native::path_root(tree, &leaf, &siblings, &digits);
+    let root = native_spend_root(tree, sw, &shape);
     assert_eq!(prepared.public.0[0], pack_digest(&root));
     assert_eq!(
         prepared.public.0[1],
@@ -223,17 +230,7 @@ fn wider_trees_prove_the_statement_with_the_width_24_sponge() {
         let Witness::Spend(sw) = &w else {
             unreachable!()
         };
-        let shape = cfg.shape().unwrap();
-        let digits = shape.position_digits(sw.path.index).unwrap();
-        let siblings: Vec<Vec<Digest>> = (sw.path.siblings.iter())
-            .map(|l| l.iter().map(limbs_of).collect())
-            .collect();
-        let leaf = zkbench_stark::native::note_commitment(
-            TreeHash::Sponge24,
-            &limbs_of(&sw.nullifier),
-            &limbs_of(&sw.secret),
-        );
-        let root = zkbench_stark::native::path_root(TreeHash::Sponge24, &leaf, &siblings, &digits);
+        let root = native_spend_root(TreeHash::Sponge24, sw, &cfg.shape().unwrap());
         assert_eq!(prepared.public.0[0], pack_digest(&root), "arity {arity}");
         assert!(proves_for(&air, &w, &prepared.public), "arity {arity}");
         let mut changed = prepared.public.clone();
