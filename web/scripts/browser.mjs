@@ -35,7 +35,10 @@ const repo = path.resolve(here, "../..");
 
 function args() {
   const a = process.argv.slice(2);
-  const o = { browser: process.env.ZKBENCH_BROWSER || "chromium", profile: null, url: null, timeout: 1200, out: null, proofs: null, screenshot: null, jsonl: false, threads: null };
+  const o = { browser: process.env.ZKBENCH_BROWSER || "chromium", profile: null, url: null, timeout: 1200, out: null, proofs: null, screenshot: null, jsonl: false,
+    // `zkbench run browser --threads N` runs this script with ZKBENCH_THREADS=N: the page's pool
+    // then has N workers (oversubscribed when N is above the cores), as the native cases have
+    threads: process.env.ZKBENCH_THREADS || null };
   for (let i = 0; i < a.length; i++) {
     const v = a[i + 1];
     switch (a[i]) {

@@ -14,11 +14,13 @@ use zkbench_bench::{
     runner::{self, RunOptions},
     suite::{Profile, Suite},
 };
-use zkbench_recommend::{recommend, Budget, Objective, Recommendation, Target};
-use zkbench_results::{case::parse_leaves, Circuit, Environment, ResultsFile, Status};
+use zkbench_recommend::{
+    model::target_of, recommend, Budget, Candidate, Objective, Recommendation, Target,
+};
+use zkbench_results::{case::parse_leaves, Circuit, Environment, Record, ResultsFile, Status};
 
 /// The `--quick` suite: Groth16 spends of several circuit sizes, Halo2-KZG
-/// with the EVM transcript, on 1 and 2 threads, and the verifiers' gas.
+/// with the EVM transcript, the BabyBear STARK, on 1 and 2 threads, and the verifiers' gas.
 const QUICK_SUITE: &str = include_str!("recommend-quick.toml");
 
 /// Arguments of `zkbench recommend`.
@@ -71,8 +73,9 @@ pub struct RecommendArgs {
     /// Measure first: a short suite of its own (under 3 minutes on 2 cores), then recommend.
     #[arg(long)]
     pub quick: bool,
-    /// Then measure the top recommendation directly (native only: one case,
-    /// at least 15 samples or 3 s) and print predicted against measured.
+    /// Then measure the top recommendation directly (native: one case, at least
+    /// 15 samples or 3 s; browser: `zkbench run browser` of its statement) and
+    /// print predicted against measured.
     #[arg(long)]
     pub check: bool,
     /// Where --quick writes its results.
@@ -170,45 +173,29 @@ fn check(r: &Recommendation, json: bool) -> anyhow::Result<()> {
     let Some(top) = r.ranked.first() else {
         anyhow::bail!("--check: no configuration meets the budget, so there is nothing to measure");
     };
-    if top.target != Target::Native {
-        anyhow::bail!(
-            "--check measures native configurations only; for {} in the browser run `zkbench run browser --threads {} --filter {}`",
-            top.statement,
-            top.threads,
-            top.statement
-        );
-    }
     let predicted = top
         .prove
         .ms()
         .context("the top recommendation has no prove time")?;
     let exe = std::env::current_exe().context("cannot locate the zkbench executable")?;
-    let env = zkbench_bench::sys::detect_environment();
-    eprintln!("checking: measuring {} directly ...", top.case.id());
-    let recs = runner::run_case_child(&exe, &top.case, &check_profile(), &env);
-    let prove = recs
-        .iter()
-        .find(|x| x.phase == "prove" && x.status == Status::Ok)
-        .with_context(|| {
-            format!(
-                "--check: {} gave no prove time: {}",
-                top.case.id(),
-                recs.iter()
-                    .filter_map(|x| x.error.clone())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
-        })?;
-    let measured = prove.median().context("no samples")? * 1e3;
+    eprintln!(
+        "checking: measuring {} ({}, {} threads) directly ...",
+        top.case.id(),
+        top.target,
+        top.threads
+    );
+    let (measured, samples) = match top.target {
+        Target::Native => check_native(&exe, top)?,
+        Target::Browser => check_browser(&exe, top)?,
+    };
     let ratio = measured / predicted;
-    let line =
-        format!(
-        "Check: {} · {} threads: predicted {predicted:.1} ms ({}), measured now {measured:.1} ms \
-         (median of {} samples): measured / predicted = {ratio:.3} ({} 15%)",
+    let line = format!(
+        "Check: {} · {} {} threads: predicted {predicted:.1} ms ({}), measured now {measured:.1} ms \
+         (median of {samples} samples): measured / predicted = {ratio:.3} ({} 15%)",
         top.statement,
+        top.target,
         top.threads,
         top.prove.source(),
-        prove.samples_s.len(),
         if (ratio - 1.0).abs() <= 0.15 { "within" } else { "NOT within" }
     );
     if json {
@@ -217,6 +204,57 @@ fn check(r: &Recommendation, json: bool) -> anyhow::Result<()> {
         println!("\n{line}");
     }
     Ok(())
+}
+
+/// The warm prove time (ms) and sample count of `rec`, or an error naming the case.
+fn prove_ms(recs: &[Record], case: &str) -> anyhow::Result<(f64, usize)> {
+    let prove = recs
+        .iter()
+        .find(|x| x.phase == "prove" && x.status == Status::Ok)
+        .with_context(|| {
+            format!(
+                "--check: {case} gave no prove time: {}",
+                recs.iter()
+                    .filter_map(|x| x.error.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        })?;
+    let median = prove.median().context("no samples")? * 1e3;
+    Ok((median, prove.samples_s.len()))
+}
+
+/// A native configuration: its one case in a child process.
+fn check_native(exe: &Path, top: &Candidate) -> anyhow::Result<(f64, usize)> {
+    let env = zkbench_bench::sys::detect_environment();
+    let recs = runner::run_case_child(exe, &top.case, &check_profile(), &env);
+    prove_ms(&recs, &top.case.id())
+}
+
+/// A browser configuration: `zkbench run browser --threads N --filter STATEMENT`
+/// (the page in headless Chromium, as its measurement was made), its page records read back.
+fn check_browser(exe: &Path, top: &Candidate) -> anyhow::Result<(f64, usize)> {
+    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let out = dir.path().join("check.json");
+    let status = std::process::Command::new(exe)
+        .args(["run", "browser", "--quiet", "--threads"])
+        .arg(top.threads.to_string())
+        .args(["--filter", &top.statement, "--out"])
+        .arg(&out)
+        .arg("--report")
+        .arg(dir.path().join("check.html"))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .context("cannot start `zkbench run browser`")?;
+    let file = ResultsFile::read(&out).with_context(|| {
+        format!("--check: `zkbench run browser` ({status}) wrote no results; is the page built (bash scripts/build-web.sh)?")
+    })?;
+    let recs: Vec<Record> = file
+        .records
+        .into_iter()
+        .filter(|x| target_of(x) == Target::Browser && x.threads == top.threads)
+        .collect();
+    prove_ms(&recs, &format!("{} in the browser", top.statement))
 }
 
 /// The server's device class of an environment, as its leaderboard writes it.

@@ -60,6 +60,8 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         .arg("--form-check")
         .arg(&form)
         .env("ZKBENCH_BIN", env!("CARGO_BIN_EXE_zkbench"))
+        // as `zkbench run browser --threads 3` sets it: the page's pool has 3 workers
+        .env("ZKBENCH_THREADS", "3")
         .output()
         .expect("node runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -74,6 +76,10 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         Some(true),
         "zkbench serve isolates the page"
     );
+    // the thread count asked for, even above this machine's cores
+    for r in doc.records.iter().filter(|r| r.case.system == "groth16") {
+        assert_eq!(r.threads, 3, "{} {}", r.case_id, r.phase);
+    }
     let ok = |system: &str, hash: &str, circuit: &str, phase: &str| {
         doc.records.iter().any(|r| {
             r.case.system == system

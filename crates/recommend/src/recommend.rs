@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
-use zkbench_report::pareto::{front, verify_gas};
+use zkbench_report::pareto::{front, has_evm_verifier, verify_gas};
 use zkbench_results::{
     security::{configuration_bits, Level},
     Case, Circuit, Record, ResultsFile,
@@ -129,7 +129,11 @@ pub enum Breach {
         max: u64,
     },
     /// Gas needed (budget or objective) but no `evm` record gives it.
-    GasUnknown,
+    GasUnknown {
+        /// Whether the proof system has an EVM verifier at all (if so,
+        /// `zkbench run evm` measures its gas).
+        evm_verifier: bool,
+    },
     /// Proof size needed but unknown.
     SizeUnknown,
     /// Fewer leaves than `--min-leaves`.
@@ -249,7 +253,9 @@ pub fn breaches(c: &Candidate, b: &Budget) -> Vec<Breach> {
     }
     let gas_needed = b.max_verify_gas.is_some() || b.optimize == Objective::Gas;
     match (c.verify_gas, b.max_verify_gas) {
-        (None, _) if gas_needed => out.push(Breach::GasUnknown),
+        (None, _) if gas_needed => out.push(Breach::GasUnknown {
+            evm_verifier: has_evm_verifier(&c.system),
+        }),
         (Some(gas), Some(max)) if gas > max as f64 => out.push(Breach::VerifyGas { gas, max }),
         _ => {}
     }

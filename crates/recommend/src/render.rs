@@ -69,7 +69,8 @@ pub fn breach_text(b: &Breach) -> String {
         Breach::ProveUnknown { why } => format!("prove time unknown: {why}"),
         Breach::ProofBytes { bytes, max } => format!("proof {bytes} B > {max} B"),
         Breach::VerifyGas { gas, max } => format!("verify gas {gas} > {max}"),
-        Breach::GasUnknown => "verify gas unknown: no evm record verifying this system's proofs of this circuit (zkbench run evm)".into(),
+        Breach::GasUnknown { evm_verifier: true } => "verify gas unknown: no evm record verifying this system's proofs of this circuit (zkbench run evm)".into(),
+        Breach::GasUnknown { evm_verifier: false } => "no EVM verifier for this proof system: verify gas unknown".into(),
         Breach::SizeUnknown => "proof size unknown".into(),
         Breach::Leaves { leaves, min } => format!("{leaves} leaves < {min}"),
         Breach::Security { bits, min, limited_by } => match bits {

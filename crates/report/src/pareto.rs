@@ -36,6 +36,14 @@ pub fn verified_system(verifier: &str) -> Option<&'static str> {
     }
 }
 
+/// Whether zkbench has an EVM verifier for `system`'s proofs (the systems
+/// [`verified_system`] names); the others' gas cannot be measured.
+pub fn has_evm_verifier(system: &str) -> bool {
+    ["zkbench", "zkbench-halo2", "gnark"]
+        .iter()
+        .any(|v| verified_system(v) == Some(system))
+}
+
 /// Whether `system` is a Groth16 prover (its verifier's gas depends on the
 /// number of public inputs only).
 pub fn is_groth16(system: &str) -> bool {
