@@ -7,7 +7,11 @@
 //   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
 //        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
 //        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
-//        [--simd off]
+//        [--simd off] [--threads N] [--key-cache opfs|idb]
+//
+// --threads N: the page's worker pool (?threads=N; ZKBENCH_THREADS sets it, as `zkbench run
+// browser --threads N` does). --key-cache idb: the page caches key files in IndexedDB instead
+// of the origin-private file system (?keycache=idb; ZKBENCH_KEY_CACHE sets it).
 //
 // --browser: Debian's chromium (default; DevTools protocol) or firefox-esr (WebDriver BiDi),
 // launched by launch.mjs; ZKBENCH_BROWSER sets the default (`zkbench run browser --browser`).
@@ -38,7 +42,9 @@ function args() {
   const o = { browser: process.env.ZKBENCH_BROWSER || "chromium", profile: null, url: null, timeout: 1200, out: null, proofs: null, screenshot: null, jsonl: false,
     // `zkbench run browser --threads N` runs this script with ZKBENCH_THREADS=N: the page's pool
     // then has N workers (oversubscribed when N is above the cores), as the native cases have
-    threads: process.env.ZKBENCH_THREADS || null };
+    threads: process.env.ZKBENCH_THREADS || null,
+    // where the page caches keys: opfs (default, IndexedDB where the browser has no OPFS) or idb
+    keyCache: process.env.ZKBENCH_KEY_CACHE || null };
   for (let i = 0; i < a.length; i++) {
     const v = a[i + 1];
     switch (a[i]) {
@@ -51,6 +57,7 @@ function args() {
       case "--screenshot": o.screenshot = v; i++; break;
       case "--threads": o.threads = v; i++; break;
       case "--simd": o.simd = v; i++; break;
+      case "--key-cache": o.keyCache = v; i++; break;
       case "--form-check": o.formCheck = v; i++; break;
       case "--jsonl": o.jsonl = true; break;
       default: console.error(`unknown argument ${a[i]}`); process.exit(2);
@@ -130,6 +137,8 @@ async function main() {
     if (o.threads) q.set("threads", o.threads);
     // --simd off: the threaded module's MSM on its scalar path (?simd=0), for before/after runs
     if (o.simd === "off") q.set("simd", "0");
+    // --key-cache idb: keys cached in IndexedDB even where OPFS is there (?keycache=idb)
+    if (o.keyCache === "idb") q.set("keycache", "idb");
     const url = `${base}/?${q}`;
     console.error(`browser: ${o.browser} → ${url}`);
     const t0 = Date.now();

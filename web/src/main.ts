@@ -138,7 +138,14 @@ class ProverWorker {
       for (const w of this.waiting.values()) w.reject(e);
       this.waiting.clear();
     };
-    if (threads != null) this.worker.postMessage({ type: "init", threads, simd: hasSimd, simdOff: params.get("simd") === "0" });
+    if (threads != null) this.worker.postMessage({
+        type: "init",
+        threads,
+        simd: hasSimd,
+        simdOff: params.get("simd") === "0",
+        // ?keycache=idb: keys cached in IndexedDB even where OPFS is there (the comparison)
+        keyCache: params.get("keycache") === "idb" ? "idb" : "opfs",
+      });
   }
 
   call<T>(msg: Record<string, unknown>): Promise<T> {
@@ -273,7 +280,7 @@ function proofCase(cfg: ProofConfig, threads: number): CaseObj {
 // metrics that belong to one phase's record only
 const PHASE_METRICS: Record<string, string[]> = {
   prove_cold: ["key_fetch_s", "key_load_s", "prove_cold_prover_s", "key_transfer_bytes", "key_content_encoded"],
-  prove_cold_cached: ["key_cache_store_s", "key_cache_read_s", "key_cache_load_s", "prove_cold_cached_prover_s"],
+  prove_cold_cached: ["key_cache_store_s", "key_cache_read_s", "key_cache_load_s", "prove_cold_cached_prover_s", "key_cache_opfs"],
 };
 
 function proofRecords(c: CaseObj, run: ProofRun, env: Env, threads: number): RecordObj[] {

@@ -53,7 +53,8 @@ function warmUp() {
 /** buildInfo() of the loaded module. */
 let build: Record<string, unknown> | null = null;
 
-async function init(threads: number, simd: boolean, simdOff: boolean): Promise<void> {
+async function init(threads: number, simd: boolean, simdOff: boolean, keyCache: "opfs" | "idb"): Promise<void> {
+  keyStore = keyCache;
   const base = self.location.origin;
   const t0 = performance.now();
   if (threads > 1 && simd) {
@@ -87,9 +88,15 @@ function timed<T>(f: () => T): [T, number] {
   return [r, now() - t];
 }
 
-// ------------------------------------------------------------------ key cache (IndexedDB)
-// A key file, once fetched, is kept in IndexedDB under its URL and the server's
-// Last-Modified, so that a later tab proves without the network ("prove_cold_cached").
+// ------------------------------------------------------------------ key cache (OPFS, IndexedDB)
+// A key file, once fetched, is kept under its URL, the server's Last-Modified and its length,
+// so that a later tab proves without the network ("prove_cold_cached"). In the origin-private
+// file system (OPFS) where the browser has it: this worker's FileSystemSyncAccessHandle reads
+// the file straight into one buffer, where IndexedDB's structured clone of a large value is a
+// few times slower (docs/browser.md). Elsewhere, or with ?keycache=idb, in IndexedDB.
+
+/** Where the keys are cached: "opfs" unless the page asked for IndexedDB (?keycache=idb). */
+let keyStore: "opfs" | "idb" = "opfs";
 
 function idb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -112,6 +119,60 @@ async function cacheOp<T>(mode: IDBTransactionMode, op: (s: IDBObjectStore) => I
     });
   } finally {
     db.close();
+  }
+}
+
+/** The OPFS sync access API, where this browser has it in a worker. */
+type SyncHandle = {
+  getSize(): number;
+  read(b: Uint8Array, o: { at: number }): number;
+  write(b: Uint8Array, o: { at: number }): number;
+  truncate(n: number): void;
+  flush(): void;
+  close(): void;
+};
+type OpfsFile = FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncHandle> };
+
+/** The OPFS file of `cacheKey` (a SHA-256 name: URLs hold characters file names may not), or null without OPFS. */
+async function opfsFile(cacheKey: string): Promise<OpfsFile | null> {
+  if (!navigator.storage?.getDirectory) return null;
+  const root = await navigator.storage.getDirectory();
+  const dir = await root.getDirectoryHandle("zkbench-keys", { create: true });
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(cacheKey)));
+  const name = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") + ".bin";
+  const f = (await dir.getFileHandle(name, { create: true })) as OpfsFile;
+  return typeof f.createSyncAccessHandle === "function" ? f : null;
+}
+
+/** Stores `bytes` under `cacheKey`; says where ("opfs" or "idb"). Throws when no store takes them. */
+async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "idb"> {
+  const f = keyStore === "opfs" ? await opfsFile(cacheKey).catch(() => null) : null;
+  if (f) {
+    const h = await f.createSyncAccessHandle();
+    try {
+      h.truncate(0);
+      if (h.write(bytes, { at: 0 }) !== bytes.length) throw new Error("OPFS: short write (quota?)");
+      h.flush();
+    } finally {
+      h.close();
+    }
+    return "opfs";
+  }
+  await cacheOp("readwrite", (st) => st.put(bytes, cacheKey));
+  return "idb";
+}
+
+/** The bytes stored under `cacheKey` in `store`, or undefined. */
+async function cacheGet(cacheKey: string, store: "opfs" | "idb"): Promise<Uint8Array | undefined> {
+  if (store === "idb") return cacheOp<Uint8Array | undefined>("readonly", (st) => st.get(cacheKey));
+  const f = await opfsFile(cacheKey);
+  if (!f) return undefined;
+  const h = await f.createSyncAccessHandle();
+  try {
+    const b = new Uint8Array(h.getSize());
+    return h.read(b, { at: 0 }) === b.length && b.length > 0 ? b : undefined;
+  } finally {
+    h.close();
   }
 }
 
@@ -238,26 +299,28 @@ function simdAgainstScalar(p: any, cfg: ProofConfig, profile: Profile, label: st
   }
 }
 
-// The keys go to IndexedDB; then a fresh prover proves once with keys read from there (a later
-// visit: IndexedDB read + decode + first proof), recorded as phase prove_cold_cached.
+// The keys go to the cache (OPFS or IndexedDB); then a fresh prover proves once with keys read
+// from there (a later visit: cache read + decode + first proof), recorded as phase prove_cold_cached.
 async function cachedCold(cfg: ProofConfig, run: ProofRun, label: string, bytes: Uint8Array, cacheKey: string, keySeed: number, witnessSeed: number) {
-  progress(`${label}: keys to IndexedDB`);
+  progress(`${label}: keys to the browser's storage`);
   const t = now();
+  let store: "opfs" | "idb";
   try {
-    await cacheOp("readwrite", (st) => st.put(bytes, cacheKey));
+    store = await cachePut(cacheKey, bytes);
   } catch (e) {
     // private windows and full quotas refuse: the run goes on without the cached phase
     run.metrics.key_cache_failed = 1;
-    progress(`${label}: IndexedDB refused the keys (${e instanceof Error ? e.message : e})`);
+    progress(`${label}: the browser refused to store the keys (${e instanceof Error ? e.message : e})`);
     return;
   }
   run.metrics.key_cache_store_s = now() - t;
-  progress(`${label}: first proof with keys from IndexedDB`);
+  run.metrics.key_cache_opfs = store === "opfs" ? 1 : 0;
+  progress(`${label}: first proof with keys from ${store === "opfs" ? "OPFS" : "IndexedDB"}`);
   const q = new pkg.Prover(JSON.stringify(cfg));
   try {
     const t0 = now();
-    const cached = await cacheOp<Uint8Array | undefined>("readonly", (st) => st.get(cacheKey));
-    if (!cached) throw new Error("IndexedDB lost the key file it just stored");
+    const cached = await cacheGet(cacheKey, store);
+    if (!cached) throw new Error(`${store === "opfs" ? "OPFS" : "IndexedDB"} lost the key file it just stored`);
     const read = now() - t0;
     const [, load] = timed(() => q.loadKeys(cached, keySeed));
     q.witness(witnessSeed);
@@ -281,7 +344,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads, m.simd, m.simdOff);
+        await init(m.threads, m.simd, m.simdOff, m.keyCache === "idb" ? "idb" : "opfs");
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.keySeed, m.witnessSeed);

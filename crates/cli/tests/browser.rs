@@ -76,6 +76,16 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         Some(true),
         "zkbench serve isolates the page"
     );
+    // a later visit: the key file read back from the origin-private file system (Chromium has
+    // it in workers), decoded, and a first proof
+    let cached = doc
+        .records
+        .iter()
+        .find(|r| r.case.system == "groth16" && r.phase == "prove_cold_cached")
+        .expect("a prove_cold_cached record");
+    assert_eq!(cached.status, Status::Ok);
+    assert_eq!(cached.metrics.get("key_cache_opfs"), Some(&1.0));
+    assert!(cached.metrics["key_cache_read_s"] > 0.0);
     // the thread count asked for, even above this machine's cores
     for r in doc.records.iter().filter(|r| r.case.system == "groth16") {
         assert_eq!(r.threads, 3, "{} {}", r.case_id, r.phase);
