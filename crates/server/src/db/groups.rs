@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use sqlx::{any::AnyRow, AnyConnection, Row};
 
-use super::summaries::{memory, placeholders, recent};
+use super::summaries::{memory, placeholders, recent, Marks};
 use crate::summary::{encode, first_middle, middle, push_recent, Entry, Middle, Pos, Recent};
 
 /// Groups per statement (at most 22 parameters per group).
@@ -205,12 +205,10 @@ async fn upsert(
     conn: &mut AnyConnection,
     chunk: &[(String, Vec<Fresh<'_>>)],
 ) -> Result<Vec<Option<State>>, sqlx::Error> {
+    let marks = Marks::of(conn);
     let rows: Vec<String> = (0..chunk.len())
         .map(|r| {
-            let cells: Vec<String> = UPSERT_ROW
-                .iter()
-                .map(|c| format!("${}", r * 22 + c))
-                .collect();
+            let cells: Vec<String> = UPSERT_ROW.iter().map(|c| marks.mark(r * 22 + c)).collect();
             format!("({})", cells.join(", "))
         })
         .collect();
@@ -246,10 +244,22 @@ async fn upsert(
             .bind(k.threads)
             .bind(fresh.len() as i64)
             .bind(e.median)
-            .bind(fresh.iter().map(|f| f.e.samples).sum::<i64>())
-            .bind(f.id)
-            .bind(e.seq)
-            .bind(f.at)
+            .bind(fresh.iter().map(|f| f.e.samples).sum::<i64>());
+        // numbered marks name a repeated value once; anonymous ones (SQLite) take
+        // every cell of UPSERT_ROW in order, the repeats bound again
+        let anonymous = marks == Marks::Anonymous;
+        if anonymous {
+            q = q.bind(e.median); // lo_median
+        }
+        q = q.bind(f.id).bind(e.seq);
+        if anonymous {
+            q = q.bind(e.median).bind(f.id).bind(e.seq); // hi_*
+        }
+        q = q.bind(f.at);
+        if anonymous {
+            q = q.bind(f.id).bind(e.seq); // latest_sub, latest_seq
+        }
+        q = q
             .bind(d.memory)
             .bind(d.os)
             .bind(d.profile)
@@ -280,11 +290,12 @@ async fn read_windows(
     if seeks.is_empty() {
         return Ok(out);
     }
+    let marks = Marks::of(conn);
     let parts: Vec<String> = seeks
         .iter()
         .enumerate()
         .map(|(i, (_, s))| {
-            let b = i * 5;
+            let m = |k: usize| marks.mark(i * 5 + k);
             let (cmp, order) = if s.ascending {
                 (">=", "median, submission_id, seq")
             } else {
@@ -292,13 +303,13 @@ async fn read_windows(
             };
             format!(
                 "SELECT * FROM (SELECT group_key, median, submission_id, seq FROM \
-                 leaderboard_entries WHERE group_key = ${} AND (median, submission_id, seq) {cmp} \
-                 (${}, ${}, ${}) ORDER BY {order} LIMIT 2 OFFSET ${}) AS w{i}",
-                b + 1,
-                b + 2,
-                b + 3,
-                b + 4,
-                b + 5
+                 leaderboard_entries WHERE group_key = {} AND (median, submission_id, seq) {cmp} \
+                 ({}, {}, {}) ORDER BY {order} LIMIT 2 OFFSET {}) AS w{i}",
+                m(1),
+                m(2),
+                m(3),
+                m(4),
+                m(5)
             )
         })
         .collect();
@@ -343,7 +354,7 @@ async fn update(conn: &mut AnyConnection, groups: &[(&str, State)]) -> Result<()
          latest_seq = v.column12, latest_memory = v.column13, latest_os = v.column14, \
          latest_profile = v.column15, latest_version = v.column16 \
          FROM (VALUES {}) AS v WHERE leaderboard_groups.group_key = v.column1",
-        placeholders(groups.len(), 16)
+        placeholders(Marks::of(conn), groups.len(), 16)
     );
     let mut q = sqlx::query(&sql);
     for (gk, s) in groups {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use sqlx::{AnyConnection, Row};
 
-use super::summaries::{filter_values, group_rows, placeholders};
+use super::summaries::{filter_values, group_rows, placeholders, Marks};
 use crate::summary::{decode, encode, Entry, FilterValues, Filters, GroupRow};
 
 /// How many of a device class's latest runs the device page shows.
@@ -87,7 +87,7 @@ pub(super) async fn write(
     let sql = format!(
         "INSERT INTO leaderboard_runs (class, received_at, submission_id, entries) VALUES {} \
          ON CONFLICT (class, submission_id) DO NOTHING",
-        placeholders(per.len(), 4)
+        placeholders(Marks::of(conn), per.len(), 4)
     );
     let mut q = sqlx::query(&sql);
     for (class, n) in per {
@@ -149,12 +149,6 @@ pub(super) async fn device(
     }))
 }
 
-/// `$from, $from+1, …` for `n` values (a list after `from − 1` others).
-fn numbered(from: usize, n: usize) -> String {
-    let cells: Vec<String> = (from..from + n).map(|i| format!("${i}")).collect();
-    cells.join(", ")
-}
-
 /// The class's groups (by key: case id and phase) that pass `f`, by the
 /// class index.
 async fn class_groups(
@@ -203,7 +197,7 @@ async fn charted(
     let sql = format!(
         "SELECT group_key || '', COUNT(*) FROM leaderboard_entries \
          WHERE submission_id IN ({}) AND median > 0 GROUP BY group_key || ''",
-        numbered(1, runs.len())
+        Marks::of(conn).list(1, runs.len())
     );
     let mut q = sqlx::query(&sql);
     for r in runs {
@@ -249,8 +243,8 @@ async fn points(
     let sql = format!(
         "SELECT submission_id, group_key, median FROM leaderboard_entries \
          WHERE submission_id IN ({}) AND group_key || '' IN ({}) AND median > 0",
-        numbered(1, runs.len()),
-        numbered(runs.len() + 1, keys.len())
+        Marks::of(conn).list(1, runs.len()),
+        Marks::of(conn).list(runs.len() + 1, keys.len())
     );
     let mut q = sqlx::query(&sql);
     for r in runs {

@@ -53,7 +53,7 @@ pub(super) async fn write_rows(
         let sql = format!(
             "INSERT INTO leaderboard_entries (submission_id, seq, group_key, median, best, \
              samples) VALUES {}",
-            placeholders(chunk.len(), 6)
+            placeholders(Marks::of(conn), chunk.len(), 6)
         );
         let mut q = sqlx::query(&sql);
         for (e, k) in chunk.iter().zip(keys) {
@@ -86,7 +86,7 @@ pub(super) async fn write_shared(
         let sql = format!(
             "INSERT INTO leaderboard_values (kind, value) VALUES {} \
              ON CONFLICT (kind, value) DO NOTHING",
-            placeholders(chunk.len(), 2)
+            placeholders(Marks::of(conn), chunk.len(), 2)
         );
         let mut q = sqlx::query(&sql);
         for (kind, v) in chunk {
@@ -97,13 +97,54 @@ pub(super) async fn write_shared(
     groups::write(conn, subs).await
 }
 
-/// `($1, $2), ($3, $4)` for `rows` rows of `cols` values (the `Any` driver
-/// has no placeholder syntax of its own; both databases take `$N`).
-pub(super) fn placeholders(rows: usize, cols: usize) -> String {
-    let row = |r: usize| {
-        let cells: Vec<String> = (1..=cols).map(|c| format!("${}", r * cols + c)).collect();
-        format!("({})", cells.join(", "))
-    };
+/// How a statement marks its parameters on `conn`'s database.
+///
+/// PostgreSQL numbers them (`$1, $2`). SQLite gets anonymous `?`, bound in
+/// order: sqlx-sqlite looks up the name of every parameter of a statement
+/// with `sqlite3_bind_parameter_name`, which scans the statement's list of
+/// names from the start, so a statement of `N` numbered parameters (a
+/// multi-row `INSERT`: 600 for a default-size submission's entries, 2,200 for
+/// its groups) cost O(N²) there. `perf` of the load generator's 100 posting
+/// clients put that scan first in the server's profile (6.4% of all CPU
+/// time, in the one writer); anonymous parameters have no names to scan.
+/// Anonymous marks need every parameter to appear once, in binding order,
+/// which is how [`placeholders`] and [`Marks::list`] write them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Marks {
+    /// `$1, $2, …` (PostgreSQL; the `Any` driver passes SQL through).
+    Numbered,
+    /// `?, ?, …` (SQLite).
+    Anonymous,
+}
+
+impl Marks {
+    /// The marks `conn`'s database takes.
+    pub(super) fn of(conn: &AnyConnection) -> Self {
+        if conn.backend_name().eq_ignore_ascii_case("sqlite") {
+            Self::Anonymous
+        } else {
+            Self::Numbered
+        }
+    }
+
+    /// Parameter number `n` (1-based).
+    pub(super) fn mark(self, n: usize) -> String {
+        match self {
+            Self::Numbered => format!("${n}"),
+            Self::Anonymous => "?".into(),
+        }
+    }
+
+    /// `$from, $from+1, …` for `n` values (a list after `from − 1` others).
+    pub(super) fn list(self, from: usize, n: usize) -> String {
+        let cells: Vec<String> = (from..from + n).map(|i| self.mark(i)).collect();
+        cells.join(", ")
+    }
+}
+
+/// `($1, $2), ($3, $4)` (or `(?, ?), (?, ?)`) for `rows` rows of `cols` values.
+pub(super) fn placeholders(marks: Marks, rows: usize, cols: usize) -> String {
+    let row = |r: usize| format!("({})", marks.list(r * cols + 1, cols));
     (0..rows).map(row).collect::<Vec<_>>().join(", ")
 }
 
@@ -346,4 +387,21 @@ async fn merge(
         latest,
         recent,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{placeholders, Marks};
+
+    #[test]
+    fn marks_number_for_postgres_and_are_anonymous_for_sqlite() {
+        assert_eq!(
+            placeholders(Marks::Numbered, 2, 3),
+            "($1, $2, $3), ($4, $5, $6)"
+        );
+        assert_eq!(placeholders(Marks::Anonymous, 2, 3), "(?, ?, ?), (?, ?, ?)");
+        assert_eq!(Marks::Numbered.list(4, 2), "$4, $5");
+        assert_eq!(Marks::Anonymous.list(4, 2), "?, ?");
+        assert_eq!(placeholders(Marks::Numbered, 0, 3), "");
+    }
 }
