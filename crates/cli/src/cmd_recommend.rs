@@ -206,7 +206,8 @@ fn check(r: &Recommendation, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The warm prove time (ms) and sample count of `rec`, or an error naming the case.
+/// The warm prove time (ms, median) and sample count of the first successful
+/// `prove` record in `recs`, or an error naming `case` and what went wrong.
 fn prove_ms(recs: &[Record], case: &str) -> anyhow::Result<(f64, usize)> {
     let prove = recs
         .iter()

@@ -191,3 +191,60 @@ fn list_shows_the_security_table() {
     );
     assert!(out.contains("griffin") && out.contains("ATTACK"), "{out}");
 }
+
+/// `--check` of a browser pick runs `zkbench run browser` for its statement and
+/// reads the page's records back: where the page is built (bash
+/// scripts/build-web.sh) and Chromium is installed, it prints the check line;
+/// elsewhere (CI builds no page) it fails saying why, never panicking.
+#[test]
+fn checks_a_browser_pick_in_the_page() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let quick = data("recommend-quick-2core.json");
+    let browser = data("recommend-browser-4t-2core.json");
+    let o = Command::cargo_bin("zkbench")
+        .unwrap()
+        .current_dir(&root)
+        .args(["recommend", "--results", &quick, &browser])
+        .args([
+            "--target",
+            "browser",
+            "--threads",
+            "4",
+            "--max-prove-ms",
+            "200",
+        ])
+        .args(["--max-verify-gas", "300000", "--check"])
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(
+        out.contains("1. groth16/griffin/spend/arity7/2^36 · 4 threads"),
+        "{out}"
+    );
+    let page = root.join("web/dist/index.html").exists()
+        && ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .any(|b| {
+                std::process::Command::new("sh")
+                    .args(["-c", &format!("command -v {b}")])
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            })
+        && std::process::Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok();
+    if page {
+        assert!(o.status.success(), "{err}");
+        assert!(
+            out.contains("Check: groth16/griffin/spend/arity7/2^36 · browser 4 threads: predicted 119.9 ms (measured), measured now"),
+            "{out}"
+        );
+    } else {
+        assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+        assert!(
+            err.contains("in the browser gave no prove time") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+}
