@@ -133,22 +133,47 @@ type SyncHandle = {
 };
 type OpfsFile = FileSystemFileHandle & { createSyncAccessHandle(): Promise<SyncHandle> };
 
-/** The OPFS file of `cacheKey` (a SHA-256 name: URLs hold characters file names may not), or null without OPFS. */
-async function opfsFile(cacheKey: string): Promise<OpfsFile | null> {
+/** Lower-case hex SHA-256 of `text`. */
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The key file's URL: the part of a cache key before its `|Last-Modified|length`. */
+const urlOf = (cacheKey: string) => cacheKey.slice(0, cacheKey.indexOf("|"));
+
+/**
+ * The OPFS file of `cacheKey`, or null without OPFS. Named `<SHA-256 of the URL>-<SHA-256 of the
+ * cache key>.bin` (URLs hold characters file names may not), so that storing a rebuilt key file
+ * can delete the older versions of the same URL (`prune`).
+ */
+async function opfsFile(cacheKey: string, create: boolean): Promise<{ dir: FileSystemDirectoryHandle; file: OpfsFile; name: string } | null> {
   if (!navigator.storage?.getDirectory) return null;
   const root = await navigator.storage.getDirectory();
   const dir = await root.getDirectoryHandle("zkbench-keys", { create: true });
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(cacheKey)));
-  const name = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("") + ".bin";
-  const f = (await dir.getFileHandle(name, { create: true })) as OpfsFile;
-  return typeof f.createSyncAccessHandle === "function" ? f : null;
+  const name = `${await sha256Hex(urlOf(cacheKey))}-${await sha256Hex(cacheKey)}.bin`;
+  const file = (await dir.getFileHandle(name, { create })) as OpfsFile;
+  return typeof file.createSyncAccessHandle === "function" ? { dir, file, name } : null;
 }
 
-/** Stores `bytes` under `cacheKey`; says where ("opfs" or "idb"). Throws when no store takes them. */
+/** Deletes the other OPFS files of `name`'s URL (older versions of a rebuilt key file). */
+async function prune(dir: FileSystemDirectoryHandle, name: string): Promise<void> {
+  const prefix = name.slice(0, name.indexOf("-") + 1);
+  const stale: string[] = [];
+  for await (const other of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) {
+    if (other !== name && other.startsWith(prefix)) stale.push(other);
+  }
+  for (const other of stale) await dir.removeEntry(other).catch(() => undefined);
+}
+
+/**
+ * Stores `bytes` under `cacheKey`, replacing older versions of the same URL; says where ("opfs"
+ * or "idb"). Throws when no store takes them.
+ */
 async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "idb"> {
-  const f = keyStore === "opfs" ? await opfsFile(cacheKey).catch(() => null) : null;
+  const f = keyStore === "opfs" ? await opfsFile(cacheKey, true).catch(() => null) : null;
   if (f) {
-    const h = await f.createSyncAccessHandle();
+    const h = await f.file.createSyncAccessHandle();
     try {
       h.truncate(0);
       if (h.write(bytes, { at: 0 }) !== bytes.length) throw new Error("OPFS: short write (quota?)");
@@ -156,8 +181,12 @@ async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "
     } finally {
       h.close();
     }
+    await prune(f.dir, f.name);
     return "opfs";
   }
+  // the URL's older versions first (keys sort by URL, then `|Last-Modified|length`)
+  const url = urlOf(cacheKey);
+  await cacheOp("readwrite", (st) => st.delete(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`)));
   await cacheOp("readwrite", (st) => st.put(bytes, cacheKey));
   return "idb";
 }
@@ -165,9 +194,9 @@ async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "
 /** The bytes stored under `cacheKey` in `store`, or undefined. */
 async function cacheGet(cacheKey: string, store: "opfs" | "idb"): Promise<Uint8Array | undefined> {
   if (store === "idb") return cacheOp<Uint8Array | undefined>("readonly", (st) => st.get(cacheKey));
-  const f = await opfsFile(cacheKey);
+  const f = await opfsFile(cacheKey, false).catch(() => null);
   if (!f) return undefined;
-  const h = await f.createSyncAccessHandle();
+  const h = await f.file.createSyncAccessHandle();
   try {
     const b = new Uint8Array(h.getSize());
     return h.read(b, { at: 0 }) === b.length && b.length > 0 ? b : undefined;
