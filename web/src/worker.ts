@@ -184,10 +184,13 @@ async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "
     await prune(f.dir, f.name);
     return "opfs";
   }
-  // the URL's older versions first (keys sort by URL, then `|Last-Modified|length`)
+  // in one transaction: the URL's older versions (keys sort by URL, then `|Last-Modified|length`)
+  // go only if the new one is stored
   const url = urlOf(cacheKey);
-  await cacheOp("readwrite", (st) => st.delete(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`)));
-  await cacheOp("readwrite", (st) => st.put(bytes, cacheKey));
+  await cacheOp("readwrite", (st) => {
+    st.delete(IDBKeyRange.bound(`${url}|`, `${url}|\uffff`));
+    return st.put(bytes, cacheKey);
+  });
   return "idb";
 }
 

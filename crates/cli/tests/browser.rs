@@ -7,26 +7,12 @@
 //! Skipped, loudly on stderr, only when Chromium or the built page is absent (building
 //! the page takes minutes: `bash scripts/build-web.sh`).
 
-use std::{path::PathBuf, process::Command};
+use std::process::Command;
 
 use zkbench_core::{ResultsFile, Status};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn chromium() -> Option<String> {
-    let names = std::env::var("CHROMIUM")
-        .ok()
-        .into_iter()
-        .chain(["chromium", "chromium-browser", "google-chrome"].map(String::from));
-    names.into_iter().find(|n| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v \"{n}\"")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
+mod common;
+use common::{chromium, repo};
 
 #[test]
 fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {

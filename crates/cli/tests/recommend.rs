@@ -5,15 +5,16 @@
 use std::{
     io::{BufRead, BufReader, Write},
     net::TcpListener,
-    path::PathBuf,
     process::Output,
 };
 
 use assert_cmd::Command;
 
+mod common;
+
 fn data(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/data")
+    common::repo()
+        .join("docs/data")
         .join(name)
         .display()
         .to_string()
@@ -198,7 +199,7 @@ fn list_shows_the_security_table() {
 /// elsewhere (CI builds no page) it fails saying why, never panicking.
 #[test]
 fn checks_a_browser_pick_in_the_page() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = common::repo();
     let quick = data("recommend-quick-2core.json");
     let browser = data("recommend-browser-4t-2core.json");
     let o = Command::cargo_bin("zkbench")
@@ -221,19 +222,10 @@ fn checks_a_browser_pick_in_the_page() {
         out.contains("1. groth16/griffin/spend/arity7/2^36 · 4 threads"),
         "{out}"
     );
-    let page = root.join("web/dist/index.html").exists()
-        && ["chromium", "chromium-browser", "google-chrome"]
-            .iter()
-            .any(|b| {
-                std::process::Command::new("sh")
-                    .args(["-c", &format!("command -v {b}")])
-                    .output()
-                    .is_ok_and(|o| o.status.success())
-            })
-        && std::process::Command::new("node")
-            .arg("--version")
-            .output()
-            .is_ok();
+    // what the page's runner needs: the built page, puppeteer-core, Chromium
+    let page = root.join("web/dist/index.html").is_file()
+        && root.join("web/node_modules/puppeteer-core").is_dir()
+        && common::chromium().is_some();
     if page {
         assert!(o.status.success(), "{err}");
         assert!(

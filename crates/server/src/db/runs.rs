@@ -240,11 +240,12 @@ async fn points(
     if keys.is_empty() {
         return Ok((Vec::new(), total));
     }
+    let marks = Marks::of(conn);
     let sql = format!(
         "SELECT submission_id, group_key, median FROM leaderboard_entries \
          WHERE submission_id IN ({}) AND group_key || '' IN ({}) AND median > 0",
-        Marks::of(conn).list(1, runs.len()),
-        Marks::of(conn).list(runs.len() + 1, keys.len())
+        marks.list(1, runs.len()),
+        marks.list(runs.len() + 1, keys.len())
     );
     let mut q = sqlx::query(&sql);
     for r in runs {
