@@ -52,9 +52,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use halo2_axiom::{
-    circuit::{Cell, Region, Value},
+    circuit::{AssignedCell, Cell, Region, Value},
     halo2curves::{bn256::Fr, ff::Field},
-    plonk::{Advice, Column, ConstraintSystem, Error, Expression, Fixed, Selector},
+    plonk::{
+        Advice, Assigned, Column, ColumnType, ConstraintSystem, Error, Expression, Fixed,
+        Selector, VirtualCells,
+    },
     poly::Rotation,
 };
 
@@ -157,6 +160,26 @@ pub struct ChipLayout {
     /// the option existed).
     #[serde(default)]
     pub split_sbox: bool,
+    /// Physical rows per logical row (1: the wide layout). With `fold = B`
+    /// the `i`-th logical column of each kind (state lanes, extra cells,
+    /// round constants) lives in physical column `i / B`, row `i % B` of the
+    /// logical row's block, so every gate is the same polynomial over cells
+    /// `B` times closer together in columns and `B` rows apart in rotations.
+    /// Every column is a KZG commitment that an EVM verifier multiplies
+    /// (one 6,000-gas ecMul each), so folding trades prover rows for
+    /// verifier gas: see [`ChipLayout::evm`]. Absent in a serialised layout:
+    /// 1 (and 1 is not written, so the keys of unfolded layouts keep their
+    /// cache names).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub fold: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(v: &usize) -> bool {
+    *v == 1
 }
 
 impl ChipLayout {
@@ -172,7 +195,25 @@ impl ChipLayout {
             partial_per_row,
             degree: 5,
             split_sbox: true,
+            fold: 1,
         }
+    }
+
+    /// The layout for on-chain verification: [`ChipLayout::new`]`(p)` folded
+    /// into `fold` physical rows per logical row.
+    pub fn folded(partial_per_row: usize, fold: usize) -> Self {
+        Self {
+            fold: fold.max(1),
+            ..Self::new(partial_per_row)
+        }
+    }
+
+    /// The layout the EVM verifier is generated for by default: 6 partial
+    /// rounds per row folded 4 ways. For the α = 7 arity-7 spend that is
+    /// 5 advice columns instead of 19 and 2 round-constant columns instead of
+    /// 8, at 4x the rows (k = 10 instead of 8).
+    pub fn evm() -> Self {
+        Self::folded(6, 4)
     }
 
     /// `p` partial rounds per row, one S-box per constraint, the gates' own
@@ -183,6 +224,7 @@ impl ChipLayout {
             partial_per_row,
             degree: 0,
             split_sbox: false,
+            fold: 1,
         }
     }
 
@@ -256,15 +298,94 @@ fn member_chunk(layout: &ChipLayout, alpha: u64) -> usize {
     layout.cs_degree(alpha) - 1
 }
 
-/// Column set shared by all hashes.
+/// Where a logical column of the chip lives: a physical column and the row
+/// inside each logical row's block of [`ChipLayout::fold`] rows.
+#[derive(Clone, Copy, Debug)]
+pub struct Slot<C: ColumnType> {
+    /// The physical column.
+    pub column: Column<C>,
+    /// The row inside the block (0 when unfolded).
+    pub row: usize,
+}
+
+/// Column set shared by all hashes, as logical columns ([`Slot`]s).
 #[derive(Clone, Debug)]
 pub struct Poseidon2Columns {
-    /// State columns (`t_max`).
-    pub state: Vec<Column<Advice>>,
-    /// Extra columns (`e0`, helpers).
-    pub extra: Vec<Column<Advice>>,
-    /// Round-constant columns.
-    pub rc: Vec<Column<Fixed>>,
+    /// State lanes (`t_max`).
+    pub state: Vec<Slot<Advice>>,
+    /// Extra cells (`e0`, helpers).
+    pub extra: Vec<Slot<Advice>>,
+    /// Round constants.
+    pub rc: Vec<Slot<Fixed>>,
+    /// Physical rows per logical row.
+    pub fold: usize,
+}
+
+impl Poseidon2Columns {
+    /// `n` logical columns folded into `⌈n / fold⌉` physical ones.
+    fn allocate<C: ColumnType>(
+        n: usize,
+        fold: usize,
+        mut new: impl FnMut() -> Column<C>,
+    ) -> Vec<Slot<C>> {
+        let physical: Vec<Column<C>> = (0..n.div_ceil(fold)).map(|_| new()).collect();
+        (0..n)
+            .map(|i| Slot {
+                column: physical[i / fold],
+                row: i % fold,
+            })
+            .collect()
+    }
+
+    fn rotation(&self, row: usize, logical: i32) -> Rotation {
+        Rotation(logical * self.fold as i32 + row as i32)
+    }
+
+    /// The physical row of `slot` in logical row `row`.
+    pub fn row<C: ColumnType>(&self, slot: Slot<C>, row: usize) -> usize {
+        row * self.fold + slot.row
+    }
+
+    /// Queries advice `slot` of the logical row at `logical` rotation.
+    pub fn query(
+        &self,
+        vc: &mut VirtualCells<'_, Fr>,
+        slot: Slot<Advice>,
+        logical: i32,
+    ) -> Expression<Fr> {
+        vc.query_advice(slot.column, self.rotation(slot.row, logical))
+    }
+
+    /// Queries fixed `slot` of the current logical row.
+    pub fn query_fixed(&self, vc: &mut VirtualCells<'_, Fr>, slot: Slot<Fixed>) -> Expression<Fr> {
+        vc.query_fixed(slot.column, self.rotation(slot.row, 0))
+    }
+
+    /// Assigns advice `slot` of logical row `row` (through the audit hook).
+    pub fn assign<'v>(
+        &self,
+        region: &mut Region<'_, Fr>,
+        slot: Slot<Advice>,
+        row: usize,
+        value: Value<Fr>,
+    ) -> AssignedCell<&'v Assigned<Fr>, Fr> {
+        crate::audit::assign_advice(region, slot.column, self.row(slot, row), value)
+    }
+
+    fn assign_fixed(&self, region: &mut Region<'_, Fr>, slot: Slot<Fixed>, row: usize, v: Fr) {
+        region.assign_fixed(slot.column, self.row(slot, row), v);
+    }
+
+    /// Enables `q` on logical row `row` (the first row of its block).
+    pub fn enable(&self, region: &mut Region<'_, Fr>, q: Selector, row: usize) -> Result<(), Error> {
+        q.enable(region, row * self.fold)
+    }
+
+    /// Physical rows of `logical` logical rows whose last one holds only
+    /// first-row cells (a hash's output in `e0`).
+    pub fn physical_rows(&self, logical: usize) -> usize {
+        (logical.max(1) - 1) * self.fold + 1
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -425,12 +546,12 @@ impl SboxForm {
     /// The helper of full-round lane `i`, if split.
     fn full_helper(
         &self,
-        vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+        vc: &mut VirtualCells<'_, Fr>,
         cols: &Poseidon2Columns,
         i: usize,
     ) -> Option<Expression<Fr>> {
         self.split
-            .then(|| vc.query_advice(cols.extra[self.aux + i], Rotation::cur()))
+            .then(|| cols.query(vc, cols.extra[self.aux + i], 0))
     }
 
     /// Extra columns holding a row's helper cells, in the order of
@@ -458,25 +579,21 @@ fn invert(m: &[Vec<Fr>]) -> Vec<Vec<Fr>> {
 
 /// The `t` state cells of a row at `rotation`, queried in lane order.
 fn query_state(
-    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    vc: &mut VirtualCells<'_, Fr>,
     cols: &Poseidon2Columns,
     t: usize,
-    rotation: Rotation,
+    rotation: i32,
 ) -> Vec<Expression<Fr>> {
-    (0..t)
-        .map(|i| vc.query_advice(cols.state[i], rotation))
-        .collect()
+    (0..t).map(|i| cols.query(vc, cols.state[i], rotation)).collect()
 }
 
 /// The first `n` round constants of the current row, queried in order.
 fn query_rc(
-    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    vc: &mut VirtualCells<'_, Fr>,
     cols: &Poseidon2Columns,
     n: usize,
 ) -> Vec<Expression<Fr>> {
-    (0..n)
-        .map(|i| vc.query_fixed(cols.rc[i], Rotation::cur()))
-        .collect()
+    (0..n).map(|i| cols.query_fixed(vc, cols.rc[i])).collect()
 }
 
 /// A full-round row: its state, the next row's state and its round
@@ -489,12 +606,12 @@ type FullRow = (
 
 /// [`FullRow`] of a width-`t` permutation.
 fn query_full_row(
-    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    vc: &mut VirtualCells<'_, Fr>,
     cols: &Poseidon2Columns,
     t: usize,
 ) -> FullRow {
-    let cur = query_state(vc, cols, t, Rotation::cur());
-    let next = query_state(vc, cols, t, Rotation::next());
+    let cur = query_state(vc, cols, t, 0);
+    let next = query_state(vc, cols, t, 1);
     let rc = query_rc(vc, cols, t);
     (cur, next, rc)
 }
@@ -510,7 +627,7 @@ fn pre_image(inv: &[Vec<Fr>], t: usize) -> Vec<Lin> {
 /// helper queried here, in lane order, when split) equals lane `i` of
 /// `me_inv · next`, followed by the S-box's own checks.
 fn full_round_out(
-    vc: &mut halo2_axiom::plonk::VirtualCells<'_, Fr>,
+    vc: &mut VirtualCells<'_, Fr>,
     cols: &Poseidon2Columns,
     sb: SboxForm,
     params: &Poseidon2Params,
@@ -572,10 +689,12 @@ impl Poseidon2Config {
         min_extra: usize,
     ) -> Self {
         let (t, e, f) = Self::column_counts(&specs, &layout, min_extra);
+        let fold = layout.fold.max(1);
         let columns = Poseidon2Columns {
-            state: (0..t).map(|_| meta.advice_column()).collect(),
-            extra: (0..e).map(|_| meta.advice_column()).collect(),
-            rc: (0..f).map(|_| meta.fixed_column()).collect(),
+            state: Poseidon2Columns::allocate(t, fold, || meta.advice_column()),
+            extra: Poseidon2Columns::allocate(e, fold, || meta.advice_column()),
+            rc: Poseidon2Columns::allocate(f, fold, || meta.fixed_column()),
+            fold,
         };
         let aux = Self::aux_columns(&specs, &layout, min_extra);
         Self::configure_with_columns(meta, columns, specs, layout, aux)
@@ -697,21 +816,17 @@ impl Poseidon2Config {
             // Variables: state (t), S-box outputs (r - 1), round constants (r).
             // Split: round j's helper in extra[2j], its output in extra[2j + 1].
             let out_col = |j: usize| if sb.split { 2 * j + 1 } else { j };
-            let mut vars = query_state(vc, cols, t, Rotation::cur());
-            vars.extend(
-                (0..r - 1).map(|j| vc.query_advice(cols.extra[out_col(j)], Rotation::cur())),
-            );
+            let mut vars = query_state(vc, cols, t, 0);
+            vars.extend((0..r - 1).map(|j| cols.query(vc, cols.extra[out_col(j)], 0)));
             vars.extend(query_rc(vc, cols, r));
             let n = vars.len();
-            let next = query_state(vc, cols, t, Rotation::next());
+            let next = query_state(vc, cols, t, 1);
             let pre = pre_image(&mi_inv, t);
             let mut x: Vec<Lin> = (0..t).map(|i| Lin::var(n, i)).collect();
             let mut out = vec![];
             for j in 0..r {
                 let u = x[0].add(&Lin::var(n, t + (r - 1) + j));
-                let h = sb
-                    .split
-                    .then(|| vc.query_advice(cols.extra[2 * j], Rotation::cur()));
+                let h = sb.split.then(|| cols.query(vc, cols.extra[2 * j], 0));
                 let (y, check) = SboxForm::sbox(u.expr(&vars), h, params.alpha);
                 out.extend(check);
                 if j + 1 < r {
@@ -773,19 +888,19 @@ impl Poseidon2Config {
         let t = params.width;
         meta.create_gate("poseidon2 last round (lane 0)", |vc| {
             let q = vc.query_selector(q);
-            let out = vc.query_advice(cols.extra[0], Rotation::next());
+            let out = cols.query(vc, cols.extra[0], 1);
             let mut acc = Expression::Constant(Fr::ZERO);
             let mut checks = vec![];
             for j in 0..t {
-                let s = vc.query_advice(cols.state[j], Rotation::cur());
-                let c = vc.query_fixed(cols.rc[j], Rotation::cur());
+                let s = cols.query(vc, cols.state[j], 0);
+                let c = cols.query_fixed(vc, cols.rc[j]);
                 let h = sb.full_helper(vc, cols, j);
                 let (y, check) = SboxForm::sbox(s + c, h, params.alpha);
                 checks.extend(check);
                 acc = acc + y * Expression::Constant(params.mat_external[0][j]);
             }
             if spec.feed_forward {
-                acc = acc + vc.query_advice(cols.extra[0], Rotation::cur());
+                acc = acc + cols.query(vc, cols.extra[0], 0);
             }
             checks.push(out - acc);
             gated(&q, checks)
@@ -802,10 +917,10 @@ impl Poseidon2Config {
         let lanes = spec.cell_lanes();
         meta.create_gate("membership product", |vc| {
             let q = vc.query_selector(q);
-            let cur = vc.query_advice(cols.extra[0], Rotation::cur());
+            let cur = cols.query(vc, cols.extra[0], 0);
             let factors: Vec<Expression<Fr>> = lanes
                 .iter()
-                .map(|&i| vc.query_advice(cols.state[i], Rotation::cur()) - cur.clone())
+                .map(|&i| cols.query(vc, cols.state[i], 0) - cur.clone())
                 .collect();
             let prod = |fs: &[Expression<Fr>]| {
                 fs.iter()
@@ -820,16 +935,16 @@ impl Poseidon2Config {
             }
             let mut k = 1;
             out.push(
-                q.clone() * (vc.query_advice(cols.extra[1], Rotation::cur()) - prod(&factors[..m])),
+                q.clone() * (cols.query(vc, cols.extra[1], 0) - prod(&factors[..m])),
             );
             let mut rest = &factors[m..];
             loop {
-                let acc = vc.query_advice(cols.extra[k], Rotation::cur());
+                let acc = cols.query(vc, cols.extra[k], 0);
                 if rest.len() < m {
                     out.push(q.clone() * (acc * prod(rest)));
                     break;
                 }
-                let nxt = vc.query_advice(cols.extra[k + 1], Rotation::cur());
+                let nxt = cols.query(vc, cols.extra[k + 1], 0);
                 out.push(q.clone() * (nxt - acc * prod(&rest[..m - 1])));
                 rest = &rest[m - 1..];
                 k += 1;
@@ -941,17 +1056,17 @@ impl Poseidon2Instructions for Poseidon2Config {
         let tr = full_in.map(|x| trace(spec, p, split, x));
 
         // Selectors and round constants.
-        sg.q_first.enable(region, offset)?;
+        cols.enable(region, sg.q_first, offset)?;
         if let Some(q) = sg.q_member {
-            q.enable(region, offset)?;
+            cols.enable(region, q, offset)?;
         }
         let mut row = offset;
         for r in 0..half {
             if r > 0 {
-                wg.q_full.enable(region, row)?;
+                cols.enable(region, wg.q_full, row)?;
             }
             for i in 0..t {
-                region.assign_fixed(cols.rc[i], row, params.round_constants[r][i]);
+                cols.assign_fixed(region, cols.rc[i], row, params.round_constants[r][i]);
             }
             row += 1;
         }
@@ -965,21 +1080,21 @@ impl Poseidon2Instructions for Poseidon2Config {
                 .find(|(n, _)| *n == chunk)
                 .expect("partial gate for chunk")
                 .1;
-            q.enable(region, row)?;
+            cols.enable(region, q, row)?;
             for j in 0..chunk {
-                region.assign_fixed(cols.rc[j], row, params.round_constants[r + j][0]);
+                cols.assign_fixed(region, cols.rc[j], row, params.round_constants[r + j][0]);
             }
             r += chunk;
             row += 1;
         }
         for r in end..params.rounds_full + params.rounds_partial {
             if r + 1 == params.rounds_full + params.rounds_partial {
-                sg.q_last.enable(region, row)?;
+                cols.enable(region, sg.q_last, row)?;
             } else {
-                wg.q_full.enable(region, row)?;
+                cols.enable(region, wg.q_full, row)?;
             }
             for i in 0..t {
-                region.assign_fixed(cols.rc[i], row, params.round_constants[r][i]);
+                cols.assign_fixed(region, cols.rc[i], row, params.round_constants[r][i]);
             }
             row += 1;
         }
@@ -997,7 +1112,7 @@ impl Poseidon2Instructions for Poseidon2Config {
                     continue;
                 }
                 let v = tr.as_ref().map(|tr| tr.state[k][i]);
-                let cell = crate::audit::assign_advice(region, cols.state[i], offset + k, v).cell();
+                let cell = cols.assign(region, cols.state[i], offset + k, v).cell();
                 if k == 0 {
                     input_cells.push(Wire { cell, value: v });
                 }
@@ -1018,19 +1133,19 @@ impl Poseidon2Instructions for Poseidon2Config {
             };
             for (j, c) in row_cols.into_iter().enumerate() {
                 let v = tr.as_ref().map(|tr| tr.helpers[k][j]);
-                crate::audit::assign_advice(region, cols.extra[c], offset + k, v);
+                cols.assign(region, cols.extra[c], offset + k, v);
             }
         }
         // Feed-forward copy of x[0] into e0 of the last-round row.
         if spec.feed_forward {
             let x0 = &input_cells[0];
-            let ff =
-                crate::audit::assign_advice(region, cols.extra[0], offset + rows - 1, x0.value)
-                    .cell();
+            let ff = cols
+                .assign(region, cols.extra[0], offset + rows - 1, x0.value)
+                .cell();
             region.constrain_equal(x0.cell, ff);
         }
         let out_v = tr.as_ref().map(|tr| tr.output);
-        let out = crate::audit::assign_advice(region, cols.extra[0], offset + rows, out_v).cell();
+        let out = cols.assign(region, cols.extra[0], offset + rows, out_v).cell();
         Ok(HashCells {
             inputs: input_cells,
             output: Wire {
@@ -1068,14 +1183,15 @@ impl Poseidon2Config {
         let mut used = m;
         let mut k = 1;
         let mut acc = factors.as_ref().map(|f| f[..m].iter().product::<Fr>());
-        crate::audit::assign_advice(region, self.columns.extra[1], offset, acc);
+        let cols = &self.columns;
+        cols.assign(region, cols.extra[1], offset, acc);
         while a - used > m - 1 {
             let lo = used;
             acc = acc
                 .zip(factors.as_ref())
                 .map(|(acc, f)| acc * f[lo..lo + m - 1].iter().product::<Fr>());
             k += 1;
-            crate::audit::assign_advice(region, self.columns.extra[k], offset, acc);
+            cols.assign(region, cols.extra[k], offset, acc);
             used += m - 1;
         }
     }

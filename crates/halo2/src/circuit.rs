@@ -26,7 +26,6 @@ use halo2_axiom::{
     circuit::{Cell, Layouter, Region, SimpleFloorPlanner, Value},
     halo2curves::{bn256::Fr, ff::Field},
     plonk::{Circuit, Column, ConstraintSystem, Error, Expression, Instance, Selector},
-    poly::Rotation,
 };
 use std::sync::Arc;
 use zkbench_hash::poseidon2::{node_width, NodeMode};
@@ -206,8 +205,15 @@ pub struct StatementCircuit {
 }
 
 impl StatementCircuit {
-    /// Rows the layout uses (last used row + 1).
+    /// Rows the layout uses (last used physical row + 1).
     pub fn rows(config: &Poseidon2Config, params: &CircuitParams) -> usize {
+        config
+            .columns
+            .physical_rows(Self::logical_rows(config, params))
+    }
+
+    /// Logical rows the layout uses (see [`ChipLayout::fold`]).
+    fn logical_rows(config: &Poseidon2Config, params: &CircuitParams) -> usize {
         match params.kind {
             CircuitKind::Spend => {
                 2 * config.hash_rows(SPEC_NULLIFIER) + params.height * config.hash_rows(2) + 1
@@ -255,8 +261,8 @@ impl Circuit<Fr> for StatementCircuit {
             Poseidon2Config::configure(meta, specs, params.layout, if spend { 2 } else { 1 });
         let instance = meta.instance_column();
         meta.enable_equality(instance);
-        meta.enable_equality(chip.columns.extra[0]);
-        meta.enable_equality(chip.columns.state[0]);
+        meta.enable_equality(chip.columns.extra[0].column);
+        meta.enable_equality(chip.columns.state[0].column);
         // Spend: the pair hash's cell lanes are (n, s).
         let (n_col, s_col) = if spend {
             let lanes = chip.spec(SPEC_PAIR).cell_lanes();
@@ -264,10 +270,10 @@ impl Circuit<Fr> for StatementCircuit {
         } else {
             (0, 1)
         };
-        meta.enable_equality(chip.columns.state[n_col]);
+        meta.enable_equality(chip.columns.state[n_col].column);
         if params.kind == CircuitKind::BatchRoot {
             for c in &chip.columns.state {
-                meta.enable_equality(*c);
+                meta.enable_equality(c.column);
             }
         }
         let q_secret_ne = spend.then(|| {
@@ -276,8 +282,8 @@ impl Circuit<Fr> for StatementCircuit {
             let cols = chip.columns.clone();
             meta.create_gate("secret differs from the nullifier domain", |vc| {
                 let q = vc.query_selector(q);
-                let s = vc.query_advice(cols.state[s_col], Rotation::cur());
-                let inv = vc.query_advice(cols.extra[1], Rotation::cur());
+                let s = cols.query(vc, cols.state[s_col], 0);
+                let inv = cols.query(vc, cols.extra[1], 0);
                 vec![q * ((s - Expression::Constant(d)) * inv - Expression::Constant(Fr::ONE))]
             });
             q
@@ -378,7 +384,7 @@ impl StatementCircuit {
         let n = known(&w.map(|w| fr_from_ark(&w.nullifier)));
         let s = known(&w.map(|w| fr_from_ark(&w.secret)));
         let ext = known(&w.map(|w| fr_from_ark(&w.ext_data_hash)));
-        let ext_cell = crate::audit::assign_advice(region, cols.extra[0], 0, ext).cell();
+        let ext_cell = cols.assign(region, cols.extra[0], 0, ext).cell();
         publics.push((ext_cell, 2));
         let null = chip.assign_hash(region, 0, SPEC_NULLIFIER, n.map(|n| vec![n]))?;
         publics.push((null.output.cell, 1));
@@ -387,8 +393,8 @@ impl StatementCircuit {
         region.constrain_equal(null.inputs[0].cell, leaf.inputs[0].cell);
         let d = fr_from_ark(&domain_nullifier());
         let inv = s.map(|s| (s - d).invert().unwrap_or(Fr::ZERO));
-        crate::audit::assign_advice(region, cols.extra[1], o1, inv);
-        config.q_secret_ne.expect("spend gate").enable(region, o1)?;
+        cols.assign(region, cols.extra[1], o1, inv);
+        cols.enable(region, config.q_secret_ne.expect("spend gate"), o1)?;
         let o2 = o1 + leaf.rows;
         let path = self.path_witness(w.map(|w| &w.path))?;
         let root = self.path_levels(chip, region, o2, leaf.output.value, 2, path)?;
@@ -406,7 +412,7 @@ impl StatementCircuit {
         let Step(config, region, publics) = step;
         let chip = &config.chip;
         let leaf = known(&w.map(|w| fr_from_ark(&w.leaf)));
-        crate::audit::assign_advice(region, chip.columns.extra[0], 0, leaf);
+        chip.columns.assign(region, chip.columns.extra[0], 0, leaf);
         let path = self.path_witness(w.map(|w| &w.path))?;
         let root = self.path_levels(chip, region, 0, leaf, 0, path)?;
         publics.push((root, 0));
@@ -461,8 +467,9 @@ impl StatementCircuit {
             .collect();
         let mut offset = 0;
         if p.height == 0 {
-            let c =
-                crate::audit::assign_advice(region, chip.columns.extra[0], 0, level[0].1).cell();
+            let c = (chip.columns)
+                .assign(region, chip.columns.extra[0], 0, level[0].1)
+                .cell();
             publics.push((c, 0));
             publics.push((c, 1));
         }

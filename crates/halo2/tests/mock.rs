@@ -167,3 +167,44 @@ fn poseidon_circomlib_all_kinds() {
         3,
     );
 }
+
+/// The folded layouts (the EVM verifier's): the same gates over fewer
+/// columns, every kind, both hash families; and the column counts they save.
+#[test]
+fn folded_layouts_all_kinds() {
+    for fold in [2, 3, 4, 8] {
+        for (family, alpha, arity) in [
+            (HashFamily::Poseidon2, 7, 7),
+            (HashFamily::Poseidon2, 5, 4),
+            (HashFamily::Poseidon, 5, 2),
+        ] {
+            for (kind, height) in [
+                (CircuitKind::Spend, 2),
+                (CircuitKind::Membership, 2),
+                (CircuitKind::BatchRoot, 1),
+            ] {
+                check(
+                    CircuitParams {
+                        family,
+                        alpha,
+                        arity,
+                        height,
+                        kind,
+                        layout: ChipLayout::folded(6, fold),
+                    },
+                    fold as u64,
+                );
+            }
+        }
+    }
+    let params = |layout| CircuitParams {
+        layout,
+        ..CircuitParams::default()
+    };
+    let wide = circuit_stats(&params(ChipLayout::new(6))).unwrap();
+    let folded = circuit_stats(&params(ChipLayout::evm())).unwrap();
+    assert_eq!((wide.advice_columns, wide.fixed_columns), (19, 8));
+    assert_eq!((folded.advice_columns, folded.fixed_columns), (5, 2));
+    assert_eq!(folded.rows, (wide.rows - 1) * 4 + 1);
+    assert_eq!(folded.rows_per_hash, wide.rows_per_hash, "logical rows");
+}
