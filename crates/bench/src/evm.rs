@@ -130,7 +130,11 @@ fn measure_case(case: &Case, profile: &Profile, env: &Environment) -> Result<Rec
 fn measure_halo2(case: &Case, profile: &Profile, env: &Environment) -> Result<Record, String> {
     use zkbench_halo2::{Halo2Circuit, Halo2Config, Srs, Transcript};
     let cfg = case.statement_config()?;
-    let circuit = Halo2Circuit::new(&Halo2Config::new(cfg))
+    let cfg = Halo2Config {
+        statement: cfg,
+        layout: Transcript::Keccak.chip_layout(),
+    };
+    let circuit = Halo2Circuit::new(&cfg)
         .map_err(|e| format!("circuit: {e}"))?
         .with_transcript(Transcript::Keccak);
     let keys = circuit
@@ -163,6 +167,7 @@ fn measure_halo2(case: &Case, profile: &Profile, env: &Environment) -> Result<Re
     )?;
     r.metrics
         .insert("proof_bytes".into(), out.proof.len() as f64);
+    r.metrics.insert("fold".into(), cfg.layout.fold as f64);
     Ok(r)
 }
 

@@ -91,6 +91,17 @@ impl Transcript {
         }
     }
 
+    /// The chip layout proofs with this transcript are made with by default:
+    /// the folded [`ChipLayout::evm`] for the Keccak transcript (its proofs are
+    /// verified on chain, where every column costs an ecMul), the wide
+    /// [`ChipLayout::default`] (fastest to prove) otherwise.
+    pub fn chip_layout(self) -> ChipLayout {
+        match self {
+            Transcript::Blake2b => ChipLayout::default(),
+            Transcript::Keccak => ChipLayout::evm(),
+        }
+    }
+
     /// `true` for the default (Blake2b), so that artifacts written before the
     /// transcript was recorded read back unchanged.
     pub fn is_default(&self) -> bool {
@@ -118,6 +129,12 @@ impl std::str::FromStr for Transcript {
             })
     }
 }
+
+/// The most physical rows a logical row of the chip may be folded into
+/// ([`ChipLayout::fold`]): beyond 16 the rotations of a gate span more rows
+/// than halo2's blinding leaves room for in small circuits, and no column is
+/// left to save.
+pub const MAX_FOLD: usize = 16;
 
 /// What to prove (the shared [`StatementConfig`]) and how (the chip layout).
 /// Serialised flat: `family`, `alpha`, `arity`, `leaves`, `circuit`, `layout`.
@@ -171,6 +188,12 @@ impl Halo2Config {
         if self.layout.partial_per_row == 0 {
             return Err(Halo2Error::Config("partial_per_row must be ≥ 1".into()));
         }
+        if !(1..=MAX_FOLD).contains(&self.layout.fold) {
+            return Err(Halo2Error::Config(format!(
+                "fold must be 1 to {MAX_FOLD} (physical rows per logical row), not {}",
+                self.layout.fold
+            )));
+        }
         let shape = st.shape()?;
         Ok(CircuitParams {
             family: st.family,
@@ -184,8 +207,12 @@ impl Halo2Config {
 
     /// A file-name-safe key of every parameter and the SRS, used by the key cache.
     pub fn cache_key(&self, srs: &Srs) -> Result<String, Halo2Error> {
+        let fold = match self.layout.fold {
+            1 => String::new(),
+            f => format!("-f{f}"),
+        };
         Ok(format!(
-            "halo2-kzg-bn254-{}-p{}-d{}{}-{}-v{}",
+            "halo2-kzg-bn254-{}-p{}-d{}{}{fold}-{}-v{}",
             self.statement.key_label()?,
             self.layout.partial_per_row,
             self.layout.degree,
@@ -1039,7 +1066,7 @@ fn prove_random(
 }
 
 /// `zkbench prove --system halo2-kzg`: the circuit of a statement with the
-/// default chip layout, a transcript and an SRS; keys from a cache, a proof
+/// transcript's chip layout, a transcript and an SRS; keys from a cache, a proof
 /// of a random witness, checked and written as a proof directory
 /// ([`write_artifacts`]).
 pub struct DirProver {
@@ -1058,14 +1085,19 @@ pub struct DirProof {
 }
 
 impl DirProver {
-    /// The circuit of `statement` (default chip layout) proving with
-    /// `transcript`, with keys under `srs`.
+    /// The circuit of `statement` (the transcript's chip layout,
+    /// [`Transcript::chip_layout`]) proving with `transcript`, with keys
+    /// under `srs`.
     pub fn new(
         statement: StatementConfig,
         transcript: Transcript,
         srs: Srs,
     ) -> Result<Self, Halo2Error> {
-        let circuit = Halo2Circuit::new(&Halo2Config::new(statement))?.with_transcript(transcript);
+        let cfg = Halo2Config {
+            statement,
+            layout: transcript.chip_layout(),
+        };
+        let circuit = Halo2Circuit::new(&cfg)?.with_transcript(transcript);
         Ok(Self { circuit, srs })
     }
 

@@ -84,7 +84,7 @@ pub use zkbench_statement as statement;
 pub use api::{
     run_once, verify_dir, verify_for, verify_with, write_artifacts, ArtifactMeta, DirProof,
     DirProver, Halo2Circuit, Halo2Config, Keys, PhaseTimings, ProofDir, ProofOutput, Srs,
-    TimedKeys, Transcript,
+    TimedKeys, Transcript, MAX_FOLD,
 };
 pub use error::Halo2Error;
 pub use halo2_axiom;

@@ -25,11 +25,13 @@ pub struct Halo2Kzg {
 }
 
 impl Halo2Kzg {
-    /// The default layout with the Keccak (EVM) transcript.
+    /// The Keccak (EVM) transcript with its chip layout, the folded
+    /// [`ChipLayout::evm`] (fewer commitments for the EVM verifier to
+    /// multiply, more rows to prove).
     pub fn keccak() -> Self {
         Self {
             transcript: Transcript::Keccak,
-            ..Self::default()
+            layout: Transcript::Keccak.chip_layout(),
         }
     }
 }
@@ -61,7 +63,7 @@ impl ProofSystem for Halo2Kzg {
     fn description(&self) -> &'static str {
         match self.transcript {
             Transcript::Blake2b => "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Poseidon2 and Poseidon chips, Blake2b transcript; UNSAFE test SRS",
-            Transcript::Keccak => "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Keccak (EVM, snark-verifier) transcript, the proofs `zkbench verifier --system halo2-kzg` checks on chain; UNSAFE test SRS",
+            Transcript::Keccak => "Halo2 (halo2-axiom 0.5) with KZG/SHPLONK on BN254, Keccak (EVM, snark-verifier) transcript and the chip folded 4 rows deep (a quarter of the columns, so fewer ecMul on chain), the proofs `zkbench verifier --system halo2-kzg` checks on chain; UNSAFE test SRS",
         }
     }
 

@@ -16,8 +16,9 @@ pub enum SystemId {
     Groth16,
     /// `halo2-kzg`: Halo2 (halo2-axiom) with KZG on BN254, Blake2b transcript.
     Halo2Kzg,
-    /// `halo2-kzg-keccak`: the same circuits with the Keccak (EVM) transcript,
-    /// the proofs an on-chain verifier checks.
+    /// `halo2-kzg-keccak`: the same statements with the Keccak (EVM)
+    /// transcript and the chip folded for the EVM verifier
+    /// (`ChipLayout::evm`), the proofs an on-chain verifier checks.
     Halo2KzgKeccak,
     /// `stark-babybear`: a STARK over BabyBear (Plonky3, hiding FRI,
     /// Poseidon2 tree), about 100 conjectured bits.
