@@ -4,7 +4,10 @@
 //!
 //! `cargo run --release -p zkbench-halo2 --example halo2_layouts -- [--stats-only] [--reps N] [--quick]
 //! [--degree D] [--family poseidon2|poseidon] [--configs alpha:arity:p,...]
-//! [--sbox split|unsplit|both]`
+//! [--sbox split|unsplit|both] [--fold 1,4]`
+//!
+//! `--fold`: physical rows per logical row (`ChipLayout::fold`; 4 is the
+//! layout of on-chain proofs), one table row per value.
 //!
 //! `--sbox`: split S-boxes (degree-4 gates, the default layout), one S-box
 //! per constraint (degree α + 1, the earlier layout) or both, interleaved.
@@ -48,6 +51,8 @@ struct Options {
     grid: Vec<(u64, usize, usize)>,
     /// S-box forms: `true` split, `false` unsplit.
     forms: Vec<bool>,
+    /// Folds (`ChipLayout::fold`).
+    folds: Vec<usize>,
 }
 
 /// The value after `flag`, if any.
@@ -86,6 +91,9 @@ impl Options {
             Some("both") => vec![false, true],
             Some(other) => panic!("--sbox {other}: expected split, unsplit or both"),
         };
+        let folds = flag_value(args, "--fold")
+            .map(|s| s.split(',').map(|f| f.parse().expect("fold")).collect())
+            .unwrap_or_else(|| vec![1]);
         Self {
             stats_only,
             reps,
@@ -93,11 +101,19 @@ impl Options {
             family,
             grid: only.unwrap_or_else(|| default_grid(quick)),
             forms,
+            folds,
         }
     }
 
     /// The spend configuration of one grid point.
-    fn config(&self, alpha: u64, arity: usize, p: usize, split_sbox: bool) -> Halo2Config {
+    fn config(
+        &self,
+        alpha: u64,
+        arity: usize,
+        p: usize,
+        split_sbox: bool,
+        fold: usize,
+    ) -> Halo2Config {
         let l = if split_sbox {
             ChipLayout::new(p)
         } else {
@@ -105,6 +121,7 @@ impl Options {
         };
         let layout = ChipLayout {
             degree: self.degree.unwrap_or(l.degree),
+            fold,
             ..l
         };
         Halo2Config::spend(self.family, alpha, arity, layout)
@@ -147,9 +164,10 @@ fn row_start(
     s: &CircuitStats,
 ) -> String {
     format!(
-        "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {}",
+        "| {} | {alpha} | {arity} | {} | {p} | {form} | {} | {} | {} | {} | {}",
         family.name(),
         circuit.shape().height,
+        circuit.config().layout.fold,
         s.k,
         s.rows,
         s.advice_columns,
@@ -198,17 +216,19 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let opts = Options::parse(&args);
     println!(
-        "| family | α | arity | height | p | S-box | k | rows | advice | fixed (compressed) | max deg | keygen | prove (wall) | prove (CPU) | verify | proof B |"
+        "| family | α | arity | height | p | S-box | fold | k | rows | advice | fixed (compressed) | max deg | keygen | prove (wall) | prove (CPU) | verify | proof B |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let grid: Vec<_> = opts
         .grid
         .iter()
         .flat_map(|&g| opts.forms.iter().map(move |&split| (g, split)))
+        .flat_map(|g| opts.folds.iter().map(move |&fold| (g, fold)))
         .collect();
-    for ((alpha, arity, p), split_sbox) in grid {
+    for (((alpha, arity, p), split_sbox), fold) in grid {
         let form = if split_sbox { "split" } else { "x^α" };
-        let circuit = Halo2Circuit::new(&opts.config(alpha, arity, p, split_sbox)).expect("config");
+        let cfg = opts.config(alpha, arity, p, split_sbox, fold);
+        let circuit = Halo2Circuit::new(&cfg).expect("config");
         let point = (alpha, arity, p);
         if opts.stats_only {
             let s = circuit.stats().expect("stats");
