@@ -55,8 +55,8 @@ use halo2_axiom::{
     circuit::{AssignedCell, Cell, Region, Value},
     halo2curves::{bn256::Fr, ff::Field},
     plonk::{
-        Advice, Assigned, Column, ColumnType, ConstraintSystem, Error, Expression, Fixed,
-        Selector, VirtualCells,
+        Advice, Assigned, Column, ColumnType, ConstraintSystem, Error, Expression, Fixed, Selector,
+        VirtualCells,
     },
     poly::Rotation,
 };
@@ -377,7 +377,12 @@ impl Poseidon2Columns {
     }
 
     /// Enables `q` on logical row `row` (the first row of its block).
-    pub fn enable(&self, region: &mut Region<'_, Fr>, q: Selector, row: usize) -> Result<(), Error> {
+    pub fn enable(
+        &self,
+        region: &mut Region<'_, Fr>,
+        q: Selector,
+        row: usize,
+    ) -> Result<(), Error> {
         q.enable(region, row * self.fold)
     }
 
@@ -584,7 +589,9 @@ fn query_state(
     t: usize,
     rotation: i32,
 ) -> Vec<Expression<Fr>> {
-    (0..t).map(|i| cols.query(vc, cols.state[i], rotation)).collect()
+    (0..t)
+        .map(|i| cols.query(vc, cols.state[i], rotation))
+        .collect()
 }
 
 /// The first `n` round constants of the current row, queried in order.
@@ -605,11 +612,7 @@ type FullRow = (
 );
 
 /// [`FullRow`] of a width-`t` permutation.
-fn query_full_row(
-    vc: &mut VirtualCells<'_, Fr>,
-    cols: &Poseidon2Columns,
-    t: usize,
-) -> FullRow {
+fn query_full_row(vc: &mut VirtualCells<'_, Fr>, cols: &Poseidon2Columns, t: usize) -> FullRow {
     let cur = query_state(vc, cols, t, 0);
     let next = query_state(vc, cols, t, 1);
     let rc = query_rc(vc, cols, t);
@@ -934,9 +937,7 @@ impl Poseidon2Config {
                 return out;
             }
             let mut k = 1;
-            out.push(
-                q.clone() * (cols.query(vc, cols.extra[1], 0) - prod(&factors[..m])),
-            );
+            out.push(q.clone() * (cols.query(vc, cols.extra[1], 0) - prod(&factors[..m])));
             let mut rest = &factors[m..];
             loop {
                 let acc = cols.query(vc, cols.extra[k], 0);
@@ -1145,7 +1146,9 @@ impl Poseidon2Instructions for Poseidon2Config {
             region.constrain_equal(x0.cell, ff);
         }
         let out_v = tr.as_ref().map(|tr| tr.output);
-        let out = cols.assign(region, cols.extra[0], offset + rows, out_v).cell();
+        let out = cols
+            .assign(region, cols.extra[0], offset + rows, out_v)
+            .cell();
         Ok(HashCells {
             inputs: input_cells,
             output: Wire {
