@@ -293,9 +293,13 @@ pub trait Poseidon2Instructions {
 }
 
 /// Factors one membership constraint multiplies (its degree without the
-/// selector): the constraint system's degree minus one.
+/// selector): the S-box gates' degree minus one. Not the pinned
+/// constraint-system degree: a gate of that full degree keeps its selector
+/// out of halo2's selector compression (a selector shares a fixed column only
+/// where the gates it guards leave degree to spare), which costs a fixed
+/// column (one commitment, one ecMul on chain) to save a cell on input rows.
 fn member_chunk(layout: &ChipLayout, alpha: u64) -> usize {
-    layout.cs_degree(alpha) - 1
+    layout.gate_degree(alpha) - 1
 }
 
 /// Where a logical column of the chip lives: a physical column and the row
@@ -750,13 +754,22 @@ impl Poseidon2Config {
                 },
             );
         }
+        // The last round's gate depends only on the width and the output
+        // convention: hashes that share both share the gate (the nullifier
+        // and leaf hashes of the spend), one selector fewer for the verifier
+        // to commit to.
+        let mut last_gates: BTreeMap<(usize, bool), Selector> = BTreeMap::new();
         let specs = specs
             .into_iter()
             .map(|spec| {
                 let q_first = meta.selector();
                 Self::first_gate(meta, &columns, &spec, sb, q_first);
-                let q_last = meta.selector();
-                Self::last_gate(meta, &columns, &spec, sb, q_last);
+                let key = (spec.params.width, spec.feed_forward);
+                let q_last = *last_gates.entry(key).or_insert_with(|| {
+                    let q = meta.selector();
+                    Self::last_gate(meta, &columns, &spec, sb, q);
+                    q
+                });
                 let q_member = spec.membership.then(|| {
                     let q = meta.selector();
                     let m = member_chunk(&layout, spec.params.alpha);
