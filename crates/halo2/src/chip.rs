@@ -186,10 +186,10 @@ impl ChipLayout {
     /// `p` partial rounds per row, split S-boxes, degree pinned to 5: the
     /// same 4n extended domain as the gates' own degree 4, and in the spend
     /// the same prover time (measured with the `halo2_layouts` example),
-    /// but halo2 merges selectors into fewer fixed columns (15 instead of 21),
-    /// the permutation argument needs one grand product instead of two and a
-    /// membership constraint multiplies 4 factors, so the proof is smaller
-    /// (2,432 B instead of 2,720) for one more quotient piece.
+    /// but halo2 merges selectors into fewer fixed columns (two a column:
+    /// 14 fixed columns instead of 20 for the α = 7 arity-7 spend) and the
+    /// permutation argument needs one grand product instead of two, so the
+    /// proof is smaller (2,400 B) for one more quotient piece.
     pub fn new(partial_per_row: usize) -> Self {
         Self {
             partial_per_row,

@@ -16,8 +16,9 @@
 //! # Position
 //! The membership product `Π (child_i − cur) = 0` on the level's input row,
 //! exactly as the Groth16 backend (see [`crate::statement`]): it costs no row
-//! (the input row exists anyway) and no column for arities up to α (7 or 5);
-//! above that, `⌈(A − α)/(α − 1)⌉` partial-product cells on the same row. A
+//! (the input row exists anyway); a constraint multiplies `m` factors (the
+//! S-box gates' degree minus one: 3 with split S-boxes, α unsplit), so above
+//! `m` children `⌈(A − m)/(m − 1)⌉` partial-product cells on the same row. A
 //! one-hot selector would need `A` boolean cells per level and more gates;
 //! position bits would need `⌈log₂ A⌉` cells and a multiplexer of degree
 //! `log₂ A` per lane.

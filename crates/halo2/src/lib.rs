@@ -49,7 +49,7 @@
 //!
 //! Spend, 2^36 leaves, Poseidon2 α = 7, arity 7 (height 13, zkOS' shape),
 //! default (split) layout: `p = 6` gives 241 rows at k = 8 with 19 advice
-//! columns and 15 fixed (zkOS: 518 rows, k = 10, 9 advice). Unsplit:
+//! columns and 14 fixed (zkOS: 518 rows, k = 10, 9 advice). Unsplit:
 //! `p = 2` gives 479 rows at k = 9 with 10 advice columns; `p = 4` gives 301
 //! rows (k = 9, 11 advice); `p ≥ 6` fits k = 8 (241 rows with 13 advice; 211
 //! with 15). Run the `halo2_layouts` example (`--sbox both`) for the table
@@ -60,9 +60,9 @@
 //! over `B` physical rows (logical column `i` → physical column `i / B`,
 //! row `i % B`): the same gates over a `B`-th of the columns. Proofs with the
 //! Keccak transcript use [`chip::ChipLayout::evm`] (`B = 4`): the spend above
-//! then has 5 advice and 9 fixed columns at k = 10, and its Solidity
-//! verifier costs 328,581 gas instead of 455,410, for 2.2x the prove time
-//! (`docs/evm.md`).
+//! then has 5 advice and 8 fixed columns at k = 10, and its Solidity
+//! verifier costs 321,754 gas instead of 448,619, for 2.1-2.4x the prove
+//! time (`docs/evm.md`).
 //!
 //! **halo2-axiom quirk.** `ConstraintSystem::degree()` in halo2-axiom is
 //! capped by the `MAX_DEGREE` environment variable (default 5); with
