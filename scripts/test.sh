@@ -43,7 +43,8 @@ step "soundness: mutation audit of every circuit (small trees) and 2 x 100,000 m
 # Halo2's chips lay out wider arities differently (more lanes a row): audit them too
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 4
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg --arity 7
-# the Keccak (EVM) transcript's verifier on malformed proofs (its circuits are halo2-kzg's)
+# the Keccak (EVM) transcript's verifier on malformed proofs (its circuits are halo2-kzg's folded
+# 4 rows deep, ChipLayout::evm; the first audit above mutates them at arity 2)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system halo2-kzg-keccak --arity 2 --circuit membership --hash poseidon2 --fuzz 20000
 # the STARK's AIR (every trace cell) and its verifier on malformed proofs: a verification opens
 # dozens of Merkle paths (tens of ms), so a few hundred here (about 20 s)
