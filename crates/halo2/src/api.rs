@@ -59,8 +59,9 @@ use crate::statement::{
 use crate::Halo2Error;
 
 /// Version of the key-cache and artifact formats (2: hashes of one width and
-/// output convention share their last round's gate, so the constraint
-/// systems, and every key, differ from version 1's).
+/// output convention share their last round's gate and membership products
+/// multiply 3 factors a constraint, so the constraint systems, and every
+/// key, differ from version 1's).
 pub const FORMAT_VERSION: u32 = 2;
 
 /// The Fiat–Shamir transcript of a proof. The proving key does not depend on
@@ -133,9 +134,10 @@ impl std::str::FromStr for Transcript {
 }
 
 /// The most physical rows a logical row of the chip may be folded into
-/// ([`ChipLayout::fold`]): beyond 16 the rotations of a gate span more rows
-/// than halo2's blinding leaves room for in small circuits, and no column is
-/// left to save.
+/// ([`ChipLayout::fold`]). At 16 every kind of column of the suites' chips
+/// (at most 8 state lanes at arity 7, a few more helpers) is one or two
+/// physical columns, so a larger fold would save nothing and only multiply
+/// the rows.
 pub const MAX_FOLD: usize = 16;
 
 /// What to prove (the shared [`StatementConfig`]) and how (the chip layout).
