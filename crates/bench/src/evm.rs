@@ -129,11 +129,7 @@ fn measure_case(case: &Case, profile: &Profile, env: &Environment) -> Result<Rec
 /// statement (keys under the unsafe test SRS of the bench seed).
 fn measure_halo2(case: &Case, profile: &Profile, env: &Environment) -> Result<Record, String> {
     use zkbench_halo2::{Halo2Circuit, Halo2Config, Srs, Transcript};
-    let cfg = case.statement_config()?;
-    let cfg = Halo2Config {
-        statement: cfg,
-        layout: Transcript::Keccak.chip_layout(),
-    };
+    let cfg = Halo2Config::for_transcript(case.statement_config()?, Transcript::Keccak);
     let circuit = Halo2Circuit::new(&cfg)
         .map_err(|e| format!("circuit: {e}"))?
         .with_transcript(Transcript::Keccak);

@@ -160,6 +160,15 @@ impl Halo2Config {
         }
     }
 
+    /// `statement` in the chip layout of proofs with `transcript`
+    /// ([`Transcript::chip_layout`]: folded for the Keccak (EVM) transcript).
+    pub fn for_transcript(statement: StatementConfig, transcript: Transcript) -> Self {
+        Self {
+            statement,
+            layout: transcript.chip_layout(),
+        }
+    }
+
     /// The note spend over 2^36 leaves ([`DEFAULT_LEAVES`]) with `family`,
     /// S-box exponent `alpha` and `arity`, laid out as `layout`.
     pub fn spend(family: HashFamily, alpha: u64, arity: usize, layout: ChipLayout) -> Self {
@@ -1097,10 +1106,7 @@ impl DirProver {
         transcript: Transcript,
         srs: Srs,
     ) -> Result<Self, Halo2Error> {
-        let cfg = Halo2Config {
-            statement,
-            layout: transcript.chip_layout(),
-        };
+        let cfg = Halo2Config::for_transcript(statement, transcript);
         let circuit = Halo2Circuit::new(&cfg)?.with_transcript(transcript);
         Ok(Self { circuit, srs })
     }

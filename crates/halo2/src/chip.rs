@@ -199,8 +199,8 @@ impl ChipLayout {
         }
     }
 
-    /// The layout for on-chain verification: [`ChipLayout::new`]`(p)` folded
-    /// into `fold` physical rows per logical row.
+    /// [`ChipLayout::new`]`(p)` folded into `fold` physical rows per logical
+    /// row (see [`ChipLayout::fold`]).
     pub fn folded(partial_per_row: usize, fold: usize) -> Self {
         Self {
             fold: fold.max(1),
