@@ -7,7 +7,7 @@
 //   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
 //        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
 //        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
-//        [--simd off] [--threads N] [--key-cache opfs|idb]
+//        [--simd on|off] [--threads N] [--key-cache opfs|idb]
 //
 // --threads N: the page's worker pool (?threads=N; ZKBENCH_THREADS sets it, as `zkbench run
 // browser --threads N` does). --key-cache idb: the page caches key files in IndexedDB instead
@@ -56,7 +56,9 @@ function args() {
       case "--proofs": o.proofs = v; i++; break;
       case "--screenshot": o.screenshot = v; i++; break;
       case "--threads": o.threads = v; i++; break;
-      case "--simd": o.simd = v; i++; break;
+      case "--simd":
+        if (v !== "on" && v !== "off") { console.error(`--simd ${v}: accepted: on, off`); process.exit(2); }
+        o.simd = v; i++; break;
       case "--key-cache": o.keyCache = v; i++; break;
       case "--form-check": o.formCheck = v; i++; break;
       case "--jsonl": o.jsonl = true; break;
@@ -135,8 +137,10 @@ async function main() {
     page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
     const q = new URLSearchParams({ autorun: "1", profile: o.profile });
     if (o.threads) q.set("threads", o.threads);
-    // --simd off: the threaded module's MSM on its scalar path (?simd=0), for before/after runs
-    if (o.simd === "off") q.set("simd", "0");
+    // --simd on: the threaded module's MSM with its SIMD128 kernel (?simd=1; off by default),
+    // for before/after runs; --simd off: the default, said explicitly
+    if (o.simd === "on") q.set("simd", "1");
+    else if (o.simd === "off") q.set("simd", "0");
     // --key-cache idb: keys cached in IndexedDB even where OPFS is there (?keycache=idb)
     if (o.keyCache === "idb") q.set("keycache", "idb");
     const url = `${base}/?${q}`;

@@ -142,7 +142,8 @@ class ProverWorker {
         type: "init",
         threads,
         simd: hasSimd,
-        simdOff: params.get("simd") === "0",
+        // ?simd=1: the MSM's SIMD128 kernel on (off by default: slower than the scalar path here)
+        simdOn: params.get("simd") === "1",
         // ?keycache=idb: keys cached in IndexedDB even where OPFS is there (the comparison)
         keyCache: params.get("keycache") === "idb" ? "idb" : "opfs",
       });
@@ -211,7 +212,7 @@ function environment(threads: number, build: Record<string, unknown>): Env {
 /** Which arithmetic the MSM's bucket additions run (buildInfo's msm_simd). */
 function msmKernel(build: Record<string, unknown>): string {
   if (build.msm_simd) return "SIMD128 (4 lanes)";
-  return build.simd128 ? "scalar (SIMD128 kernel off: ?simd=0)" : "scalar (no SIMD128)";
+  return build.simd128 ? "scalar (SIMD128 kernel off; ?simd=1 turns it on)" : "scalar (no SIMD128)";
 }
 
 function showDevice(threads: number | null, build: Record<string, unknown> | null) {

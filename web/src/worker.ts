@@ -24,9 +24,9 @@ function progress(text: string) {
 const initTimes: Record<string, number> = {};
 
 // `simd`: this browser validates SIMD128 (the page's probe). The threaded build is compiled
-// with simd128 (its MSM bucket additions run in SIMD lanes), so a browser without SIMD gets
-// the single-threaded scalar build; `simdOff` turns the kernel off in the threaded build
-// (`?simd=0`: the scalar path in the same module, for before/after measurements).
+// with simd128, so a browser without SIMD gets the single-threaded build; `simdOn` turns the
+// MSM's SIMD128 kernel on in the threaded build (`?simd=1`; off by default, because its
+// proofs were slower than the scalar path's in Chromium: docs/browser.md).
 /** A small Groth16 proof (binary Poseidon membership, 16 leaves: test setup, witness, two
  * proofs) right after start-up, before the page asks for anything: V8 runs a new module's
  * functions in its baseline tier first and recompiles the hot ones later, so without it the
@@ -53,7 +53,7 @@ function warmUp() {
 /** buildInfo() of the loaded module. */
 let build: Record<string, unknown> | null = null;
 
-async function init(threads: number, simd: boolean, simdOff: boolean, keyCache: "opfs" | "idb"): Promise<void> {
+async function init(threads: number, simd: boolean, simdOn: boolean, keyCache: "opfs" | "idb"): Promise<void> {
   keyStore = keyCache;
   const base = self.location.origin;
   const t0 = performance.now();
@@ -64,7 +64,7 @@ async function init(threads: number, simd: boolean, simdOff: boolean, keyCache: 
     await pkg.initThreadPool(threads);
     initTimes.wasm_init_s = (t1 - t0) / 1000;
     initTimes.thread_pool_s = (performance.now() - t1) / 1000;
-    if (simdOff) pkg.setMsmSimd(false);
+    pkg.setMsmSimd(simdOn);
   } else {
     pkg = await import(/* @vite-ignore */ `${base}/pkg-st/zkbench_wasm.js`);
     await pkg.default();
@@ -194,6 +194,33 @@ async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "
   return "idb";
 }
 
+/**
+ * Reads the key file stored under `cacheKey` in `store` into prover `p`'s key buffer, in
+ * WebAssembly memory (OPFS: one synchronous read straight there, no copy in JavaScript;
+ * IndexedDB: its value copied in); false when there is none.
+ */
+async function cacheReadInto(p: any, cacheKey: string, store: "opfs" | "idb"): Promise<boolean> {
+  if (store === "idb") {
+    const b = await cacheGet(cacheKey, store);
+    if (!b) return false;
+    copyInto(p, b);
+    return true;
+  }
+  const f = await opfsFile(cacheKey, false).catch(() => null);
+  if (!f) return false;
+  const h = await f.file.createSyncAccessHandle();
+  try {
+    const size = h.getSize();
+    if (size === 0) return false;
+    const ptr: number = p.keyBufferResize(size);
+    // a view of the buffer (valid until the module allocates again: filled at once)
+    const view = new Uint8Array((pkg.wasmMemory() as WebAssembly.Memory).buffer, ptr, size);
+    return h.read(view, { at: 0 }) === size;
+  } finally {
+    h.close();
+  }
+}
+
 /** The bytes stored under `cacheKey` in `store`, or undefined. */
 async function cacheGet(cacheKey: string, store: "opfs" | "idb"): Promise<Uint8Array | undefined> {
   if (store === "idb") return cacheOp<Uint8Array | undefined>("readonly", (st) => st.get(cacheKey));
@@ -206,6 +233,17 @@ async function cacheGet(cacheKey: string, store: "opfs" | "idb"): Promise<Uint8A
   } finally {
     h.close();
   }
+}
+
+/**
+ * Copies `bytes` into prover `p`'s key buffer in WebAssembly memory (one copy, into the buffer
+ * [`loadKeyBuffer`] decodes where it lies). Reading the response as a stream into the buffer
+ * chunk by chunk instead was slower in Chromium (the spend key's fetch 217 ms against 115 ms
+ * with `arrayBuffer()`: docs/browser.md).
+ */
+function copyInto(p: any, bytes: Uint8Array) {
+  const ptr: number = p.keyBufferResize(bytes.length);
+  new Uint8Array((pkg.wasmMemory() as WebAssembly.Memory).buffer, ptr, bytes.length).set(bytes);
 }
 
 /** Bytes on the wire of the last fetch of `url` (compressed size), from Resource Timing. */
@@ -250,7 +288,10 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     }
     if (bytes) {
       progress(`${label}: decoding keys (${(bytes.length / 1048576).toFixed(1)} MiB)`);
-      [, keyLoad] = timed(() => p.loadKeys(bytes, keySeed));
+      [, keyLoad] = timed(() => {
+        copyInto(p, bytes!);
+        p.loadKeyBuffer(keySeed);
+      });
       run.keySource = "static file";
       run.metrics.key_file_bytes = bytes.length;
       run.metrics.key_fetch_s = keyFetch;
@@ -278,7 +319,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     }
     run.phases.witness = witness;
     run.phases.prove = prove;
-    if (build?.simd128) simdAgainstScalar(p, cfg, profile, label, run);
+    if (build?.simd128) simdAgainstScalar(p, cfg, profile, label, prove, run);
     progress(`${label}: verifying`);
     const verify: number[] = [];
     for (let i = 0; i < Math.max(profile.samples, 3); i++) {
@@ -303,24 +344,27 @@ function median(xs: number[]): number {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 }
 
-// In a module built with simd128: warm proofs with the MSM's SIMD128 kernel off (the scalar
-// 29-bit path of the same module), metrics.prove_msm_scalar_s (median) beside the phase
-// `prove` (kernel on, unless ?simd=0); and for Groth16 (deterministic given its randomness)
-// one seeded proof each way, which must be the same bytes (metrics.simd_scalar_same_proof).
-function simdAgainstScalar(p: any, cfg: ProofConfig, profile: Profile, label: string, run: ProofRun) {
+// In a module built with simd128: warm proofs with the MSM's other arithmetic (the SIMD128
+// kernel when the page runs the scalar 29-bit path, and the other way round), so that every
+// record has both medians: metrics.prove_msm_scalar_s and metrics.prove_msm_simd_s (one of
+// them the phase `prove` itself); and for Groth16 (deterministic given its randomness) one
+// seeded proof each way, which must be the same bytes (metrics.simd_scalar_same_proof).
+function simdAgainstScalar(p: any, cfg: ProofConfig, profile: Profile, label: string, prove: number[], run: ProofRun) {
   const wasOn = Boolean(JSON.parse(pkg.buildInfo()).msm_simd);
+  const [same, other] = wasOn ? ["simd", "scalar"] : ["scalar", "simd"];
   try {
-    pkg.setMsmSimd(false);
-    const scalar: number[] = [];
+    pkg.setMsmSimd(!wasOn);
+    const samples: number[] = [];
     for (let i = 0; i < profile.samples; i++) {
-      progress(`${label}: proof ${i + 1}/${profile.samples}, MSM without SIMD128`);
-      scalar.push(timed(() => p.prove())[1]);
+      progress(`${label}: proof ${i + 1}/${profile.samples}, MSM ${wasOn ? "without" : "with"} SIMD128`);
+      samples.push(timed(() => p.prove())[1]);
     }
-    run.metrics.prove_msm_scalar_s = median(scalar);
+    run.metrics[`prove_msm_${same}_s`] = median(prove);
+    run.metrics[`prove_msm_${other}_s`] = median(samples);
     if (cfg.system !== "groth16") return;
     progress(`${label}: the same seeded proof with and without SIMD128`);
     const a: Uint8Array = p.proveSeeded(7);
-    pkg.setMsmSimd(true);
+    pkg.setMsmSimd(wasOn);
     const b: Uint8Array = p.proveSeeded(7);
     if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
       throw new Error("the SIMD128 and scalar MSM paths made different proofs from the same randomness");
@@ -351,10 +395,11 @@ async function cachedCold(cfg: ProofConfig, run: ProofRun, label: string, bytes:
   const q = new pkg.Prover(JSON.stringify(cfg));
   try {
     const t0 = now();
-    const cached = await cacheGet(cacheKey, store);
-    if (!cached) throw new Error(`${store === "opfs" ? "OPFS" : "IndexedDB"} lost the key file it just stored`);
+    if (!(await cacheReadInto(q, cacheKey, store))) {
+      throw new Error(`${store === "opfs" ? "OPFS" : "IndexedDB"} lost the key file it just stored`);
+    }
     const read = now() - t0;
-    const [, load] = timed(() => q.loadKeys(cached, keySeed));
+    const [, load] = timed(() => q.loadKeyBuffer(keySeed));
     q.witness(witnessSeed);
     const [, first] = timed(() => q.prove());
     run.phases.prove_cold_cached = [read + load + first];
@@ -376,7 +421,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads, m.simd, m.simdOff, m.keyCache === "idb" ? "idb" : "opfs");
+        await init(m.threads, m.simd, m.simdOn, m.keyCache === "idb" ? "idb" : "opfs");
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.keySeed, m.witnessSeed);

@@ -147,32 +147,43 @@ impl Keys {
 
     /// Decodes [`Keys::to_bytes`]' output (a cold start: no setup, no table
     /// building); an error (never a panic) for damaged or foreign bytes.
+    /// The tables' points are copied out of `data`; [`Keys::from_shared`]
+    /// keeps them where they are.
     pub fn from_bytes(data: &[u8]) -> Result<Self, Groth16Error> {
-        let what = "keys";
-        let mut rest = data;
-        let mut part = || -> Result<&[u8], Groth16Error> {
-            let (len, tail) = rest
-                .split_first_chunk::<8>()
-                .ok_or_else(|| Groth16Error::decode(what, "truncated length"))?;
-            let len = usize::try_from(u64::from_le_bytes(*len))
-                .map_err(|_| Groth16Error::decode(what, "length out of range"))?;
-            if tail.len() < len {
-                return Err(Groth16Error::decode(what, "truncated"));
-            }
-            let (p, t) = tail.split_at(len);
-            rest = t;
-            Ok(p)
-        };
-        let pk_bytes = part()?;
-        let cache = part()?;
-        if !rest.is_empty() {
-            return Err(Groth16Error::decode(what, "trailing bytes"));
-        }
+        let (pk, cache) = key_file_parts(data)?;
+        Self::assemble(&data[pk], |pk| {
+            crate::prover_cache::from_bytes(pk, &data[cache])
+        })
+    }
+
+    /// [`Keys::from_bytes`] of bytes the keys may keep: the tables' points
+    /// stay in `data` (a range of it each, nothing copied), as a browser's
+    /// key file read straight into WebAssembly memory does.
+    pub fn from_shared(data: Arc<dyn zkbench_msm::Backing>) -> Result<Self, Groth16Error> {
+        let (pk, cache) = key_file_parts((*data).as_ref())?;
+        let pk_bytes = &(*data).as_ref()[pk];
+        Self::assemble(pk_bytes, |pk| {
+            let part = Arc::new(Part {
+                data: data.clone(),
+                range: cache,
+            });
+            crate::prover_cache::from_shared(part)?.bind(pk)
+        })
+    }
+
+    /// The keys from the proving key's bytes and `cache`, which decodes the
+    /// prover cache for that key.
+    fn assemble(
+        pk_bytes: &[u8],
+        cache: impl FnOnce(
+            &ProvingKey<Bn254>,
+        ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error>,
+    ) -> Result<Self, Groth16Error> {
         let (pk, test_setup) = keys::proving_key_from_bytes(pk_bytes)?;
-        let (matrices, tables) = crate::prover_cache::from_bytes(&pk, cache)?;
+        let (matrices, tables) = cache(&pk)?;
         if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
             return Err(Groth16Error::decode(
-                what,
+                "keys",
                 "proving key and matrices disagree on the number of public inputs",
             ));
         }
@@ -668,4 +679,46 @@ fn _assert_send_sync() {
     fn f<T: Send + Sync>() {}
     f::<Keys>();
     f::<Circuit>();
+}
+
+/// The byte ranges of the proving key and of the prover cache in a key file
+/// ([`Keys::to_bytes`]: each part after its length as a little-endian
+/// `u64`), or why the bytes are not one.
+fn key_file_parts(
+    data: &[u8],
+) -> Result<(std::ops::Range<usize>, std::ops::Range<usize>), Groth16Error> {
+    let what = "keys";
+    let mut at = 0;
+    let mut part = || -> Result<std::ops::Range<usize>, Groth16Error> {
+        let len = data
+            .get(at..at + 8)
+            .ok_or_else(|| Groth16Error::decode(what, "truncated length"))?;
+        let len = usize::try_from(u64::from_le_bytes(len.try_into().expect("8 bytes")))
+            .map_err(|_| Groth16Error::decode(what, "length out of range"))?;
+        let start = at + 8;
+        if data.len() - start < len {
+            return Err(Groth16Error::decode(what, "truncated"));
+        }
+        at = start + len;
+        Ok(start..at)
+    };
+    let pk = part()?;
+    let cache = part()?;
+    if at != data.len() {
+        return Err(Groth16Error::decode(what, "trailing bytes"));
+    }
+    Ok((pk, cache))
+}
+
+/// A range of shared bytes, itself shared (the prover cache inside a key
+/// file).
+struct Part {
+    data: Arc<dyn zkbench_msm::Backing>,
+    range: std::ops::Range<usize>,
+}
+
+impl AsRef<[u8]> for Part {
+    fn as_ref(&self) -> &[u8] {
+        &(*self.data).as_ref()[self.range.clone()]
+    }
 }

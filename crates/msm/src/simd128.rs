@@ -768,16 +768,20 @@ pub fn available() -> bool {
         && ENABLED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Turns the SIMD128 kernel on or off for every thread (the prover then
+/// Turns the SIMD128 kernel on or off for every thread (off: the prover
 /// takes the scalar 29-bit path of [`crate::field`]), for before/after
 /// measurements within one build; no effect in a module without
-/// `simd128`.
+/// `simd128`. **Off by default**: in Chromium 156 on x86-64 the proofs were
+/// 0-12% slower with it than with the scalar path (V8 lowers each `extmul`
+/// to two unpacks and one two-lane `pmuludq`, so four lanes of products cost
+/// as many multiplier instructions as four scalar `i64.mul`s, and the
+/// transposition into lanes is extra; docs/browser.md has the runs).
 pub fn set_enabled(on: bool) {
     ENABLED.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// See [`set_enabled`].
-static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 #[cfg(test)]
 mod tests {

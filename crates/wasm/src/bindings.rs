@@ -17,6 +17,10 @@ fn js(e: WasmError) -> JsError {
 #[wasm_bindgen]
 pub struct Prover {
     inner: Session,
+    /// A key file being read or streamed into this module's memory
+    /// ([`Prover::key_buffer_resize`], [`Prover::key_buffer_append`]), then
+    /// decoded where it lies ([`Prover::load_key_buffer`]).
+    key_buffer: Vec<u8>,
 }
 
 #[wasm_bindgen]
@@ -29,6 +33,7 @@ impl Prover {
             .map_err(|e| js(WasmError::Config(format!("configuration JSON: {e}"))))?;
         Ok(Prover {
             inner: Session::new(&cfg).map_err(js)?,
+            key_buffer: Vec::new(),
         })
     }
 
@@ -60,6 +65,42 @@ impl Prover {
     #[wasm_bindgen(js_name = loadKeys)]
     pub fn load_keys(&mut self, bytes: &[u8], seed: u32) -> Result<(), JsError> {
         self.inner.load_keys(bytes, seed.into()).map_err(js)
+    }
+
+    /// Makes the key buffer `len` bytes (zeros) and returns its address in
+    /// this module's memory, for a reader that writes a key file there
+    /// itself (`new Uint8Array(wasmMemory().buffer, address, len)`, then an
+    /// OPFS `read` into it). The view is good until this module allocates
+    /// again: fill it at once, then [`Prover::load_key_buffer`].
+    #[wasm_bindgen(js_name = keyBufferResize)]
+    pub fn key_buffer_resize(&mut self, len: u32) -> u32 {
+        self.key_buffer.clear();
+        self.key_buffer.resize(len as usize, 0);
+        self.key_buffer.as_ptr() as usize as u32
+    }
+
+    /// Room for `additional` more bytes in the key buffer (a stream whose
+    /// length is known).
+    #[wasm_bindgen(js_name = keyBufferReserve)]
+    pub fn key_buffer_reserve(&mut self, additional: u32) {
+        self.key_buffer.reserve(additional as usize);
+    }
+
+    /// Appends a chunk of a key file to the key buffer (a fetch read as a
+    /// stream: each chunk lands in this module's memory while the rest is
+    /// still arriving).
+    #[wasm_bindgen(js_name = keyBufferAppend)]
+    pub fn key_buffer_append(&mut self, chunk: &[u8]) {
+        self.key_buffer.extend_from_slice(chunk);
+    }
+
+    /// Keys from the key buffer's bytes, made with `seed`, decoded where
+    /// they lie: Groth16's fixed-base tables stay in the buffer (nothing
+    /// copied). The buffer is empty afterwards, whatever the result.
+    #[wasm_bindgen(js_name = loadKeyBuffer)]
+    pub fn load_key_buffer(&mut self, seed: u32) -> Result<(), JsError> {
+        let bytes = std::mem::take(&mut self.key_buffer);
+        self.inner.load_keys_owned(bytes, seed.into()).map_err(js)
     }
 
     /// A random witness from `seed`, prepared for the prover.
@@ -168,6 +209,13 @@ pub fn threads() -> u32 {
     crate::threads() as u32
 }
 
+/// This module's `WebAssembly.Memory` (for views of [`Prover::key_buffer_resize`]'s
+/// buffer).
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
 /// Bytes of WebAssembly memory now (the peak: it never shrinks); 0 natively.
 #[wasm_bindgen(js_name = memoryBytes)]
 pub fn memory_bytes() -> f64 {
@@ -191,7 +239,8 @@ pub fn build_info() -> String {
 }
 
 /// Turns the MSM's SIMD128 kernel on or off (the scalar 29-bit-limb path
-/// then does the bucket additions; same results): the page's `?simd=0`, for
+/// then does the bucket additions; same results; off by default, see
+/// `zkbench_msm::simd128::set_enabled`): the page's `?simd=1`, for
 /// before/after measurements with one module. No effect in a module built
 /// without `simd128`.
 #[wasm_bindgen(js_name = setMsmSimd)]

@@ -3,6 +3,8 @@
 //! keys, a witness and the last proof, through `zkbench_core::ProofSystem`
 //! (the same code as the native harness; no fork of the provers).
 
+use std::sync::Arc;
+
 use ark_ff::PrimeField;
 use rand::{rngs::OsRng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -82,6 +84,18 @@ pub trait BrowserSystem: ProofSystem + Sized {
         seed: u64,
     ) -> Result<Self::Keys, WasmError>;
 
+    /// [`BrowserSystem::keys_from_bytes`] of bytes the keys may keep (a key
+    /// file read straight into WebAssembly memory): a system whose keys can
+    /// point into them copies nothing.
+    fn keys_from_owned(
+        &self,
+        circuit: &Self::Circuit,
+        bytes: Vec<u8>,
+        seed: u64,
+    ) -> Result<Self::Keys, WasmError> {
+        self.keys_from_bytes(circuit, &bytes, seed)
+    }
+
     /// `{proof, public, verification_key}` in snarkjs's JSON, when the
     /// system has a snarkjs encoding (Groth16).
     fn snarkjs_json(
@@ -128,18 +142,16 @@ impl BrowserSystem for Groth16 {
         bytes: &[u8],
         _seed: u64,
     ) -> Result<Self::Keys, WasmError> {
-        let keys = zkbench_groth16::Keys::from_bytes(bytes)
-            .map_err(|e| backend_err(SystemId::Groth16, e))?;
-        let expected =
-            zkbench_core::statement::PublicInputs::count(circuit.config().circuit, circuit.shape())
-                + 1;
-        if keys.vk().gamma_abc_g1.len() != expected {
-            return Err(backend_err(
-                SystemId::Groth16,
-                "the keys were made for another circuit (number of public inputs differs)",
-            ));
-        }
-        Ok(keys)
+        groth16_keys_for(circuit, zkbench_groth16::Keys::from_bytes(bytes))
+    }
+
+    fn keys_from_owned(
+        &self,
+        circuit: &Self::Circuit,
+        bytes: Vec<u8>,
+        _seed: u64,
+    ) -> Result<Self::Keys, WasmError> {
+        groth16_keys_for(circuit, zkbench_groth16::Keys::from_shared(Arc::new(bytes)))
     }
 
     fn snarkjs_json(
@@ -228,6 +240,24 @@ impl BrowserSystem for zkbench_stark::Stark {
     }
 }
 
+/// Decoded Groth16 keys, if they were made for `circuit` (its number of
+/// public inputs).
+fn groth16_keys_for(
+    circuit: &<Groth16 as ProofSystem>::Circuit,
+    keys: Result<zkbench_groth16::Keys, zkbench_groth16::Groth16Error>,
+) -> Result<zkbench_groth16::Keys, WasmError> {
+    let keys = keys.map_err(|e| backend_err(SystemId::Groth16, e))?;
+    let expected =
+        zkbench_core::statement::PublicInputs::count(circuit.config().circuit, circuit.shape()) + 1;
+    if keys.vk().gamma_abc_g1.len() != expected {
+        return Err(backend_err(
+            SystemId::Groth16,
+            "the keys were made for another circuit (number of public inputs differs)",
+        ));
+    }
+    Ok(keys)
+}
+
 /// The object-safe face of one backend's state.
 trait DynSession {
     fn system(&self) -> &'static str;
@@ -235,6 +265,7 @@ trait DynSession {
     fn setup(&mut self, seed: u64) -> Result<(), WasmError>;
     fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError>;
     fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError>;
+    fn load_keys_owned(&mut self, bytes: Vec<u8>, seed: u64) -> Result<(), WasmError>;
     fn witness(&mut self, seed: u64) -> Result<(), WasmError>;
     fn witness_from(&mut self, inputs: &serde_json::Value) -> Result<(), WasmError>;
     /// Proves with the OS's randomness, or a ChaCha20 stream of `seed`.
@@ -332,6 +363,13 @@ impl<P: BrowserSystem> DynSession for State<P> {
 
     fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError> {
         let keys = self.sys.keys_from_bytes(&self.circuit, bytes, seed)?;
+        self.keys = Some(keys);
+        self.proof = None;
+        Ok(())
+    }
+
+    fn load_keys_owned(&mut self, bytes: Vec<u8>, seed: u64) -> Result<(), WasmError> {
+        let keys = self.sys.keys_from_owned(&self.circuit, bytes, seed)?;
         self.keys = Some(keys);
         self.proof = None;
         Ok(())
@@ -486,6 +524,12 @@ impl Session {
     /// Keys from [`Session::keys_to_bytes`]' output, made with `seed`.
     pub fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError> {
         self.inner.load_keys(bytes, seed)
+    }
+
+    /// [`Session::load_keys`] of bytes the keys may keep: Groth16's tables
+    /// stay in them (no copy of the tens of megabytes of table points).
+    pub fn load_keys_owned(&mut self, bytes: Vec<u8>, seed: u64) -> Result<(), WasmError> {
+        self.inner.load_keys_owned(bytes, seed)
     }
 
     /// A random statement witness from `seed`, prepared for the prover

@@ -10,7 +10,8 @@ declare const self: DedicatedWorkerGlobalScope;
 
 /** A prover of one configuration (wasm-bindgen's `Prover` of crates/wasm). */
 interface WasmProver {
-  loadKeys(bytes: Uint8Array, seed: number): void;
+  keyBufferAppend(chunk: Uint8Array): void;
+  loadKeyBuffer(seed: number): void;
   setup(seed: number): void;
   keysToBytes(): Uint8Array;
   witnessFromInputs(inputs: string): void;
@@ -104,9 +105,14 @@ function prover(config: ProofConfig, create: boolean): WasmProver {
 
 function handle(r: Request): unknown {
   switch (r.op) {
-    case "loadKeys":
-      prover(r.config, true).loadKeys(r.bytes, r.seed);
+    case "loadKeys": {
+      // one copy into WebAssembly memory; the keys are decoded where they lie there (Groth16's
+      // fixed-base tables are not copied again)
+      const p = prover(r.config, true);
+      p.keyBufferAppend(r.bytes);
+      p.loadKeyBuffer(r.seed);
       return null;
+    }
     case "setupTestKeys": {
       const p = prover(r.config, true);
       p.setup(r.seed);
