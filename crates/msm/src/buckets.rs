@@ -370,7 +370,7 @@ where
         let mut batch = std::mem::take(&mut self.b.batch);
         for e in batch.iter_mut() {
             let p = &point::<P>(points, e.point);
-            let mut d = p.x - self.b.buckets[e.bucket as usize].x;
+            let mut d = p.x.sub_msm(&self.b.buckets[e.bucket as usize].x);
             if d.is_zero() {
                 // done at once; the entry is then skipped (denominator 1)
                 self.add_special(e, Self::point(points, *e));
@@ -386,10 +386,15 @@ where
             };
             let p = &point::<P>(points, e.point);
             // λ = (±p.y − q.y) / (p.x − q.x)
-            let num = if e.neg { -(p.y + q.y) } else { p.y - q.y };
+            // −(p.y + q.y) = −q.y − p.y
+            let num = if e.neg {
+                (-q.y).sub_msm(&p.y)
+            } else {
+                p.y.sub_msm(&q.y)
+            };
             let lambda = num.mul_msm(inv);
-            let x = lambda.square_msm() - q.x - p.x;
-            let y = lambda.mul_msm(&(q.x - x)) - q.y;
+            let x = lambda.square_msm().sub_msm(&q.x).sub_msm(&p.x);
+            let y = lambda.mul_msm(&q.x.sub_msm(&x)).sub_msm(&q.y);
             *q = Affine::new_unchecked(x, y);
             self.b.state[e.bucket as usize] = FULL;
         }
