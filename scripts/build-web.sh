@@ -20,7 +20,8 @@
 #   5. the page (TypeScript, Vite)                           -> web/dist
 #
 # Environment: ZKBENCH_WEB_JOBS (cargo -j, default 2), ZKBENCH_WEB_SKIP_MT=1 (no threaded
-# build: the page then always runs single-threaded), CARGO_TARGET_DIR is not used: the two
+# build: the page then always runs single-threaded), ZKBENCH_WEB_WIDE=1 (also the threaded build
+# with the wide-arithmetic proposal, web/public/pkg-mt-wide, for browsers that validate it), CARGO_TARGET_DIR is not used: the two
 # wasm builds keep their own target/wasm-st and target/wasm-mt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,6 +74,20 @@ if [ "${ZKBENCH_WEB_SKIP_MT:-0}" != 1 ]; then
   wasm-bindgen --target web --out-dir web/public/pkg-mt "target/wasm-mt/$WASM/release/zkbench_wasm.wasm"
 else
   echo "   ZKBENCH_WEB_SKIP_MT=1: no threaded build; the page runs single-threaded"
+fi
+
+# ZKBENCH_WEB_WIDE=1: the threaded build again with the wide-arithmetic proposal (i64.mul_wide_u:
+# 64x64->128-bit products without compiler-rt's __multi3); the page loads it where the browser
+# validates that instruction (Chromium 156: --js-flags=--wasm-wide_arithmetic), pkg-mt elsewhere
+rm -rf web/public/pkg-mt-wide
+if [ "${ZKBENCH_WEB_WIDE:-0}" = 1 ] && [ "${ZKBENCH_WEB_SKIP_MT:-0}" != 1 ]; then
+  step "zkbench-wasm, threaded with wide-arithmetic (target/wasm-mt-wide, nightly)"
+  t=$(date +%s)
+  RUSTFLAGS='-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128,+wide-arithmetic -C link-arg=--max-memory=4294967296' \
+    cargo +nightly build --release --locked -j "$JOBS" --target "$WASM" -p zkbench-wasm --features parallel \
+    --target-dir target/wasm-mt-wide -Z build-std=panic_abort,std
+  elapsed "$t"
+  wasm-bindgen --target web --out-dir web/public/pkg-mt-wide "target/wasm-mt-wide/$WASM/release/zkbench_wasm.wasm"
 fi
 
 step "npm packages (web/, peers/snarkjs)"

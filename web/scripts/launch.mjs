@@ -66,6 +66,9 @@ export async function launchBrowser(kind, { protocolTimeoutMs = 600000 } = {}) {
       "--disable-background-networking",
       "--disable-component-update",
       "--no-first-run",
+      // ZKBENCH_CHROMIUM_FLAGS: more switches, space-separated (experiments, e.g.
+      // --js-flags=--experimental-wasm-wide-arithmetic)
+      ...(process.env.ZKBENCH_CHROMIUM_FLAGS || "").split(/\s+/).filter(Boolean),
     ],
     protocolTimeout: protocolTimeoutMs,
   });

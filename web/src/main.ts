@@ -142,6 +142,7 @@ class ProverWorker {
         type: "init",
         threads,
         simd: hasSimd,
+        wide: hasWide,
         // ?simd=1: the MSM's SIMD128 kernel on (off by default: slower than the scalar path here)
         simdOn: params.get("simd") === "1",
         // ?keycache=idb: keys cached in IndexedDB even where OPFS is there (the comparison)
@@ -175,6 +176,14 @@ const isolated = window.crossOriginIsolated === true && typeof SharedArrayBuffer
 const hasSimd = WebAssembly.validate(
   new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]),
 );
+/** Whether this browser has the wide-arithmetic proposal's 64×64→128-bit product: a module
+ * whose one function uses `i64.mul_wide_u` validates only where it does (Chromium 156: behind
+ * `--js-flags=--wasm-wide_arithmetic`). Where it does and the page has a threaded build made
+ * with it (`pkg-mt-wide`: `ZKBENCH_WEB_WIDE=1 bash scripts/build-web.sh`), that build runs:
+ * halo2curves' field products no longer call compiler-rt's `__multi3`. */
+const hasWide = WebAssembly.validate(
+  new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 126, 126, 1, 126, 3, 2, 1, 0, 10, 11, 1, 9, 0, 32, 0, 32, 1, 252, 22, 26, 11]),
+);
 const cores = navigator.hardwareConcurrency || 1;
 /** Worker threads by default: one per logical core the browser reports, at most 16. */
 const MAX_DEFAULT_THREADS = 16;
@@ -205,7 +214,9 @@ function environment(threads: number, build: Record<string, unknown>): Env {
     user_agent: navigator.userAgent,
     cross_origin_isolated: window.crossOriginIsolated === true,
     wasm_threads: threads,
-    wasm_build: (build.parallel ? "threads (wasm-bindgen-rayon, atomics, simd128)" : "single-threaded") + `, MSM ${msmKernel(build)}`,
+    wasm_build:
+      (build.parallel ? `threads (wasm-bindgen-rayon, atomics, simd128${build.wide_arithmetic ? ", wide-arithmetic" : ""})` : "single-threaded") +
+      `, MSM ${msmKernel(build)}`,
   };
 }
 
@@ -224,6 +235,7 @@ function showDevice(threads: number | null, build: Record<string, unknown> | nul
     ["WebAssembly build", build ? (build.parallel ? "threaded" : "single-threaded") : "loading…"],
     ["threads used", threads == null ? "…" : String(threads)],
     ["WebAssembly SIMD128", hasSimd ? "yes" : "no"],
+    ["WebAssembly wide arithmetic (i64.mul_wide_u)", hasWide ? "yes" : "no"],
     ["MSM arithmetic", build ? msmKernel(build) : "loading…"],
   ];
   $("device").innerHTML = rows.map(([k, v]) => `<tr><th>${k}</th><td>${escapeHtml(v)}</td></tr>`).join("");

@@ -54,7 +54,7 @@ export interface HashRun {
 }
 
 export type ToWorker =
-  | { type: "init"; threads: number; simd: boolean; simdOn: boolean; keyCache: "opfs" | "idb" }
+  | { type: "init"; threads: number; simd: boolean; simdOn: boolean; wide: boolean; keyCache: "opfs" | "idb" }
   | { type: "proof"; id: number; cfg: ProofConfig; profile: Profile; keyUrl: string | null; keySeed: number; witnessSeed: number }
   | { type: "hash"; id: number; family: string; samples: number };
 

@@ -53,13 +53,29 @@ function warmUp() {
 /** buildInfo() of the loaded module. */
 let build: Record<string, unknown> | null = null;
 
-async function init(threads: number, simd: boolean, simdOn: boolean, keyCache: "opfs" | "idb"): Promise<void> {
+/** The threaded build's glue: `pkg-mt-wide` (made with wide-arithmetic) where the browser
+ * validates `i64.mul_wide_u` and the page has that build, else `pkg-mt`. */
+async function threadedModule(base: string, wide: boolean): Promise<any> {
+  if (wide) {
+    try {
+      const m = await import(/* @vite-ignore */ `${base}/pkg-mt-wide/zkbench_wasm.js`);
+      await m.default();
+      return m;
+    } catch {
+      // not built (ZKBENCH_WEB_WIDE unset): the plain threaded build
+    }
+  }
+  const m = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
+  await m.default();
+  return m;
+}
+
+async function init(threads: number, simd: boolean, simdOn: boolean, wide: boolean, keyCache: "opfs" | "idb"): Promise<void> {
   keyStore = keyCache;
   const base = self.location.origin;
   const t0 = performance.now();
   if (threads > 1 && simd) {
-    pkg = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
-    await pkg.default();
+    pkg = await threadedModule(base, wide);
     const t1 = performance.now();
     await pkg.initThreadPool(threads);
     initTimes.wasm_init_s = (t1 - t0) / 1000;
@@ -421,7 +437,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads, m.simd, m.simdOn, m.keyCache === "idb" ? "idb" : "opfs");
+        await init(m.threads, m.simd, m.simdOn, m.wide, m.keyCache === "idb" ? "idb" : "opfs");
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.keySeed, m.witnessSeed);

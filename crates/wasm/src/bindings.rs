@@ -223,7 +223,7 @@ pub fn memory_bytes() -> f64 {
 }
 
 /// What this module was built with, as JSON: `version`, `rustc`, `parallel`,
-/// `simd128`, `atomics`, and `msm_simd`: whether the MSM's bucket additions
+/// `simd128`, `atomics`, `wide_arithmetic`, and `msm_simd`: whether the MSM's bucket additions
 /// run in SIMD128 lanes now (`zkbench_msm::simd128`; see [`set_msm_simd`]).
 #[wasm_bindgen(js_name = buildInfo)]
 pub fn build_info() -> String {
@@ -233,6 +233,7 @@ pub fn build_info() -> String {
         "parallel": cfg!(feature = "parallel"),
         "simd128": cfg!(target_feature = "simd128"),
         "atomics": cfg!(target_feature = "atomics"),
+        "wide_arithmetic": cfg!(target_feature = "wide-arithmetic"),
         "msm_simd": zkbench_msm::simd128::available(),
     })
     .to_string()
