@@ -44,12 +44,18 @@ pub type SpendConfig = crate::statement::StatementConfig;
 /// by the key cache.
 pub fn cache_key(cfg: &SpendConfig, seed: u64) -> Result<String, Groth16Error> {
     Ok(format!(
-        "groth16-bn254-{}-seed{}-v{}",
+        "groth16-bn254-{}-seed{}-v{}-r{}",
         cfg.key_label()?,
         seed,
-        keys::FORMAT_VERSION
+        keys::FORMAT_VERSION,
+        R1CS_LAYOUT
     ))
 }
+
+/// Version of the rows the keys are made from: 2 since [`crate::balance`]
+/// reorders their factors (keys cached before are another circuit's, so
+/// they get another name).
+pub const R1CS_LAYOUT: u32 = 2;
 
 /// Constraint-system size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -290,7 +296,7 @@ impl Circuit {
         &self.backend
     }
 
-    fn circuit(&self, witness: Option<Witness>) -> StatementCircuit {
+    pub(crate) fn circuit(&self, witness: Option<Witness>) -> StatementCircuit {
         StatementCircuit {
             kind: self.cfg.circuit,
             shape: self.shape,
@@ -552,8 +558,19 @@ impl Circuit {
 }
 
 /// The constraint matrices of `circuit` (synthesis in setup mode, LCs
-/// inlined): [`Circuit::matrices`], and the pool's slot-insert circuit's.
+/// inlined), each row's factors in the order [`crate::balance`] picks:
+/// [`Circuit::matrices`], and the pool's slot-insert circuit's. Every key of
+/// the circuit is made from these rows.
 pub(crate) fn setup_matrices<C: ConstraintSynthesizer<Fr>>(
+    circuit: C,
+) -> Result<ConstraintMatrices<Fr>, Groth16Error> {
+    let mut m = synthesized_matrices(circuit)?;
+    crate::balance::balance(&mut m);
+    Ok(m)
+}
+
+/// The constraint matrices of `circuit` as its gadgets wrote them.
+pub(crate) fn synthesized_matrices<C: ConstraintSynthesizer<Fr>>(
     circuit: C,
 ) -> Result<ConstraintMatrices<Fr>, Groth16Error> {
     let cs = ConstraintSystem::<Fr>::new_ref();
@@ -566,15 +583,19 @@ pub(crate) fn setup_matrices<C: ConstraintSynthesizer<Fr>>(
 }
 
 /// **Test setup** keys of `circuit` (the circuit without a witness): its
-/// matrices, then circuit-specific Groth16 key generation with a ChaCha20
-/// RNG seeded by `seed` (known toxic waste). No prover tables yet.
-pub(crate) fn test_setup_keys<C: ConstraintSynthesizer<Fr> + Clone>(
+/// matrices, then circuit-specific Groth16 key generation for exactly those
+/// rows ([`crate::balance::MatrixCircuit`]) with a ChaCha20 RNG seeded by
+/// `seed` (known toxic waste). No prover tables yet.
+pub(crate) fn test_setup_keys<C: ConstraintSynthesizer<Fr>>(
     circuit: C,
     seed: u64,
 ) -> Result<Keys, Groth16Error> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let matrices = setup_matrices(circuit.clone())?;
-    let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(circuit, &mut rng)?;
+    let matrices = setup_matrices(circuit)?;
+    let pk = Groth16::<Bn254>::generate_random_parameters_with_reduction(
+        crate::balance::MatrixCircuit(&matrices),
+        &mut rng,
+    )?;
     let pvk = prepare_verifying_key(&pk.vk);
     Ok(Keys::new(pk, pvk, Arc::new(matrices), true))
 }

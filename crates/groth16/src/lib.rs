@@ -35,6 +35,7 @@ mod api;
 pub mod artifacts;
 pub mod audit;
 pub mod backend;
+pub mod balance;
 pub mod circuits;
 pub mod error;
 pub mod gadgets;
@@ -57,7 +58,7 @@ pub use zkbench_statement as statement;
 
 pub use api::{
     num_constraints, proof_size, prove, setup, verify, Assignment, Circuit, ConstraintCounts, Keys,
-    PhaseTimings, SpendConfig,
+    PhaseTimings, SpendConfig, R1CS_LAYOUT,
 };
 pub use backend::HashBackend;
 pub use error::Groth16Error;

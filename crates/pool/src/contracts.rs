@@ -111,11 +111,12 @@ impl PoolProvers {
     ) -> Result<(Self, bool), PoolError> {
         let name = |what: &str| {
             dir.join(format!(
-                "pool-{what}-{}-slot{}-era{}-seed{seed:x}-v{}.keys",
+                "pool-{what}-{}-slot{}-era{}-seed{seed:x}-v{}-r{}.keys",
                 family.name(),
                 shape.slot_depth,
                 shape.era_depth,
-                env!("CARGO_PKG_VERSION")
+                env!("CARGO_PKG_VERSION"),
+                zkbench_groth16::R1CS_LAYOUT
             ))
         };
         Self::with_keys(shape, family, |spend, batch| {
