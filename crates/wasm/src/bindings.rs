@@ -79,16 +79,9 @@ impl Prover {
         self.key_buffer.as_ptr() as usize as u32
     }
 
-    /// Room for `additional` more bytes in the key buffer (a stream whose
-    /// length is known).
-    #[wasm_bindgen(js_name = keyBufferReserve)]
-    pub fn key_buffer_reserve(&mut self, additional: u32) {
-        self.key_buffer.reserve(additional as usize);
-    }
-
-    /// Appends a chunk of a key file to the key buffer (a fetch read as a
-    /// stream: each chunk lands in this module's memory while the rest is
-    /// still arriving).
+    /// Appends bytes of a key file to the key buffer (`zkbench-prover`'s
+    /// `loadKeys` hands the whole file at once; a stream may hand it chunk by
+    /// chunk).
     #[wasm_bindgen(js_name = keyBufferAppend)]
     pub fn key_buffer_append(&mut self, chunk: &[u8]) {
         self.key_buffer.extend_from_slice(chunk);
