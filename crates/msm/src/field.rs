@@ -860,6 +860,18 @@ mod tests {
             assert_eq!(fq2_mul(a, b), *a * b, "{a} · {b}");
             assert_eq!(fq2_square(a), a.square(), "{a}²");
         }
+        // every pair of edge-valued elements
+        let edge2: Vec<Fq2> = edges
+            .iter()
+            .flat_map(|x| edges.iter().map(move |y| Fq2::new(*x, *y)))
+            .collect();
+        for a in &edge2 {
+            for b in &edge2 {
+                let got = fq2_mul(a, b);
+                assert_eq!(got, *a * b, "{a} · {b}");
+                assert!(got.c0.0 < Fq::MODULUS && got.c1.0 < Fq::MODULUS);
+            }
+        }
     }
 
     #[test]
