@@ -217,7 +217,7 @@ async function cachePut(cacheKey: string, bytes: Uint8Array): Promise<"opfs" | "
  */
 async function cacheReadInto(p: any, cacheKey: string, store: "opfs" | "idb"): Promise<boolean> {
   if (store === "idb") {
-    const b = await cacheGet(cacheKey, store);
+    const b = await cacheOp<Uint8Array | undefined>("readonly", (st) => st.get(cacheKey));
     if (!b) return false;
     copyInto(p, b);
     return true;
@@ -237,24 +237,11 @@ async function cacheReadInto(p: any, cacheKey: string, store: "opfs" | "idb"): P
   }
 }
 
-/** The bytes stored under `cacheKey` in `store`, or undefined. */
-async function cacheGet(cacheKey: string, store: "opfs" | "idb"): Promise<Uint8Array | undefined> {
-  if (store === "idb") return cacheOp<Uint8Array | undefined>("readonly", (st) => st.get(cacheKey));
-  const f = await opfsFile(cacheKey, false).catch(() => null);
-  if (!f) return undefined;
-  const h = await f.file.createSyncAccessHandle();
-  try {
-    const b = new Uint8Array(h.getSize());
-    return h.read(b, { at: 0 }) === b.length && b.length > 0 ? b : undefined;
-  } finally {
-    h.close();
-  }
-}
 
 /**
  * Copies `bytes` into prover `p`'s key buffer in WebAssembly memory (one copy, into the buffer
  * [`loadKeyBuffer`] decodes where it lies). Reading the response as a stream into the buffer
- * chunk by chunk instead was slower in Chromium (the spend key's fetch 217 ms against 115 ms
+ * chunk by chunk instead was slower in Chromium (the spend key's fetch 217 ms against 113 ms
  * with `arrayBuffer()`: docs/browser.md).
  */
 function copyInto(p: any, bytes: Uint8Array) {
