@@ -203,34 +203,9 @@ fn reduce(mut t: [u64; 2 * L], m: &Modulus) -> [u64; 4] {
     sub_if_ge(out, &m.p64)
 }
 
-/// `x − p` if `x ≥ p`, else `x` (4×64-bit limbs).
+/// `a + b` over 4×64-bit limbs and the carry out of the top limb.
 #[inline(always)]
-fn sub_if_ge(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
-    let mut d = [0u64; 4];
-    let mut borrow = false;
-    for i in 0..4 {
-        let (v, b1) = x[i].overflowing_sub(p[i]);
-        let (v, b2) = v.overflowing_sub(u64::from(borrow));
-        d[i] = v;
-        borrow = b1 | b2;
-    }
-    if borrow {
-        x
-    } else {
-        d
-    }
-}
-
-/// `a + b mod p` for `a, b < p < 2^254` in ark-ff's 4×64-bit limbs, with no
-/// branch: the sum, the sum less `p`, and a mask picks one.
-///
-/// **Why.** ark-ff adds and subtracts limbs with 128-bit arithmetic
-/// (`adc`/`sbb` through `u128`), and in the wasm32 prover its `sub_assign`
-/// was not inlined: 10% of a Groth16 proof's time in a CPU profile (Node,
-/// single-threaded module, membership proof). `overflowing_add`/`_sub`
-/// chains are plain `i64` additions and comparisons in WebAssembly.
-#[inline(always)]
-fn add_mod(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4]) -> [u64; 4] {
+fn add_carry(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
     let mut s = [0u64; 4];
     let mut carry = false;
     for i in 0..4 {
@@ -239,24 +214,13 @@ fn add_mod(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4]) -> [u64; 4] {
         s[i] = y;
         carry = c1 | c2;
     }
-    // a + b < 2p < 2^255: no carry out of the top limb
-    let mut t = [0u64; 4];
-    let mut borrow = false;
-    for i in 0..4 {
-        let (x, b1) = s[i].overflowing_sub(p[i]);
-        let (y, b2) = x.overflowing_sub(u64::from(borrow));
-        t[i] = y;
-        borrow = b1 | b2;
-    }
-    // borrow: the sum is below p, keep it
-    let keep = u64::from(borrow).wrapping_neg();
-    std::array::from_fn(|i| (s[i] & keep) | (t[i] & !keep))
+    (s, carry)
 }
 
-/// `a − b mod p` for `a, b < p` (4×64-bit limbs), with no branch: the
-/// difference, plus `p` where it borrowed (see [`add_mod`]).
+/// `a − b` over 4×64-bit limbs (mod 2^256) and the borrow out of the top
+/// limb (`a < b`).
 #[inline(always)]
-fn sub_mod(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4]) -> [u64; 4] {
+fn sub_borrow(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
     let mut d = [0u64; 4];
     let mut borrow = false;
     for i in 0..4 {
@@ -265,15 +229,46 @@ fn sub_mod(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4]) -> [u64; 4] {
         d[i] = y;
         borrow = b1 | b2;
     }
-    let mask = u64::from(borrow).wrapping_neg();
-    let mut carry = false;
-    for i in 0..4 {
-        let (x, c1) = d[i].overflowing_add(p[i] & mask);
-        let (y, c2) = x.overflowing_add(u64::from(carry));
-        d[i] = y;
-        carry = c1 | c2;
+    (d, borrow)
+}
+
+/// `x − p` if `x ≥ p`, else `x` (4×64-bit limbs).
+#[inline(always)]
+fn sub_if_ge(x: [u64; 4], p: &[u64; 4]) -> [u64; 4] {
+    let (d, borrow) = sub_borrow(&x, p);
+    if borrow {
+        x
+    } else {
+        d
     }
-    d
+}
+
+/// `a + b mod p` for `a, b < p < 2^254` in ark-ff's 4×64-bit limbs, with no
+/// branch: the sum (below 2^255, no carry out), the sum less `p`, and a mask
+/// picks one.
+///
+/// **Why.** ark-ff adds and subtracts limbs with 128-bit arithmetic
+/// (`adc`/`sbb` through `u128`), and in the wasm32 prover its `sub_assign`
+/// was not inlined: 10% of a Groth16 proof's time in a CPU profile (Node,
+/// single-threaded module, membership proof). `overflowing_add`/`_sub`
+/// chains are plain `i64` additions and comparisons in WebAssembly.
+#[inline(always)]
+fn add_mod(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4]) -> [u64; 4] {
+    let (s, _) = add_carry(a, b);
+    let (t, borrow) = sub_borrow(&s, p);
+    // a mask, not `sub_if_ge`'s branch: a sum of two field elements is at
+    // or above p half the time, so a branch would be mispredicted
+    let keep = u64::from(borrow).wrapping_neg();
+    std::array::from_fn(|i| (s[i] & keep) | (t[i] & !keep))
+}
+
+/// `a − b mod p` for `a, b < p` (4×64-bit limbs), with no branch: the
+/// difference, plus `p` where it borrowed (see [`add_mod`]).
+#[inline(always)]
+fn sub_mod(a: &[u64; 4], b: &[u64; 4], p: &[u64; 4]) -> [u64; 4] {
+    let (d, borrow) = sub_borrow(a, b);
+    let mask = u64::from(borrow).wrapping_neg();
+    add_carry(&d, &p.map(|w| w & mask)).0
 }
 
 /// `a + b` in `Fq` (equal to ark-ff's).
