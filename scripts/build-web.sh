@@ -21,7 +21,10 @@
 #
 # Environment: ZKBENCH_WEB_JOBS (cargo -j, default 2), ZKBENCH_WEB_SKIP_MT=1 (no threaded
 # build: the page then always runs single-threaded), ZKBENCH_WEB_WIDE=1 (also the threaded build
-# with the wide-arithmetic proposal, web/public/pkg-mt-wide, for browsers that validate it), CARGO_TARGET_DIR is not used: the two
+# with the wide-arithmetic proposal, web/public/pkg-mt-wide, for browsers that validate it),
+# ZKBENCH_WEB_FMA=1 (the threaded build with relaxed-simd: its MSM gets the fused multiply-add
+# kernel, zkbench_msm::fma, off by default and measured against the scalar path in every record;
+# Chromium and Firefox validate it, Node 20 and some other engines do not), CARGO_TARGET_DIR is not used: the two
 # wasm builds keep their own target/wasm-st and target/wasm-mt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +70,9 @@ rm -rf web/public/pkg-mt
 if [ "${ZKBENCH_WEB_SKIP_MT:-0}" != 1 ]; then
   step "zkbench-wasm, threaded (target/wasm-mt, nightly, -Z build-std)"
   t=$(date +%s)
-  RUSTFLAGS='-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128 -C link-arg=--max-memory=4294967296' \
+  MT_FEATURES=+atomics,+bulk-memory,+mutable-globals,+simd128
+  if [ "${ZKBENCH_WEB_FMA:-0}" = 1 ]; then MT_FEATURES=$MT_FEATURES,+relaxed-simd; fi
+  RUSTFLAGS="-C target-feature=$MT_FEATURES -C link-arg=--max-memory=4294967296" \
     cargo +nightly build --release --locked -j "$JOBS" --target "$WASM" -p zkbench-wasm --features parallel \
     --target-dir target/wasm-mt -Z build-std=panic_abort,std
   elapsed "$t"

@@ -137,7 +137,7 @@ async function main() {
     page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
     const q = new URLSearchParams({ autorun: "1", profile: o.profile });
     if (o.threads) q.set("threads", o.threads);
-    // --simd on: the threaded module's MSM with its SIMD128 kernel (?simd=1; off by default),
+    // --simd on: the threaded module's MSM with its vector kernel (?simd=1; off by default),
     // for before/after runs; --simd off: the default, said explicitly
     if (o.simd === "on") q.set("simd", "1");
     else if (o.simd === "off") q.set("simd", "0");

@@ -143,7 +143,7 @@ class ProverWorker {
         threads,
         simd: hasSimd,
         wide: hasWide,
-        // ?simd=1: the MSM's SIMD128 kernel on (off by default: slower than the scalar path here)
+        // ?simd=1: the MSM's vector kernel on (off by default: slower than the scalar path here)
         simdOn: params.get("simd") === "1",
         // ?keycache=idb: keys cached in IndexedDB even where OPFS is there (the comparison)
         keyCache: params.get("keycache") === "idb" ? "idb" : "opfs",
@@ -215,15 +215,16 @@ function environment(threads: number, build: Record<string, unknown>): Env {
     cross_origin_isolated: window.crossOriginIsolated === true,
     wasm_threads: threads,
     wasm_build:
-      (build.parallel ? `threads (wasm-bindgen-rayon, atomics, simd128${build.wide_arithmetic ? ", wide-arithmetic" : ""})` : "single-threaded") +
+      (build.parallel ? `threads (wasm-bindgen-rayon, atomics, simd128${build.relaxed_simd ? ", relaxed-simd" : ""}${build.wide_arithmetic ? ", wide-arithmetic" : ""})` : "single-threaded") +
       `, MSM ${msmKernel(build)}`,
   };
 }
 
-/** Which arithmetic the MSM's bucket additions run (buildInfo's msm_simd). */
+/** Which arithmetic the MSM's bucket additions run (buildInfo's msm_kernel, msm_simd). */
 function msmKernel(build: Record<string, unknown>): string {
-  if (build.msm_simd) return "SIMD128 (4 lanes)";
-  return build.simd128 ? "scalar (SIMD128 kernel off; ?simd=1 turns it on)" : "scalar (no SIMD128)";
+  const kernel = build.msm_kernel === "fma" ? "fused multiply-add (2 lanes)" : "SIMD128 (4 lanes)";
+  if (build.msm_simd) return kernel;
+  return build.simd128 ? `scalar (${kernel} kernel off; ?simd=1 turns it on)` : "scalar (no SIMD128)";
 }
 
 function showDevice(threads: number | null, build: Record<string, unknown> | null) {

@@ -25,7 +25,8 @@ const initTimes: Record<string, number> = {};
 
 // `simd`: this browser validates SIMD128 (the page's probe). The threaded build is compiled
 // with simd128, so a browser without SIMD gets the single-threaded build; `simdOn` turns the
-// MSM's SIMD128 kernel on in the threaded build (`?simd=1`; off by default, because its
+// MSM's vector kernel (SIMD128, or fused multiply-add in a ZKBENCH_WEB_FMA=1 build) on in the
+// threaded build (`?simd=1`; off by default, because its
 // proofs were slower than the scalar path's in Chromium: docs/browser.md).
 /** A small Groth16 proof (binary Poseidon membership, 16 leaves: test setup, witness, two
  * proofs) right after start-up, before the page asks for anything: V8 runs a new module's
@@ -347,8 +348,8 @@ function median(xs: number[]): number {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 }
 
-// In a module built with simd128: warm proofs with the MSM's other arithmetic (the SIMD128
-// kernel when the page runs the scalar 29-bit path, and the other way round), so that every
+// In a module built with simd128: warm proofs with the MSM's other arithmetic (the vector
+// kernel, SIMD128 or fused multiply-add, when the page runs the scalar 29-bit path, and the other way round), so that every
 // record has both medians: metrics.prove_msm_scalar_s and metrics.prove_msm_simd_s (one of
 // them the phase `prove` itself); and for Groth16 (deterministic given its randomness) one
 // seeded proof each way, which must be the same bytes (metrics.simd_scalar_same_proof).
@@ -359,18 +360,18 @@ function simdAgainstScalar(p: any, cfg: ProofConfig, profile: Profile, label: st
     pkg.setMsmSimd(!wasOn);
     const samples: number[] = [];
     for (let i = 0; i < profile.samples; i++) {
-      progress(`${label}: proof ${i + 1}/${profile.samples}, MSM ${wasOn ? "without" : "with"} SIMD128`);
+      progress(`${label}: proof ${i + 1}/${profile.samples}, MSM ${wasOn ? "without" : "with"} its ${build?.msm_kernel ?? "vector"} kernel`);
       samples.push(timed(() => p.prove())[1]);
     }
     run.metrics[`prove_msm_${same}_s`] = median(prove);
     run.metrics[`prove_msm_${other}_s`] = median(samples);
     if (cfg.system !== "groth16") return;
-    progress(`${label}: the same seeded proof with and without SIMD128`);
+    progress(`${label}: the same seeded proof with and without the vector kernel`);
     const a: Uint8Array = p.proveSeeded(7);
     pkg.setMsmSimd(wasOn);
     const b: Uint8Array = p.proveSeeded(7);
     if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
-      throw new Error("the SIMD128 and scalar MSM paths made different proofs from the same randomness");
+      throw new Error("the vector-kernel and scalar MSM paths made different proofs from the same randomness");
     }
     run.metrics.simd_scalar_same_proof = 1;
   } finally {

@@ -69,7 +69,7 @@ pub(crate) struct Modulus {
 
 /// `−p⁻¹ mod 2^64` for odd `p0` (Newton's iteration `x ← x·(2 − p0·x)`
 /// doubles the number of correct low bits: 1, 2, 4, …, 64).
-const fn neg_inv(p0: u64) -> u64 {
+pub(crate) const fn neg_inv(p0: u64) -> u64 {
     let mut x: u64 = 1;
     let mut i = 0;
     while i < 6 {
@@ -79,22 +79,29 @@ const fn neg_inv(p0: u64) -> u64 {
     x.wrapping_neg()
 }
 
-/// The 29-bit limbs of a 256-bit little-endian integer.
+/// The `w`-bit limbs of a 256-bit little-endian integer (`N·w ≥ 256`, or
+/// the bits above `N·w` dropped).
 #[inline(always)]
-pub(crate) const fn unpack(x: &[u64; 4]) -> [u64; L] {
-    let mut r = [0u64; L];
+pub(crate) const fn limbs<const N: usize>(x: &[u64; 4], w: u32) -> [u64; N] {
+    let mut r = [0u64; N];
     let mut i = 0;
-    while i < L {
-        let bit = W as usize * i;
-        let (w, off) = (bit / 64, bit % 64);
-        let mut v = x[w] >> off;
-        if off + W as usize > 64 && w + 1 < 4 {
-            v |= x[w + 1] << (64 - off);
+    while i < N {
+        let bit = w as usize * i;
+        let (word, off) = (bit / 64, bit % 64);
+        let mut v = x[word] >> off;
+        if off + w as usize > 64 && word + 1 < 4 {
+            v |= x[word + 1] << (64 - off);
         }
-        r[i] = v & MASK;
+        r[i] = v & ((1 << w) - 1);
         i += 1;
     }
     r
+}
+
+/// The 29-bit limbs of a 256-bit little-endian integer.
+#[inline(always)]
+pub(crate) const fn unpack(x: &[u64; 4]) -> [u64; L] {
+    limbs::<L>(x, W)
 }
 
 /// The modulus from its ark-ff limbs.
@@ -375,11 +382,89 @@ pub trait MsmField: crate::inverse::BatchInverse {
 }
 
 /// The eight-lane batch kernel of this target: AVX-512 IFMA on x86_64
-/// (chosen at run time), SIMD128 in a WebAssembly build with `simd128`.
+/// (chosen at run time); in a WebAssembly build, the fused multiply-add
+/// kernel where it has `relaxed-simd` (used where the engine fuses it),
+/// else SIMD128's where it has `simd128`.
 #[cfg(target_arch = "x86_64")]
 use crate::avx512 as x8;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+use crate::fma as x8;
+#[cfg(all(
+    target_arch = "wasm32",
+    target_feature = "simd128",
+    not(target_feature = "relaxed-simd")
+))]
 use crate::simd128 as x8;
+
+/// The vector kernel of the MSM's batched affine additions compiled into
+/// this build ([`MsmField::batch_add_x8`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VectorKernel {
+    /// Eight lanes of AVX-512 IFMA ([`crate::avx512`], x86_64).
+    Avx512Ifma,
+    /// Two lanes of relaxed SIMD's fused multiply-add on doubles
+    /// ([`crate::fma`], WebAssembly with `relaxed-simd`).
+    Fma,
+    /// Four lanes of SIMD128's 32×32→64-bit products ([`crate::simd128`],
+    /// WebAssembly with `simd128`).
+    Simd128,
+    /// None: scalar field arithmetic only.
+    None,
+}
+
+impl VectorKernel {
+    /// The kernel this build has.
+    pub const fn built() -> Self {
+        if cfg!(target_arch = "x86_64") {
+            Self::Avx512Ifma
+        } else if cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd")) {
+            Self::Fma
+        } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            Self::Simd128
+        } else {
+            Self::None
+        }
+    }
+
+    /// Its name in records: `avx512-ifma`, `fma`, `simd128`, `none`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Avx512Ifma => "avx512-ifma",
+            Self::Fma => "fma",
+            Self::Simd128 => "simd128",
+            Self::None => "none",
+        }
+    }
+
+    /// Whether the batches run in it now (the CPU or engine has what it
+    /// needs and it is not switched off).
+    pub fn running() -> bool {
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        ))]
+        {
+            x8::available()
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "wasm32", target_feature = "simd128")
+        )))]
+        {
+            false
+        }
+    }
+
+    /// Turns the WebAssembly kernel on or off for every thread (the scalar
+    /// path then does the batches, with the same results), for before/after
+    /// measurements in one module; natively the environment variable
+    /// `ZKBENCH_NO_AVX512` does this instead, and this does nothing.
+    pub fn set_on(on: bool) {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        x8::set_enabled(on);
+        let _ = on;
+    }
+}
 
 /// `MsmField` for a field with this module's `mul` and `square` functions
 /// (used on `wasm32`; ark-ff's operations elsewhere).

@@ -13,7 +13,10 @@
 //!   ark-ff's natively, 29-bit-limb Montgomery products on `wasm32`, and the
 //!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time);
 //! * [`simd128`]: the same batched additions four lanes at a time in
-//!   WebAssembly SIMD128 (the threaded browser build), tested natively;
+//!   WebAssembly SIMD128, tested natively;
+//! * [`fma`]: the same batched additions two lanes at a time with relaxed
+//!   SIMD's fused multiply-add on doubles (52×52→104-bit products; the
+//!   threaded browser build), tested natively;
 //! * [`inverse`]: the batches' one inversion (Bernstein–Yang divsteps);
 //! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
 //!   [`PointBytes`]), the same bytes in memory as in a cache file;
@@ -36,13 +39,14 @@ pub mod avx512;
 mod buckets;
 pub mod fft;
 pub mod field;
+pub mod fma;
 pub mod inverse;
 pub mod points;
 pub mod simd128;
 pub mod split;
 pub mod table;
 
-pub use field::{add_affine, add_projective, MsmField};
+pub use field::{add_affine, add_projective, MsmField, VectorKernel};
 pub use points::{Backing, PointBytes, RawCurve};
 pub use split::{
     on_at_most, on_cores, run_pieces, run_plan, split, threads, threads_for_rows, vector_here,

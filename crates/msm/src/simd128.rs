@@ -49,7 +49,11 @@
 //! (`v128_load`, `v128_store`), each from or to a slice of exactly two
 //! `u64` taken with bounds-checked indexing.
 #![cfg_attr(
-    not(all(target_arch = "wasm32", target_feature = "simd128")),
+    not(all(
+        target_arch = "wasm32",
+        target_feature = "simd128",
+        not(target_feature = "relaxed-simd")
+    )),
     allow(dead_code)
 )]
 
@@ -567,15 +571,18 @@ impl Soa {
     }
 }
 
-/// The field operations of the batched additions on four lanes at a time.
-pub(crate) trait VecField<V: Lanes>: Copy {
+/// The field operations of the batched additions on a set of
+/// [`VecField::LANES`] lanes at a time (four here, two in [`crate::fma`]).
+pub(crate) trait VecField: Copy {
     /// The field of one lane.
     type Scalar: crate::inverse::BatchInverse;
-    /// Words per set of four.
+    /// Lanes per set (a divisor of eight).
+    const LANES: usize;
+    /// Words per set.
     const WORDS: usize;
-    /// Four lanes from [`Self::WORDS`] words of the [`Soa`] layout.
+    /// A set of lanes from [`Self::WORDS`] words of the kernel's layout.
     fn load(src: &[u64]) -> Self;
-    /// Writes four lanes to [`Self::WORDS`] words.
+    /// Writes a set of lanes to [`Self::WORDS`] words.
     fn store(self, dst: &mut [u64]);
     /// `a·b`.
     fn mul(a: Self, b: Self) -> Self;
@@ -583,15 +590,15 @@ pub(crate) trait VecField<V: Lanes>: Copy {
     fn square(a: Self) -> Self;
     /// `a − b`.
     fn sub(a: Self, b: Self) -> Self;
-    /// Four lanes equal to `x`.
+    /// Every lane equal to `x`.
     fn splat(x: &Self::Scalar) -> Self;
-    /// The four lanes as field elements, appended to `out`.
+    /// The lanes as field elements, appended to `out`.
     fn lanes(self, out: &mut Vec<Self::Scalar>) {
         let mut w = vec![0u64; Self::WORDS];
         self.store(&mut w);
-        out.extend((0..4).map(|k| Self::get(&w, k)));
+        out.extend((0..Self::LANES).map(|k| Self::get(&w, k)));
     }
-    /// Four field elements as lanes.
+    /// [`Self::LANES`] field elements as lanes.
     fn from_lanes(x: &[Self::Scalar]) -> Self {
         let mut w = vec![0u64; Self::WORDS];
         for (k, x) in x.iter().enumerate() {
@@ -599,14 +606,15 @@ pub(crate) trait VecField<V: Lanes>: Copy {
         }
         Self::load(&w)
     }
-    /// [`Soa`]'s writer for this field.
+    /// The layout's writer for this field.
     fn put(soa: &mut [u64], k: usize, x: &Self::Scalar);
-    /// [`Soa`]'s reader for this field.
+    /// The layout's reader for this field.
     fn get(soa: &[u64], k: usize) -> Self::Scalar;
 }
 
-impl<V: Lanes> VecField<V> for F<V> {
+impl<V: Lanes> VecField for F<V> {
     type Scalar = Fq;
+    const LANES: usize = 4;
     const WORDS: usize = Soa::FQ_SUB;
     #[inline(always)]
     fn load(src: &[u64]) -> Self {
@@ -639,8 +647,9 @@ impl<V: Lanes> VecField<V> for F<V> {
     }
 }
 
-impl<V: Lanes> VecField<V> for F2<V> {
+impl<V: Lanes> VecField for F2<V> {
     type Scalar = Fq2;
+    const LANES: usize = 4;
     const WORDS: usize = 2 * Soa::FQ_SUB;
     #[inline(always)]
     fn load(src: &[u64]) -> Self {
@@ -686,17 +695,17 @@ impl<V: Lanes> VecField<V> for F2<V> {
 }
 
 /// The batched affine additions `(qx, qy) += (px, py)` of `groups` groups
-/// of eight entries (two sets of four lanes each), the sums written over
-/// `qx`, `qy` (see [`Soa`]). No entry may have `px = qx` (the caller does
-/// those apart; padding entries use `px = 1, qx = 0`).
-pub(crate) fn batch_add<V: Lanes, T: VecField<V>>(
+/// of eight entries (sets of [`VecField::LANES`] lanes), the sums written
+/// over `qx`, `qy` (see [`Soa`]). No entry may have `px = qx` (the caller
+/// does those apart; padding entries use `px = 1, qx = 0`).
+pub(crate) fn batch_add<T: VecField>(
     px: &[u64],
     py: &[u64],
     qx: &mut [u64],
     qy: &mut [u64],
     groups: usize,
 ) {
-    let sets = 2 * groups;
+    let sets = groups * 8 / T::LANES;
     let w = T::WORDS;
     assert!(px.len() >= sets * w && py.len() >= sets * w);
     assert!(qx.len() >= sets * w && qy.len() >= sets * w);
@@ -710,12 +719,13 @@ pub(crate) fn batch_add<V: Lanes, T: VecField<V>>(
         before.push(acc[i % 2]);
         acc[i % 2] = T::mul(acc[i % 2], d);
     }
-    // the eight lane products, inverted with ark-ff (one inversion)
-    let mut lanes: Vec<T::Scalar> = Vec::with_capacity(8);
+    // the lane products of both chains, inverted at once
+    let mut lanes: Vec<T::Scalar> = Vec::with_capacity(2 * T::LANES);
     acc[0].lanes(&mut lanes);
     acc[1].lanes(&mut lanes);
     crate::inverse::invert_lanes(&mut lanes);
-    let mut inv = [T::from_lanes(&lanes[..4]), T::from_lanes(&lanes[4..])];
+    let (even, odd) = lanes.split_at(T::LANES);
+    let mut inv = [T::from_lanes(even), T::from_lanes(odd)];
     for i in (0..sets).rev() {
         let (x1, y1) = (T::load(&qx[g(i)]), T::load(&qy[g(i)]));
         let (x2, y2) = (T::load(&px[g(i)]), T::load(&py[g(i)]));
@@ -741,7 +751,7 @@ pub(crate) fn batch_add_g1(
     groups: usize,
 ) -> bool {
     available() && {
-        batch_add::<Simd, F<Simd>>(px, py, qx, qy, groups);
+        batch_add::<F<Simd>>(px, py, qx, qy, groups);
         true
     }
 }
@@ -756,7 +766,7 @@ pub(crate) fn batch_add_g2(
     groups: usize,
 ) -> bool {
     available() && {
-        batch_add::<Simd, F2<Simd>>(px, py, qx, qy, groups);
+        batch_add::<F2<Simd>>(px, py, qx, qy, groups);
         true
     }
 }
@@ -784,7 +794,7 @@ pub fn set_enabled(on: bool) {
 static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ark_ec::{AffineRepr, CurveGroup};
     use ark_ff::{AdditiveGroup, PrimeField, UniformRand, Zero};
@@ -797,7 +807,7 @@ mod tests {
     /// Elements that stress the limb edges: 0, 1, −1, −2, powers of two at
     /// the 29-bit limb boundaries and the 64-bit word boundaries, raw
     /// Montgomery forms 1 and `p − 1`, and all-ones limb patterns below `p`.
-    fn edge_cases() -> Vec<Fq> {
+    pub(crate) fn edge_cases() -> Vec<Fq> {
         let raw = |l: [u64; 4]| Fq::new_unchecked(BigInt(l));
         let mut v = vec![Fq::zero(), Fq::ONE, -Fq::ONE, -Fq::ONE - Fq::ONE];
         for k in [28u32, 29, 30, 57, 58, 63, 64, 115, 116, 231, 232, 251, 252] {
@@ -814,7 +824,7 @@ mod tests {
         v
     }
 
-    fn lanes_of<T: VecField<Portable>>(x: T) -> Vec<T::Scalar> {
+    fn lanes_of<T: VecField>(x: T) -> Vec<T::Scalar> {
         let mut out = Vec::new();
         x.lanes(&mut out);
         out
@@ -931,10 +941,10 @@ mod tests {
 
     /// The whole batch (with padding lanes, as the buckets lay it out)
     /// against ark-ec's affine sums, G1 and G2.
-    fn batch_equals_ark_ec<C, T>(seed: u64, n: usize)
+    pub(crate) fn batch_equals_ark_ec<C, T>(seed: u64, n: usize)
     where
         C: ark_ec::short_weierstrass::SWCurveConfig<BaseField = T::Scalar>,
-        T: VecField<Portable>,
+        T: VecField,
     {
         use ark_ec::short_weierstrass::Affine;
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
@@ -946,7 +956,7 @@ mod tests {
             .map(|_| (g * C::ScalarField::rand(&mut rng)).into_affine())
             .collect();
         let groups = n.div_ceil(8);
-        let words = groups * 2 * T::WORDS;
+        let words = groups * 8 / T::LANES * T::WORDS;
         let mut soa = [(); 4].map(|_| vec![0u64; words]);
         for k in 0..groups * 8 {
             let (p, q) = match (ps.get(k), qs.get(k)) {
@@ -961,7 +971,7 @@ mod tests {
             }
         }
         let [px, py, qx, qy] = &mut soa;
-        batch_add::<Portable, T>(px, py, qx, qy, groups);
+        batch_add::<T>(px, py, qx, qy, groups);
         for k in 0..n {
             let want = (ps[k] + qs[k]).into_affine();
             assert_eq!(

@@ -216,8 +216,9 @@ pub fn memory_bytes() -> f64 {
 }
 
 /// What this module was built with, as JSON: `version`, `rustc`, `parallel`,
-/// `simd128`, `atomics`, `wide_arithmetic`, and `msm_simd`: whether the MSM's bucket additions
-/// run in SIMD128 lanes now (`zkbench_msm::simd128`; see [`set_msm_simd`]).
+/// `simd128`, `relaxed_simd`, `atomics`, `wide_arithmetic`, `msm_kernel` (the vector kernel of
+/// the MSM's bucket additions in this module: `fma`, `simd128` or `none`) and `msm_simd`: whether
+/// that kernel runs now (`zkbench_msm::VectorKernel`; see [`set_msm_simd`]).
 #[wasm_bindgen(js_name = buildInfo)]
 pub fn build_info() -> String {
     serde_json::json!({
@@ -227,19 +228,23 @@ pub fn build_info() -> String {
         "simd128": cfg!(target_feature = "simd128"),
         "atomics": cfg!(target_feature = "atomics"),
         "wide_arithmetic": cfg!(target_feature = "wide-arithmetic"),
-        "msm_simd": zkbench_msm::simd128::available(),
+        "relaxed_simd": cfg!(target_feature = "relaxed-simd"),
+        "msm_kernel": zkbench_msm::VectorKernel::built().name(),
+        "msm_simd": zkbench_msm::VectorKernel::running(),
     })
     .to_string()
 }
 
-/// Turns the MSM's SIMD128 kernel on or off (the scalar 29-bit-limb path
-/// then does the bucket additions; same results; off by default, see
-/// `zkbench_msm::simd128::set_enabled`): the page's `?simd=1`, for
-/// before/after measurements with one module. No effect in a module built
+/// Turns the MSM's vector kernel on or off (the scalar 29-bit-limb path
+/// then does the bucket additions; same results): the page's `?simd=0|1`,
+/// for before/after measurements with one module. The fused multiply-add
+/// kernel (`relaxed-simd` builds) is on by default where the engine fuses;
+/// the SIMD128 one (`simd128` builds without `relaxed-simd`) is off by
+/// default (slower than the scalar path in V8). No effect in a module
 /// without `simd128`.
 #[wasm_bindgen(js_name = setMsmSimd)]
 pub fn set_msm_simd(on: bool) {
-    zkbench_msm::simd128::set_enabled(on);
+    zkbench_msm::VectorKernel::set_on(on);
 }
 
 #[cfg(all(target_arch = "wasm32", feature = "parallel"))]

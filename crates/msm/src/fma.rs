@@ -1,0 +1,914 @@
+//! BN254 base-field products from the floating-point multiplier: the
+//! batched affine additions of the prover's MSM on two lanes at a time with
+//! WebAssembly's relaxed-SIMD `f64x2.relaxed_madd`, for the browser's
+//! threaded build.
+//!
+//! # Why floating point
+//!
+//! WebAssembly has no 64×64→128-bit integer product, and its SIMD has only
+//! 32×32→64-bit ones ([`crate::simd128`], which V8 lowers to one two-lane
+//! `pmuludq` per pair of products). A fused multiply-add on doubles,
+//! though, is an exact 52×52→104-bit product split in two halves: with
+//! `a, b < 2^51` integers held as doubles,
+//!
+//! * `hi = fma(a, b, 2^103)` lies in `[2^103, 2^104)`, where a double's
+//!   step is `2^51`: its mantissa is `H = round(a·b / 2^51)`;
+//! * `lo = fma(a, b, 2^103 + 3·2^51 − hi)` is `a·b − H·2^51 + 3·2^51`,
+//!   exactly, in `[2^52, 2^53)` (step 1): its mantissa is the signed low
+//!   part `a·b − H·2^51 ∈ [−2^50, 2^50]` plus a constant.
+//!
+//! The raw bits of `hi` and `lo`, read as 64-bit integers, are `H` and the
+//! low part plus a fixed exponent prefix each, so column sums are plain
+//! `i64x2.add`s of those bits, and the prefixes are taken off in one go by
+//! starting each column from minus the prefixes it will receive. Both
+//! prefixes are multiples of `2^51`, so a column's low 51 bits are right at
+//! any time, which is all the Montgomery reduction's `q` needs. This is
+//! N. Emmart, J. Zheng, C. Weems, "Faster modular exponentiation using
+//! double precision floating point arithmetic on the GPU" (ARITH 2018),
+//! as G. Mitscha-Baude brought it to WebAssembly (github.com/mitschabaude,
+//! 51×5-bit limbs); the code here is written for this crate from the paper's
+//! construction.
+//!
+//! # Representation
+//!
+//! An element of `Fq` is five 51-bit limbs (255 bits), one per `v128`, two
+//! independent elements per register (lane 0, lane 1), stored between
+//! operations as normalised non-negative integers below `p`. Products run
+//! in Montgomery form with `R' = 2^255` (five 51-bit reduction steps), so the
+//! layout ([`Soa`]) holds `x·R'` where ark-ff holds `x·R` (`R = 2^256`): a
+//! halving modulo `p` on the way in and a doubling on the way out, once per
+//! entry of a batch.
+//!
+//! `f64x2.relaxed_madd` may be fused or not, at the engine's choice (V8
+//! fuses it where the CPU has FMA3). An unfused one would give wrong
+//! products, so the kernel runs only after [`fused`] has seen it round
+//! once; otherwise the prover takes the scalar path.
+//!
+//! The arithmetic is written once over a two-lane abstraction ([`Pair`])
+//! with two implementations: `v128` on `wasm32` with `relaxed-simd`, and
+//! plain arrays with [`f64::mul_add`] everywhere, which is how
+//! `cargo test -p zkbench-msm` checks it natively against ark-ff.
+#![cfg_attr(
+    not(all(target_arch = "wasm32", target_feature = "relaxed-simd")),
+    allow(dead_code)
+)]
+
+use ark_bn254::{Fq, Fq2};
+use ark_ff::{BigInt, PrimeField};
+
+use crate::simd128::VecField;
+
+/// Bits per limb.
+const W: u32 = 51;
+/// Limbs per element.
+const L: usize = 5;
+/// The low 51 bits.
+const MASK: u64 = (1 << W) - 1;
+
+/// `p` (4×64 bits).
+const MODULUS: [u64; 4] = <Fq as PrimeField>::MODULUS.0;
+
+/// `x` (4×64 bits) as five 51-bit limbs.
+const fn split(x: [u64; 4]) -> [u64; L] {
+    crate::field::limbs::<L>(&x, W)
+}
+
+/// Five 51-bit limbs as 4×64 bits (the value must fit 256 bits).
+fn join(l: [u64; L]) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    for (i, limb) in l.into_iter().enumerate() {
+        let bit = i * W as usize;
+        let (word, shift) = (bit / 64, bit % 64);
+        out[word] |= limb << shift;
+        if shift + W as usize > 64 && word + 1 < 4 {
+            out[word + 1] |= limb >> (64 - shift);
+        }
+    }
+    out
+}
+
+/// `p` as five 51-bit limbs.
+const P: [u64; L] = split(MODULUS);
+
+/// `−p⁻¹ mod 2^51`.
+const PINV: u64 = crate::field::neg_inv(MODULUS[0]) & MASK;
+
+/// `2^103`: `fma(a, b, C_HI)`'s mantissa is the high half of `a·b`.
+const C_HI: f64 = 10141204801825835211973625643008.0;
+/// `2^103 + 3·2^51`: `fma(a, b, C_LO − hi)` is the low half plus `3·2^51`.
+const C_LO: f64 = C_HI + 3.0 * 2_251_799_813_685_248.0;
+/// `2^52`: `bits(x + 2^52) − bits(2^52) = x` for an integer `0 ≤ x < 2^52`.
+const C52: f64 = 4_503_599_627_370_496.0;
+
+/// The bits `hi` adds to a column beyond `H`.
+const HI_PREFIX: u64 = C_HI.to_bits();
+/// The bits `lo` adds to a column beyond its low part.
+const LO_PREFIX: u64 = (3.0 * 2_251_799_813_685_248.0f64).to_bits();
+
+/// Column `k`'s start: minus the prefixes its `lo`s (`a_i·b_j` and `q_i·p_j`
+/// with `i + j = k`) and `hi`s (`i + j + 1 = k`) bring.
+const COLUMN_START: [u64; 2 * L + 1] = {
+    let mut r = [0u64; 2 * L + 1];
+    let mut k = 0;
+    while k < 2 * L + 1 {
+        let mut lo = 0u64;
+        let mut hi = 0u64;
+        let mut i = 0;
+        while i < L {
+            if k >= i && k - i < L {
+                lo += 2;
+            }
+            if k > i && k - i - 1 < L {
+                hi += 2;
+            }
+            i += 1;
+        }
+        r[k] = (lo.wrapping_mul(LO_PREFIX))
+            .wrapping_add(hi.wrapping_mul(HI_PREFIX))
+            .wrapping_neg();
+        k += 1;
+    }
+    r
+};
+
+/// Two 64-bit lanes, read as integers or as doubles: the operations the
+/// kernel needs, on `v128` in WebAssembly and on arrays elsewhere (tests).
+/// Integer arithmetic wraps.
+pub(crate) trait Pair: Copy {
+    /// Both lanes equal to `x`.
+    fn splat(x: u64) -> Self;
+    /// Two lanes from two words.
+    fn load(src: &[u64]) -> Self;
+    /// Writes the lanes to two words.
+    fn store(self, dst: &mut [u64]);
+    /// Lane-wise `self + b`.
+    fn add(self, b: Self) -> Self;
+    /// Lane-wise `self − b`.
+    fn sub(self, b: Self) -> Self;
+    /// Lane-wise `self & b`.
+    fn and(self, b: Self) -> Self;
+    /// Lane-wise low 64 bits of `self · b`.
+    fn mul_low(self, b: Self) -> Self;
+    /// Lane-wise logical shift right.
+    fn shr_u(self, n: u32) -> Self;
+    /// `a` where `mask` has ones, `b` where it has zeros.
+    fn select(mask: Self, a: Self, b: Self) -> Self;
+    /// Lane-wise `a·b + c` of doubles, rounded once (fused).
+    fn fma(a: Self, b: Self, c: Self) -> Self;
+    /// Lane-wise `self − b` of doubles.
+    fn fsub(self, b: Self) -> Self;
+}
+
+/// [`Pair`] as plain arrays: the reference the tests run natively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct Portable([u64; 2]);
+
+#[cfg_attr(not(test), allow(dead_code))]
+impl Portable {
+    #[inline(always)]
+    fn map2(self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
+        Self([f(self.0[0], b.0[0]), f(self.0[1], b.0[1])])
+    }
+    #[inline(always)]
+    fn fmap2(self, b: Self, f: impl Fn(f64, f64) -> f64) -> Self {
+        self.map2(b, |x, y| f(f64::from_bits(x), f64::from_bits(y)).to_bits())
+    }
+}
+
+impl Pair for Portable {
+    fn splat(x: u64) -> Self {
+        Self([x; 2])
+    }
+    fn load(src: &[u64]) -> Self {
+        Self([src[0], src[1]])
+    }
+    fn store(self, dst: &mut [u64]) {
+        dst[..2].copy_from_slice(&self.0);
+    }
+    fn add(self, b: Self) -> Self {
+        self.map2(b, u64::wrapping_add)
+    }
+    fn sub(self, b: Self) -> Self {
+        self.map2(b, u64::wrapping_sub)
+    }
+    fn and(self, b: Self) -> Self {
+        self.map2(b, |x, y| x & y)
+    }
+    fn mul_low(self, b: Self) -> Self {
+        self.map2(b, u64::wrapping_mul)
+    }
+    fn shr_u(self, n: u32) -> Self {
+        Self(self.0.map(|x| x >> n))
+    }
+    fn select(mask: Self, a: Self, b: Self) -> Self {
+        Self(std::array::from_fn(|i| {
+            (a.0[i] & mask.0[i]) | (b.0[i] & !mask.0[i])
+        }))
+    }
+    fn fma(a: Self, b: Self, c: Self) -> Self {
+        Self(std::array::from_fn(|i| {
+            let [a, b, c] = [a.0[i], b.0[i], c.0[i]].map(f64::from_bits);
+            a.mul_add(b, c).to_bits()
+        }))
+    }
+    fn fsub(self, b: Self) -> Self {
+        self.fmap2(b, |x, y| x - y)
+    }
+}
+
+/// [`Pair`] in WebAssembly SIMD128 registers.
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+mod wasm {
+    #![allow(unsafe_code)]
+    use core::arch::wasm32::*;
+
+    /// Two 64-bit lanes of one `v128`.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Simd(v128);
+
+    impl super::Pair for Simd {
+        #[inline(always)]
+        fn splat(x: u64) -> Self {
+            Self(u64x2_splat(x))
+        }
+        #[inline(always)]
+        fn load(src: &[u64]) -> Self {
+            let src = &src[..2];
+            // SAFETY: `src` holds two u64, 16 readable bytes; v128_load is unaligned.
+            Self(unsafe { v128_load(src.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn store(self, dst: &mut [u64]) {
+            let dst = &mut dst[..2];
+            // SAFETY: `dst` holds two u64, 16 writable bytes; v128_store is unaligned.
+            unsafe { v128_store(dst.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        fn add(self, b: Self) -> Self {
+            Self(i64x2_add(self.0, b.0))
+        }
+        #[inline(always)]
+        fn sub(self, b: Self) -> Self {
+            Self(i64x2_sub(self.0, b.0))
+        }
+        #[inline(always)]
+        fn and(self, b: Self) -> Self {
+            Self(v128_and(self.0, b.0))
+        }
+        #[inline(always)]
+        fn mul_low(self, b: Self) -> Self {
+            Self(i64x2_mul(self.0, b.0))
+        }
+        #[inline(always)]
+        fn shr_u(self, n: u32) -> Self {
+            Self(u64x2_shr(self.0, n))
+        }
+        #[inline(always)]
+        fn select(mask: Self, a: Self, b: Self) -> Self {
+            Self(v128_bitselect(a.0, b.0, mask.0))
+        }
+        #[inline(always)]
+        fn fma(a: Self, b: Self, c: Self) -> Self {
+            Self(f64x2_relaxed_madd(a.0, b.0, c.0))
+        }
+        #[inline(always)]
+        fn fsub(self, b: Self) -> Self {
+            Self(f64x2_sub(self.0, b.0))
+        }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+use wasm::Simd;
+
+/// Two `Fq` elements (`x·2^255 mod p`): limb `i` of both lanes in
+/// `self.0[i]`, each limb below `2^51`, each value below `p`.
+#[derive(Clone, Copy)]
+pub(crate) struct F<V: Pair>([V; L]);
+
+/// Two `Fq2 = Fq[u]/(u² + 1)` elements.
+#[derive(Clone, Copy)]
+pub(crate) struct F2<V: Pair>([F<V>; 2]);
+
+/// `x >> 51` for a signed `|x| < 2^62`, as a logical shift of `x + 2^62`
+/// (V8 has no SSE instruction for a 64-bit arithmetic shift: it spends six).
+#[inline(always)]
+fn carry<V: Pair>(x: V) -> V {
+    x.add(V::splat(1 << 62))
+        .shr_u(W)
+        .sub(V::splat(1 << (62 - W)))
+}
+
+/// An integer limb below `2^52` as a double.
+#[inline(always)]
+fn to_double<V: Pair>(x: V) -> V {
+    let c = V::splat(C52.to_bits());
+    x.add(c).fsub(c)
+}
+
+/// `a − b` limb by limb with one borrow chain (normalised limbs): the
+/// difference modulo `2^255` and the final borrow (1 where `a < b`).
+#[inline(always)]
+fn sub_limbs<V: Pair>(a: [V; L], b: [V; L]) -> ([V; L], V) {
+    let mask = V::splat(MASK);
+    let mut borrow = V::splat(0);
+    let d = std::array::from_fn(|i| {
+        let t = a[i].sub(b[i]).sub(borrow);
+        borrow = t.shr_u(63);
+        t.and(mask)
+    });
+    (d, borrow)
+}
+
+/// `a + b` limb by limb with one carry chain (normalised limbs; the carry
+/// out of the top limb is dropped).
+#[inline(always)]
+fn add_limbs<V: Pair>(a: [V; L], b: [V; L]) -> [V; L] {
+    let mask = V::splat(MASK);
+    let mut carry = V::splat(0);
+    std::array::from_fn(|i| {
+        let t = a[i].add(b[i]).add(carry);
+        carry = t.shr_u(W);
+        t.and(mask)
+    })
+}
+
+/// `x − p` if that is not negative, else `x` (normalised limbs, `x < 2p`).
+#[inline(always)]
+fn reduce_once<V: Pair>(x: [V; L]) -> F<V> {
+    let (d, borrow) = sub_limbs(x, P.map(V::splat));
+    // borrow = 1 where x < p: keep x there
+    let keep = V::splat(0).sub(borrow);
+    F(std::array::from_fn(|i| V::select(keep, x[i], d[i])))
+}
+
+impl<V: Pair> F<V> {
+    /// `a·b·2^-255 mod p` for `a, b < p`; the result is below `p`.
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        let [r] = Self::mul_n([a], [b]);
+        r
+    }
+
+    /// `N` independent products `a[n]·b[n]·2^-255 mod p` (`a, b < p`;
+    /// results below `p`), step by step in turn: one product's reduction
+    /// step waits on its own `q` (a chain of about 30 cycles), and the other
+    /// products' work fills that wait.
+    ///
+    /// Bounds: limbs below `2^51`, so every product is below `2^102` and
+    /// `hi` stays in `[2^103, 2^104)`; a column takes at most ten low parts
+    /// (`|·| ≤ 2^50`), ten high parts (`< 2^51`) and a carry: far from
+    /// `2^62`. The result `(ab + q·p)/2^255 < p·(p/2^255 + 1) < 2p`, so one
+    /// conditional subtraction leaves it below `p`.
+    #[inline(always)]
+    fn mul_n<const N: usize>(a: [Self; N], b: [Self; N]) -> [Self; N] {
+        let a = a.map(|a| a.0.map(to_double));
+        let b = b.map(|b| b.0.map(to_double));
+        let p = P.map(|l| V::splat((l as f64).to_bits()));
+        let (c_hi, c_lo) = (V::splat(C_HI.to_bits()), V::splat(C_LO.to_bits()));
+        let (mask, pinv) = (V::splat(MASK), V::splat(PINV));
+        // z[n][j] is column i + j of product n during step i
+        let mut z: [[V; L + 1]; N] = [std::array::from_fn(|k| V::splat(COLUMN_START[k])); N];
+        let mac = |z: &mut [V; L + 1], x: V, y: &[V; L]| {
+            for j in 0..L {
+                let hi = V::fma(x, y[j], c_hi);
+                let lo = V::fma(x, y[j], c_lo.fsub(hi));
+                z[j + 1] = z[j + 1].add(hi);
+                z[j] = z[j].add(lo);
+            }
+        };
+        for i in 0..L {
+            for n in 0..N {
+                mac(&mut z[n], a[n][i], &b[n]);
+            }
+            for z in z.iter_mut() {
+                // q = z₀·(−p⁻¹) mod 2^51: the prefixes in z₀ are multiples of 2^51
+                let q = to_double(z[0].mul_low(pinv).and(mask));
+                mac(z, q, &p);
+            }
+            for z in z.iter_mut() {
+                // z₀ is now a multiple of 2^51 with every prefix taken off
+                let c = carry(z[0]);
+                *z = [
+                    z[1].add(c),
+                    z[2],
+                    z[3],
+                    z[4],
+                    z[5],
+                    V::splat(COLUMN_START[i + L + 1]),
+                ];
+            }
+        }
+        z.map(|z| {
+            let mut r: [V; L] = std::array::from_fn(|k| z[k]);
+            for k in 0..L - 1 {
+                let c = carry(r[k]);
+                r[k] = r[k].and(mask);
+                r[k + 1] = r[k + 1].add(c);
+            }
+            reduce_once(r)
+        })
+    }
+
+    /// `a − b mod p`.
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        let (d, borrow) = sub_limbs(a.0, b.0);
+        // where a < b (borrow 1), add p
+        let wrap = V::splat(0).sub(borrow);
+        Self(add_limbs(d, P.map(|p| V::splat(p).and(wrap))))
+    }
+
+    /// `a + b mod p`.
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        reduce_once(add_limbs(a.0, b.0))
+    }
+
+    #[inline(always)]
+    fn load(src: &[u64]) -> Self {
+        Self(std::array::from_fn(|i| V::load(&src[2 * i..2 * i + 2])))
+    }
+
+    #[inline(always)]
+    fn store(self, dst: &mut [u64]) {
+        for (i, v) in self.0.iter().enumerate() {
+            v.store(&mut dst[2 * i..2 * i + 2]);
+        }
+    }
+}
+
+/// Field elements in sets of two lanes, four sets per group of eight of
+/// [`crate::field::MsmField::batch_add_x8`]: a set of two `Fq` elements is
+/// [`Soa::FQ_SUB`] words, limb-major (limb `l` of lane `i` is word
+/// `2l + i`), each `x·2^255 mod p` for ark-ff's `x·2^256`; a set of two
+/// `Fq2` elements is the set of their `c0`, then that of their `c1`.
+pub(crate) struct Soa;
+
+impl Soa {
+    /// Words per set of two `Fq` elements.
+    pub(crate) const FQ_SUB: usize = 2 * L;
+    /// Words per group of eight `Fq` elements.
+    pub(crate) const FQ_GROUP: usize = 4 * Self::FQ_SUB;
+    /// Words per group of eight `Fq2` elements.
+    pub(crate) const FQ2_GROUP: usize = 8 * Self::FQ_SUB;
+
+    /// Writes `x` (`x·2^256`, ark-ff) halved modulo `p` as lane `k % 2` of
+    /// the set at `base`.
+    #[inline(always)]
+    fn put(soa: &mut [u64], base: usize, k: usize, x: &Fq) {
+        let mut v = x.0 .0;
+        if v[0] & 1 == 1 {
+            // v + p < 2p < 2^255: no carry out of the top word
+            let mut carry = false;
+            for (v, p) in v.iter_mut().zip(MODULUS) {
+                let (s, c1) = v.overflowing_add(p);
+                let (s, c2) = s.overflowing_add(carry as u64);
+                *v = s;
+                carry = c1 | c2;
+            }
+        }
+        for i in 0..4 {
+            v[i] = (v[i] >> 1) | v.get(i + 1).map_or(0, |n| n << 63);
+        }
+        for (l, limb) in split(v).into_iter().enumerate() {
+            soa[base + 2 * l + k % 2] = limb;
+        }
+    }
+
+    /// Lane `k % 2` of the set at `base`, doubled modulo `p` (the kernels
+    /// write reduced values).
+    #[inline(always)]
+    fn get(soa: &[u64], base: usize, k: usize) -> Fq {
+        let h = join(std::array::from_fn(|l| soa[base + 2 * l + k % 2]));
+        // 2h < 2p < 2^255
+        let mut v: [u64; 4] =
+            std::array::from_fn(|i| (h[i] << 1) | if i > 0 { h[i - 1] >> 63 } else { 0 });
+        if BigInt(v) >= BigInt(MODULUS) {
+            let mut borrow = false;
+            for (v, p) in v.iter_mut().zip(MODULUS) {
+                let (d, b1) = v.overflowing_sub(p);
+                let (d, b2) = d.overflowing_sub(borrow as u64);
+                *v = d;
+                borrow = b1 | b2;
+            }
+        }
+        Fq::new_unchecked(BigInt(v))
+    }
+
+    /// Writes `x` as element `k` of an `Fq` array.
+    #[inline(always)]
+    pub(crate) fn put_fq(soa: &mut [u64], k: usize, x: &Fq) {
+        Self::put(soa, (k / 2) * Self::FQ_SUB, k, x);
+    }
+
+    /// Element `k` of an `Fq` array.
+    #[inline(always)]
+    pub(crate) fn get_fq(soa: &[u64], k: usize) -> Fq {
+        Self::get(soa, (k / 2) * Self::FQ_SUB, k)
+    }
+
+    /// Writes `x` as element `k` of an `Fq2` array.
+    #[inline(always)]
+    pub(crate) fn put_fq2(soa: &mut [u64], k: usize, x: &Fq2) {
+        let base = (k / 2) * 2 * Self::FQ_SUB;
+        Self::put(soa, base, k, &x.c0);
+        Self::put(soa, base + Self::FQ_SUB, k, &x.c1);
+    }
+
+    /// Element `k` of an `Fq2` array.
+    #[inline(always)]
+    pub(crate) fn get_fq2(soa: &[u64], k: usize) -> Fq2 {
+        let base = (k / 2) * 2 * Self::FQ_SUB;
+        Fq2::new(
+            Self::get(soa, base, k),
+            Self::get(soa, base + Self::FQ_SUB, k),
+        )
+    }
+}
+
+impl<V: Pair> VecField for F<V> {
+    type Scalar = Fq;
+    const LANES: usize = 2;
+    const WORDS: usize = Soa::FQ_SUB;
+    #[inline(always)]
+    fn load(src: &[u64]) -> Self {
+        F::load(src)
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u64]) {
+        F::store(self, dst)
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        F::mul(a, b)
+    }
+    #[inline(always)]
+    fn square(a: Self) -> Self {
+        F::mul(a, a)
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        F::sub(a, b)
+    }
+    fn splat(x: &Fq) -> Self {
+        let mut w = [0u64; Soa::FQ_SUB];
+        Soa::put_fq(&mut w, 0, x);
+        Soa::put_fq(&mut w, 1, x);
+        F::load(&w)
+    }
+    fn put(soa: &mut [u64], k: usize, x: &Fq) {
+        Soa::put_fq(soa, k, x)
+    }
+    fn get(soa: &[u64], k: usize) -> Fq {
+        Soa::get_fq(soa, k)
+    }
+}
+
+/// `2·K` `Fq` elements as `K` [`F`] (consecutive sets of the layout), so
+/// that every product of the batch runs `K` at a time ([`F::mul_n`]).
+#[derive(Clone, Copy)]
+pub(crate) struct FK<V: Pair, const K: usize>([F<V>; K]);
+
+impl<V: Pair, const K: usize> VecField for FK<V, K> {
+    type Scalar = Fq;
+    const LANES: usize = 2 * K;
+    const WORDS: usize = K * Soa::FQ_SUB;
+    #[inline(always)]
+    fn load(src: &[u64]) -> Self {
+        FK(std::array::from_fn(|k| F::load(&src[k * Soa::FQ_SUB..])))
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u64]) {
+        for (k, f) in self.0.iter().enumerate() {
+            f.store(&mut dst[k * Soa::FQ_SUB..]);
+        }
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        FK(F::mul_n(a.0, b.0))
+    }
+    #[inline(always)]
+    fn square(a: Self) -> Self {
+        FK(F::mul_n(a.0, a.0))
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        FK(std::array::from_fn(|k| F::sub(a.0[k], b.0[k])))
+    }
+    fn splat(x: &Fq) -> Self {
+        FK([<F<V> as VecField>::splat(x); K])
+    }
+    fn put(soa: &mut [u64], k: usize, x: &Fq) {
+        Soa::put_fq(soa, k, x)
+    }
+    fn get(soa: &[u64], k: usize) -> Fq {
+        Soa::get_fq(soa, k)
+    }
+}
+
+impl<V: Pair> VecField for F2<V> {
+    type Scalar = Fq2;
+    const LANES: usize = 2;
+    const WORDS: usize = 2 * Soa::FQ_SUB;
+    #[inline(always)]
+    fn load(src: &[u64]) -> Self {
+        F2([F::load(&src[..Soa::FQ_SUB]), F::load(&src[Soa::FQ_SUB..])])
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u64]) {
+        let (c0, c1) = dst.split_at_mut(Soa::FQ_SUB);
+        self.0[0].store(c0);
+        self.0[1].store(c1);
+    }
+    /// Karatsuba: three multiplications (`u² = −1`).
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        let [a0, a1] = a.0;
+        let [b0, b1] = b.0;
+        let [v0, v1, s] = F::mul_n([a0, a1, F::add(a0, a1)], [b0, b1, F::add(b0, b1)]);
+        F2([F::sub(v0, v1), F::sub(F::sub(s, v0), v1)])
+    }
+    /// `(c0 + c1)(c0 − c1) + 2·c0·c1·u`.
+    #[inline(always)]
+    fn square(a: Self) -> Self {
+        let [a0, a1] = a.0;
+        let [c0, c1] = F::mul_n([F::add(a0, a1), a0], [F::sub(a0, a1), a1]);
+        F2([c0, F::add(c1, c1)])
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        F2([F::sub(a.0[0], b.0[0]), F::sub(a.0[1], b.0[1])])
+    }
+    fn splat(x: &Fq2) -> Self {
+        F2([
+            <F<V> as VecField>::splat(&x.c0),
+            <F<V> as VecField>::splat(&x.c1),
+        ])
+    }
+    fn put(soa: &mut [u64], k: usize, x: &Fq2) {
+        Soa::put_fq2(soa, k, x)
+    }
+    fn get(soa: &[u64], k: usize) -> Fq2 {
+        Soa::get_fq2(soa, k)
+    }
+}
+
+/// The G1 batch ([`batch_add`] on `Fq`) in SIMD128 registers; `false`
+/// (nothing written) while the kernel is off ([`available`]).
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+pub(crate) fn batch_add_g1(
+    px: &[u64],
+    py: &[u64],
+    qx: &mut [u64],
+    qy: &mut [u64],
+    groups: usize,
+) -> bool {
+    available() && {
+        crate::simd128::batch_add::<FK<Simd, 4>>(px, py, qx, qy, groups);
+        true
+    }
+}
+
+/// The G2 batch ([`batch_add`] on `Fq2`), as [`batch_add_g1`].
+#[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+pub(crate) fn batch_add_g2(
+    px: &[u64],
+    py: &[u64],
+    qx: &mut [u64],
+    qy: &mut [u64],
+    groups: usize,
+) -> bool {
+    available() && {
+        crate::simd128::batch_add::<F2<Simd>>(px, py, qx, qy, groups);
+        true
+    }
+}
+
+/// Whether `fma` of `V` rounds once: `(1 + 2^-30)² − 1` is `2^-29 + 2^-60`
+/// fused and `2^-29` when the product is rounded first.
+fn rounds_once<V: Pair>() -> bool {
+    let a = V::splat(std::hint::black_box(1.0 + 2f64.powi(-30)).to_bits());
+    let mut out = [0u64; 2];
+    V::fma(a, a, V::splat((-1.0f64).to_bits())).store(&mut out);
+    out.iter()
+        .all(|&r| f64::from_bits(r) == 2f64.powi(-29) + 2f64.powi(-60))
+}
+
+/// Whether this engine's `f64x2.relaxed_madd` is fused (checked once), in
+/// a module built with `relaxed-simd`; `false` elsewhere.
+pub fn fused() -> bool {
+    #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
+    {
+        static FUSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *FUSED.get_or_init(rounds_once::<Simd>)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "relaxed-simd")))]
+    {
+        false
+    }
+}
+
+/// Whether the kernel runs: in a module built with `relaxed-simd` (the
+/// threaded browser build) whose engine fuses the multiply-add ([`fused`]),
+/// unless turned off with [`set_enabled`].
+pub fn available() -> bool {
+    ENABLED.load(std::sync::atomic::Ordering::Relaxed) && fused()
+}
+
+/// Turns the kernel on or off for every thread (off: the prover takes the
+/// scalar 29-bit path of [`crate::field`]), for before/after measurements
+/// within one build. **Off by default**: on this x86-64 CPU its proofs were
+/// slower than the scalar path's in both Chromium 156 and Firefox 153
+/// (docs/browser.md has the runs): two lanes of 52-bit products per
+/// instruction, with the exponent bookkeeping, V8's six-instruction 64-bit
+/// lane product for `q` and sixteen SSE registers, do not beat four scalar
+/// 64-bit multipliers. It is kept for engines and CPUs where the balance
+/// differs (128-bit vectors are the full width of ARM's NEON), measured by
+/// the page on every device it runs on.
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// See [`set_enabled`].
+static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd128::tests::{batch_equals_ark_ec, edge_cases};
+    use ark_ff::{Field, UniformRand, Zero};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    type P1 = F<Portable>;
+    type P2 = F2<Portable>;
+
+    fn lanes_of<T: VecField>(x: T) -> Vec<T::Scalar> {
+        let mut out = Vec::new();
+        x.lanes(&mut out);
+        out
+    }
+
+    #[test]
+    fn constants() {
+        // p·(−p⁻¹) ≡ −1 (mod 2^51)
+        assert_eq!(P[0].wrapping_mul(PINV) & MASK, MASK);
+        assert_eq!(join(P), MODULUS);
+        assert_eq!(C_HI, 2f64.powi(103));
+        assert_eq!(C_LO, 2f64.powi(103) + 3.0 * 2f64.powi(51));
+        assert_eq!(C52, 2f64.powi(52));
+        // the prefixes leave a column's low 51 bits alone
+        assert_eq!(HI_PREFIX & MASK, 0);
+        assert_eq!(LO_PREFIX & MASK, 0);
+        assert!(rounds_once::<Portable>());
+        assert_eq!(
+            lanes_of(<P1 as VecField>::splat(&Fq::ONE)),
+            vec![Fq::ONE; 2]
+        );
+        // natively the kernel never runs, whatever the switch says
+        set_enabled(true);
+        assert_eq!(
+            available(),
+            cfg!(all(target_arch = "wasm32", target_feature = "relaxed-simd"))
+        );
+    }
+
+    /// The exact split of one product at the bounds of the limbs.
+    #[test]
+    fn product_halves_are_exact() {
+        let c_hi = Portable::splat(C_HI.to_bits());
+        let c_lo = Portable::splat(C_LO.to_bits());
+        for (a, b) in [
+            (0, 0),
+            (1, 1),
+            (MASK, MASK),
+            (MASK, 1),
+            (1 << 50, MASK),
+            (12345, MASK - 7),
+        ] {
+            let (x, y) = (to_double(Portable::splat(a)), to_double(Portable::splat(b)));
+            let hi = Portable::fma(x, y, c_hi);
+            let lo = Portable::fma(x, y, c_lo.fsub(hi));
+            let h = hi.0[0].wrapping_sub(HI_PREFIX);
+            let l = lo.0[0].wrapping_sub(LO_PREFIX) as i64;
+            let got = ((h as i128) << W) + l as i128;
+            assert_eq!(got, a as i128 * b as i128, "{a} · {b}");
+            assert!(l.unsigned_abs() <= 1 << 50);
+        }
+    }
+
+    /// Every `Fq` operation on two lanes against ark-ff, lane by lane.
+    #[test]
+    fn fq_lanes_equal_ark_ff() {
+        let mut rng = ChaCha20Rng::seed_from_u64(228);
+        let edges = edge_cases();
+        let mut inputs = edges.clone();
+        inputs.extend((0..1200).map(|_| Fq::rand(&mut rng)));
+        let mut checked = 0;
+        for (n, a) in inputs.chunks_exact(2).enumerate() {
+            let b: Vec<Fq> = (0..2)
+                .map(|k| {
+                    if n % 2 == 0 {
+                        edges[(3 * n + k) % edges.len()]
+                    } else {
+                        Fq::rand(&mut rng)
+                    }
+                })
+                .collect();
+            let (x, y) = (P1::from_lanes(a), P1::from_lanes(&b));
+            let results = [
+                lanes_of(F::mul(x, y)),
+                lanes_of(<P1 as VecField>::square(x)),
+                lanes_of(F::sub(x, y)),
+                lanes_of(F::add(x, y)),
+            ];
+            for k in 0..2 {
+                let want = [a[k] * b[k], a[k].square(), a[k] - b[k], a[k] + b[k]];
+                for (op, (got, want)) in results.iter().zip(want).enumerate() {
+                    assert_eq!(got[k], want, "op {op}, lane {k}: {} , {}", a[k], b[k]);
+                    assert!(got[k].0 < Fq::MODULUS, "reduced");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 4800);
+        // every pair of edge values
+        for a in &edges {
+            for b in &edges {
+                let got = lanes_of(F::mul(P1::from_lanes(&[*a, *b]), P1::from_lanes(&[*b, *b])));
+                assert_eq!(got, vec![*a * b, b.square()], "{a} · {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn fq2_lanes_equal_ark_ff() {
+        let mut rng = ChaCha20Rng::seed_from_u64(229);
+        let edges = edge_cases();
+        for round in 0..150 {
+            let a: Vec<Fq2> = (0..2)
+                .map(|k| {
+                    if round < 30 {
+                        Fq2::new(
+                            edges[(round + k) % edges.len()],
+                            edges[(7 * k + round) % edges.len()],
+                        )
+                    } else {
+                        Fq2::rand(&mut rng)
+                    }
+                })
+                .collect();
+            let b: Vec<Fq2> = (0..2).map(|_| Fq2::rand(&mut rng)).collect();
+            let (x, y) = (P2::from_lanes(&a), P2::from_lanes(&b));
+            let (m, s, d) = (
+                lanes_of(P2::mul(x, y)),
+                lanes_of(P2::square(x)),
+                lanes_of(P2::sub(x, y)),
+            );
+            for k in 0..2 {
+                assert_eq!(m[k], a[k] * b[k]);
+                assert_eq!(s[k], a[k].square());
+                assert_eq!(d[k], a[k] - b[k]);
+            }
+        }
+    }
+
+    #[test]
+    fn soa_round_trip_and_lane_order() {
+        let mut rng = ChaCha20Rng::seed_from_u64(230);
+        let mut xs: Vec<Fq> = (0..14).map(|_| Fq::rand(&mut rng)).collect();
+        xs.extend([Fq::zero(), -Fq::ONE]);
+        let mut soa = vec![u64::MAX; 2 * Soa::FQ_GROUP];
+        for (k, x) in xs.iter().enumerate() {
+            Soa::put_fq(&mut soa, k, x);
+        }
+        for (k, x) in xs.iter().enumerate() {
+            assert_eq!(Soa::get_fq(&soa, k), *x);
+        }
+        // set 2 holds elements 4 and 5
+        let set = P1::load(&soa[2 * Soa::FQ_SUB..3 * Soa::FQ_SUB]);
+        assert_eq!(lanes_of(set), xs[4..6].to_vec());
+        let ys: Vec<Fq2> = (0..8).map(|_| Fq2::rand(&mut rng)).collect();
+        let mut soa = vec![u64::MAX; Soa::FQ2_GROUP];
+        for (k, y) in ys.iter().enumerate() {
+            Soa::put_fq2(&mut soa, k, y);
+        }
+        for (k, y) in ys.iter().enumerate() {
+            assert_eq!(Soa::get_fq2(&soa, k), *y);
+        }
+    }
+
+    #[test]
+    fn batch_add_g1_equals_ark_ec() {
+        batch_equals_ark_ec::<ark_bn254::g1::Config, P1>(231, 45);
+        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable, 2>>(233, 45);
+        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable, 4>>(234, 45);
+    }
+
+    #[test]
+    fn batch_add_g2_equals_ark_ec() {
+        batch_equals_ark_ec::<ark_bn254::g2::Config, P2>(232, 21);
+    }
+}
