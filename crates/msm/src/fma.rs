@@ -1,7 +1,13 @@
 //! BN254 base-field products from the floating-point multiplier: the
 //! batched affine additions of the prover's MSM on two lanes at a time with
-//! WebAssembly's relaxed-SIMD `f64x2.relaxed_madd`, for the browser's
-//! threaded build.
+//! WebAssembly's relaxed-SIMD `f64x2.relaxed_madd`, in the browser's
+//! threaded build when it is made with `relaxed-simd`
+//! (`ZKBENCH_WEB_FMA=1 bash scripts/build-web.sh`).
+//!
+//! **Status: off by default** ([`set_enabled`]). On this project's x86-64
+//! machine its proofs were 6-15% slower than the scalar 29-bit path's in
+//! Chromium 156 and Firefox 153 (docs/browser.md, "What bounds the
+//! browser"); the page measures it against that path on every device.
 //!
 //! # Why floating point
 //!
@@ -31,20 +37,22 @@
 //!
 //! # Representation
 //!
-//! An element of `Fq` is five 51-bit limbs (255 bits), one per `v128`, two
-//! independent elements per register (lane 0, lane 1), stored between
+//! An element of `Fq` is five 51-bit limbs (255 bits), limb `i` of two
+//! independent elements (lane 0, lane 1) in `v128` number `i`, stored between
 //! operations as normalised non-negative integers below `p`. Products run
 //! in Montgomery form with `R' = 2^255` (five 51-bit reduction steps), so the
-//! layout ([`Soa`]) holds `x·R'` where ark-ff holds `x·R` (`R = 2^256`): a
+//! layout (`Soa`) holds `x·R'` where ark-ff holds `x·R` (`R = 2^256`): a
 //! halving modulo `p` on the way in and a doubling on the way out, once per
-//! entry of a batch.
+//! entry of a batch. The G1 batch runs four pairs of lanes and the `Fq2`
+//! Karatsuba its three products at once (`F::mul_n`), step by step in
+//! turn, so that one product's reduction chain overlaps the others' work.
 //!
 //! `f64x2.relaxed_madd` may be fused or not, at the engine's choice (V8
 //! fuses it where the CPU has FMA3). An unfused one would give wrong
 //! products, so the kernel runs only after [`fused`] has seen it round
 //! once; otherwise the prover takes the scalar path.
 //!
-//! The arithmetic is written once over a two-lane abstraction ([`Pair`])
+//! The arithmetic is written once over a two-lane abstraction (`Pair`)
 //! with two implementations: `v128` on `wasm32` with `relaxed-simd`, and
 //! plain arrays with [`f64::mul_add`] everywhere, which is how
 //! `cargo test -p zkbench-msm` checks it natively against ark-ff.
