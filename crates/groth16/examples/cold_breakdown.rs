@@ -5,6 +5,12 @@
 //! cargo run --release -p zkbench-groth16 --example cold_breakdown -- \
 //!     [family=poseidon2-gnark] [arity=2] [log2 leaves=32] [circuit=membership] [reps=10]
 //! ```
+//!
+//! `COMPACT=1`: instead, the key file's bytes (`Keys::to_bytes`) and the
+//! warm proof's time with the full tables and with compact ones of 8, 4, 2
+//! and 1 rows per base (`Keys::compacted`); `COMPACT_OUT=<dir>` also writes
+//! each key file there (`rows-full.bin`, `rows-<n>.bin`).
+//!
 //! TEST SETUP (seed 1): the toxic waste is known; for measurement only.
 
 use std::time::Instant;
@@ -76,6 +82,27 @@ fn main() {
     );
     for (query, bases, window, points) in k.prover_tables().describe() {
         println!("  table {query}: {bases} bases, window {window}, {points} points");
+    }
+    if std::env::var_os("COMPACT").is_some() {
+        let out = std::env::var_os("COMPACT_OUT").map(std::path::PathBuf::from);
+        println!(
+            "{:>6} {:>12} {:>10} {:>10}",
+            "rows", "key bytes", "wall ms", "CPU ms"
+        );
+        let compact = [8, 4, 2, 1].map(|rows| (rows.to_string(), k.compacted(rows)));
+        for (label, keys) in std::iter::once(("full".to_string(), &k))
+            .chain(compact.iter().map(|(l, k)| (l.clone(), k)))
+        {
+            let bytes = keys.to_bytes();
+            if let Some(dir) = &out {
+                std::fs::create_dir_all(dir).unwrap();
+                std::fs::write(dir.join(format!("rows-{label}.bin")), &bytes).unwrap();
+            }
+            ms(3, || c.prove_assignment(keys, &a, &mut rng).unwrap());
+            let (t, cpu) = ms(reps, || c.prove_assignment(keys, &a, &mut rng).unwrap());
+            println!("{label:>6} {:>12} {t:>10.2} {cpu:>10.2}", bytes.len());
+        }
+        return;
     }
     let cache_bytes = std::fs::read(prover_cache::cache_path(&path)).unwrap();
     if std::env::var_os("DECODE_ONLY").is_some() {

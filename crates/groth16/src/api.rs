@@ -119,6 +119,20 @@ impl Keys {
         keys
     }
 
+    /// The same keys with compact prover tables of at most `rows` points
+    /// per base ([`ProverTables::compact`]; 1: the bases alone): a key file
+    /// ([`Keys::to_bytes`]) a fraction of the full one's size, for a first
+    /// proof before the full tables arrive.
+    pub fn compacted(&self, rows: usize) -> Keys {
+        Keys::with_tables(
+            self.pk.clone(),
+            self.pvk.clone(),
+            Arc::clone(&self.matrices),
+            self.test_setup,
+            ProverTables::compact(&self.pk, rows),
+        )
+    }
+
     /// The prover tables if they have been built (or loaded).
     pub fn built_tables(&self) -> Option<&Arc<ProverTables>> {
         self.tables.get()

@@ -69,6 +69,21 @@ impl ProverTables {
         }
     }
 
+    /// Compact tables for `pk`: at most `rows` points per base
+    /// ([`FixedBaseTable::compact`]; 1: the bases alone, Pippenger's
+    /// algorithm). A fraction of the full tables' bytes (a key file a first
+    /// visit can fetch quickly) for a slower MSM: more bucket passes.
+    pub fn compact(pk: &ProvingKey<Bn254>, rows: usize) -> Self {
+        let t = CHUNKS_PER_MSM;
+        Self {
+            a: FixedBaseTable::compact(&pk.a_query, t, rows),
+            b_g1: FixedBaseTable::compact(&pk.b_g1_query, t, rows),
+            b_g2: FixedBaseTable::compact(&pk.b_g2_query, t, rows),
+            h: FixedBaseTable::compact(&pk.h_query, t, rows),
+            l: FixedBaseTable::compact(&pk.l_query, t, rows),
+        }
+    }
+
     /// `(query, kept bases, window, table points)` of every table, in the
     /// order `a`, `b_g1`, `b_g2`, `h`, `l` (for diagnostics).
     pub fn describe(&self) -> [(&'static str, usize, usize, usize); 5] {
@@ -339,42 +354,58 @@ fn prove_on_pool(
     let h = to_bigints(&h[..h.len().min(pk.h_query.len())]);
     let aux = &z[num_inputs..];
 
-    // The five MSMs as one batch of pieces: A, B (G1), H, L, then B (G2).
+    // The five MSMs as one batch of pieces, one plan entry per round of each
+    // table (one round in a full table): A, B (G1), H, L, then B (G2).
     let g1 = [&tables.a, &tables.b_g1, &tables.h, &tables.l];
     let g1_scalars: [&[_]; 4] = [&z, &z, &h, aux];
-    let mut shapes: Vec<Shape> = g1
-        .iter()
-        .zip(g1_scalars)
-        .map(|(t, s)| t.shape_for(s))
+    let rounds = |m: usize| g1.get(m).map_or(tables.b_g2.rounds(), |t| t.rounds());
+    // plan entry j is round jobs[j].1 of MSM jobs[j].0
+    let jobs: Vec<(usize, usize)> = (0..5)
+        .flat_map(|m| (0..rounds(m)).map(move |r| (m, r)))
         .collect();
-    shapes.push(tables.b_g2.shape_for(&z));
+    let shapes: Vec<Shape> = jobs
+        .iter()
+        .map(|&(m, r)| match g1.get(m) {
+            Some(table) => table.shape_for(g1_scalars[m], r),
+            None => tables.b_g2.shape_for(&z, r),
+        })
+        .collect();
     let plan = split(&shapes, zkbench_msm::threads());
-    let sort = |b: &Block| match g1.get(b.msm) {
-        Some(table) => table.sort_digits(g1_scalars[b.msm], b),
-        None => tables.b_g2.sort_digits(&z, b),
+    let sort = |b: &Block| {
+        let (m, r) = jobs[b.msm];
+        match g1.get(m) {
+            Some(table) => table.sort_digits(g1_scalars[m], b, r),
+            None => tables.b_g2.sort_digits(&z, b, r),
+        }
     };
     let add = |p: &Piece, sorted: &[SortedDigits]| {
+        let (m, r) = jobs[p.msm];
         let t = Instant::now();
-        let sum = match g1.get(p.msm) {
-            Some(table) => Sum::G1(table.msm_piece(g1_scalars[p.msm], p, sorted)),
-            None => Sum::G2(tables.b_g2.msm_piece(&z, p, sorted)),
+        let sum = match g1.get(m) {
+            Some(table) => Sum::G1(table.msm_piece(g1_scalars[m], p, sorted, r)),
+            None => Sum::G2(tables.b_g2.msm_piece(&z, p, sorted, r)),
         };
         (p.msm, sum, t.elapsed().as_secs_f64())
     };
     let msm_start = Instant::now();
     let parts = run_plan(&plan, sort, add);
     let msm_wall = msm_start.elapsed().as_secs_f64();
-    // A, B (G1), H, L: sums; busy: thread time per MSM (index 4: B in G2)
-    let mut acc = [G1Projective::zero(); 4];
-    let mut g2_b_acc = G2Projective::zero();
+    // per round of A, B (G1), H, L and of B (G2); busy: thread time per MSM
+    // (index 4: B in G2)
+    let mut g1_sums: [Vec<G1Projective>; 4] =
+        std::array::from_fn(|m| vec![G1Projective::zero(); rounds(m)]);
+    let mut g2_sums = vec![G2Projective::zero(); tables.b_g2.rounds()];
     let mut busy = [0.0f64; 5];
-    for (i, sum, t) in parts {
-        busy[i] += t;
+    for (j, sum, t) in parts {
+        let (m, r) = jobs[j];
+        busy[m] += t;
         match sum {
-            Sum::G1(p) => acc[i] += p,
-            Sum::G2(p) => g2_b_acc += p,
+            Sum::G1(p) => g1_sums[m][r] += p,
+            Sum::G2(p) => g2_sums[r] += p,
         }
     }
+    let acc: [G1Projective; 4] = std::array::from_fn(|m| g1[m].join_rounds(&g1_sums[m]));
+    let g2_b_acc = tables.b_g2.join_rounds(&g2_sums);
     let [a_acc, b_acc, h_acc, l_acc] = acc;
     let busy_total: f64 = busy.iter().sum();
     let share = |i: usize| {

@@ -20,8 +20,9 @@
 //!    then A, B, C, each as rows of `(length, [(coefficient, variable u32
 //!    LE)])`;
 //! 2. second section: the five tables (`a`, `b_g1`, `b_g2`, `h`, `l`):
-//!    window, windows, number of bases, base indices (u32 LE), then the
-//!    points.
+//!    window, rows (points per base: the number of windows in a full table,
+//!    fewer in a compact one, `zkbench_msm::FixedBaseTable::compact`), number
+//!    of bases, base indices (u32 LE), then the points.
 //!
 //! The sections are checked and decoded at the same time (version 1 had one
 //! checksum over both, so one thread read the whole file); the proving key
@@ -122,7 +123,7 @@ impl Writer {
     }
     fn table<P: RawCurve>(&mut self, t: &FixedBaseTable<P>) {
         self.u64(t.window());
-        self.u64(t.windows());
+        self.u64(t.rows());
         self.u64(t.indices().len());
         for i in t.indices() {
             self.u32(*i as usize);
@@ -240,9 +241,9 @@ impl<'a> Cursor<'a> {
         points: &impl Fn(std::ops::Range<usize>) -> Option<PointBytes>,
     ) -> Result<FixedBaseTable<P>, Groth16Error> {
         let window = self.u64()? as usize;
-        let windows = self.u64()? as usize;
-        if !(2..=16).contains(&window) || windows != num_windows(window) {
-            return Err(bad(format!("bad window {window} / {windows}")));
+        let rows = self.u64()? as usize;
+        if !(2..=16).contains(&window) || !(1..=num_windows(window)).contains(&rows) {
+            return Err(bad(format!("bad window {window} / {rows} rows")));
         }
         let n = self.count(4)?;
         let indices: Vec<u32> = self
@@ -254,14 +255,14 @@ impl<'a> Cursor<'a> {
             return Err(bad("base indices not increasing"));
         }
         let bytes = n
-            .checked_mul(windows)
+            .checked_mul(rows)
             .and_then(|t| t.checked_mul(P::BYTES))
             .filter(|&b| b <= self.left())
             .ok_or_else(|| bad(format!("truncated table at byte {}", self.pos)))?;
         let start = self.pos;
         self.pos += bytes;
         let points = points(start..start + bytes).ok_or_else(|| bad("table outside the file"))?;
-        FixedBaseTable::from_parts(window, indices, points)
+        FixedBaseTable::from_parts(window, rows, indices, points)
             .ok_or_else(|| bad(format!("table of {bytes} bytes does not match its window")))
     }
 }

@@ -302,3 +302,35 @@ fn key_cache_round_trip() {
     assert!(sys.read_keys_and_witness(&c, &empty, 3, &w).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Compact prover tables (every row count down to the bases alone) make the
+/// same proof bytes as the full tables from the same randomness, in memory
+/// and through a key file, whose bytes shrink with the rows.
+#[test]
+fn compact_keys_prove_the_same() {
+    let c = toy_circuit(2, 16, CircuitKind::Spend);
+    let keys = c.setup(3).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(6);
+    let w = c.random_witness(&mut rng);
+    let a = c.witness(&w).unwrap();
+    let public = c.public_inputs(&w).unwrap();
+    let proof_with = |k: &zkbench_groth16::Keys| {
+        let p = c
+            .prove_assignment(k, &a, &mut ChaCha20Rng::seed_from_u64(7))
+            .unwrap();
+        assert!(verify(&keys.pvk, &public, &p).unwrap());
+        keys::proof_to_bytes(&p)
+    };
+    let full = proof_with(&keys);
+    let full_bytes = keys.to_bytes().len();
+    let mut last = full_bytes;
+    for rows in [8, 3, 1] {
+        let compact = keys.compacted(rows);
+        assert_eq!(proof_with(&compact), full, "rows {rows}");
+        let bytes = compact.to_bytes();
+        assert!(bytes.len() < last, "rows {rows}: {} bytes", bytes.len());
+        last = bytes.len();
+        let back = zkbench_groth16::Keys::from_bytes(&bytes).unwrap();
+        assert_eq!(proof_with(&back), full, "rows {rows}, from its key file");
+    }
+}

@@ -34,7 +34,10 @@ fn main() {
                 .collect();
             let t = Instant::now();
             let sorted: Vec<_> = if parts > 1 {
-                blocks.iter().map(|b| table.sort_digits(&big, b)).collect()
+                blocks
+                    .iter()
+                    .map(|b| table.sort_digits(&big, b, 0))
+                    .collect()
             } else {
                 Vec::new()
             };
@@ -50,7 +53,7 @@ fn main() {
                         parts,
                         blocks: 0..blocks.len(),
                     };
-                    let s = table.msm_piece(&big, &p, &sorted);
+                    let s = table.msm_piece(&big, &p, &sorted, 0);
                     per.push(t.elapsed().as_secs_f64() * 1e3);
                     s
                 })

@@ -9,6 +9,14 @@
 //! exponentiation with precomputation", EUROCRYPT 1992). The window `c` is
 //! picked per table to minimise that cost (bounded by a memory cap); bases at
 //! infinity are dropped.
+//!
+//! A **compact** table ([`FixedBaseTable::compact`]) keeps only `rows` of
+//! those multiples per base, `2^(c·s·i)·P` with `s = ⌈windows/rows⌉`, and
+//! runs `s` bucket passes (*rounds*): round `r` adds the digits of windows
+//! `i·s + r`, and the rounds' sums are joined as `Σ_r 2^(c·r)·S_r` (Horner,
+//! `c` doublings apart). `rows = 1` is Pippenger's algorithm over the bases
+//! themselves: no precomputed points, a table as small as the proving key.
+//! The full table is `rows = windows`, one round.
 
 use ark_bn254::Fr;
 use ark_ec::{
@@ -37,25 +45,35 @@ const MAX_TABLE_POINTS: usize = 1 << 22;
 /// multiplications) against about 6 for a batched affine one.
 const REDUCTION_COST: f64 = 4.0;
 
-/// Precomputed multiples `2^(c·j)·P` of the bases of one MSM.
+/// Precomputed multiples `2^(c·j)·P` of the bases of one MSM (all of them,
+/// or every `rounds`-th: see the module docs).
 pub struct FixedBaseTable<P: RawCurve> {
     /// Window size in bits.
     window: usize,
     /// Number of windows (signed digits) per scalar.
     windows: usize,
+    /// Table points per base.
+    rows: usize,
+    /// Bucket passes per MSM: `⌈windows / rows⌉`.
+    rounds: usize,
     /// Index into the scalar vector of every kept (non-zero) base.
     indices: Vec<u32>,
-    /// Point `k·windows + j` is `2^(window·j) · base[indices[k]]`, as raw
-    /// limbs ([`crate::points`]).
+    /// Point `k·rows + i` is `2^(window·rounds·i) · base[indices[k]]`, as
+    /// raw limbs ([`crate::points`]).
     points: PointBytes,
     _curve: std::marker::PhantomData<P>,
 }
 
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
-/// `chunks` independent bucket sets: mixed additions plus bucket reductions
-/// (a projective addition counted as 1.5 mixed ones).
-fn cost(n: usize, c: usize, chunks: usize) -> usize {
-    n * SCALAR_BITS.div_ceil(c) + chunks * 3 * (1 << (c - 1))
+/// `chunks` independent bucket sets, in `rounds` passes: mixed additions
+/// plus bucket reductions (a projective addition counted as 1.5 mixed ones).
+fn cost(n: usize, c: usize, chunks: usize, rounds: usize) -> usize {
+    n * SCALAR_BITS.div_ceil(c) + rounds * chunks * 3 * (1 << (c - 1))
+}
+
+/// Bucket passes of a table with `rows` points per base and window `c`.
+fn rounds_for(c: usize, rows: usize) -> usize {
+    num_windows(c).div_ceil(rows)
 }
 
 /// Number of signed `c`-bit digits of a BN254 scalar (room for the final carry).
@@ -69,6 +87,18 @@ impl<P: RawCurve> FixedBaseTable<P> {
     /// Tables for `bases`, with a window chosen for `chunks` parallel bucket
     /// sets.
     pub fn new(bases: &[Affine<P>], chunks: usize) -> Self {
+        Self::build(bases, chunks, None)
+    }
+
+    /// A compact table of at most `rows` points per base (at least 1; 1:
+    /// the bases alone, Pippenger's algorithm), its window chosen for that
+    /// many rows.
+    pub fn compact(bases: &[Affine<P>], chunks: usize, rows: usize) -> Self {
+        Self::build(bases, chunks, Some(rows.max(1)))
+    }
+
+    /// [`Self::new`] (`rows` `None`: every window) or [`Self::compact`].
+    fn build(bases: &[Affine<P>], chunks: usize, rows: Option<usize>) -> Self {
         let indices: Vec<u32> = bases
             .iter()
             .enumerate()
@@ -76,44 +106,51 @@ impl<P: RawCurve> FixedBaseTable<P> {
             .map(|(i, _)| i as u32)
             .collect();
         let n = indices.len();
+        let rows_for = |c: usize| rows.map_or(num_windows(c), |r| r.min(num_windows(c)));
         let window = (2..=16)
-            .filter(|&c| n * num_windows(c) <= MAX_TABLE_POINTS || c == 16)
-            .min_by_key(|&c| cost(n, c, chunks.max(1)))
+            .filter(|&c| n * rows_for(c) <= MAX_TABLE_POINTS || c == 16)
+            .min_by_key(|&c| cost(n, c, chunks.max(1), rounds_for(c, rows_for(c))))
             .unwrap_or(16);
         let windows = num_windows(window);
+        let rows = rows_for(window);
+        let rounds = rounds_for(window, rows);
         let build = |&i: &u32| {
             let mut p: Projective<P> = bases[i as usize].into_group();
-            let mut row = Vec::with_capacity(windows);
-            for _ in 0..windows {
+            let mut row = Vec::with_capacity(rows);
+            for _ in 0..rows {
                 row.push(p);
-                for _ in 0..window {
+                for _ in 0..window * rounds {
                     p.double_in_place();
                 }
             }
             Projective::normalize_batch(&row)
         };
         #[cfg(feature = "parallel")]
-        let rows: Vec<Vec<Affine<P>>> = indices.par_iter().map(build).collect();
+        let table_rows: Vec<Vec<Affine<P>>> = indices.par_iter().map(build).collect();
         #[cfg(not(feature = "parallel"))]
-        let rows: Vec<Vec<Affine<P>>> = indices.iter().map(build).collect();
-        let mut points = PointBytes::zeroed(n * windows * P::BYTES);
+        let table_rows: Vec<Vec<Affine<P>>> = indices.iter().map(build).collect();
+        let mut points = PointBytes::zeroed(n * rows * P::BYTES);
         let put = |(row, out): (&Vec<Affine<P>>, &mut [u8])| {
             for (p, o) in row.iter().zip(out.chunks_exact_mut(P::BYTES)) {
                 P::put(p, o);
             }
         };
-        let row_bytes = (windows * P::BYTES).max(1);
+        let row_bytes = (rows * P::BYTES).max(1);
         #[cfg(feature = "parallel")]
-        rows.par_iter()
+        table_rows
+            .par_iter()
             .zip(points.make_mut().par_chunks_mut(row_bytes))
             .for_each(put);
         #[cfg(not(feature = "parallel"))]
-        rows.iter()
+        table_rows
+            .iter()
             .zip(points.make_mut().chunks_mut(row_bytes))
             .for_each(put);
         Self {
             window,
             windows,
+            rows,
+            rounds,
             indices,
             points,
             _curve: std::marker::PhantomData,
@@ -135,15 +172,28 @@ impl<P: RawCurve> FixedBaseTable<P> {
         self.window
     }
 
-    /// Number of precomputed points (`len() · windows`), the table's memory
+    /// Number of precomputed points (`len() · rows()`), the table's memory
     /// in affine points.
     pub fn points(&self) -> usize {
         self.points.len() / P::BYTES
     }
 
-    /// Number of windows (table points per kept base).
+    /// Number of windows (signed digits) per scalar.
     pub fn windows(&self) -> usize {
         self.windows
+    }
+
+    /// Table points per kept base (`windows()` in a full table).
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Bucket passes per MSM (`⌈windows / rows⌉`; 1 in a full table): the
+    /// `round` argument of [`Self::shape_for`], [`Self::sort_digits`] and
+    /// [`Self::msm_piece`] runs over `0..rounds()`, and the MSM is
+    /// [`Self::join_rounds`] of their sums.
+    pub fn rounds(&self) -> usize {
+        self.rounds
     }
 
     /// Index into the scalar vector of every kept base.
@@ -151,8 +201,8 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self.indices
     }
 
-    /// The table points as raw limbs ([`crate::points`]): point `k·windows + j`
-    /// is `2^(window·j)` times base `indices()[k]`.
+    /// The table points as raw limbs ([`crate::points`]): point `k·rows + i`
+    /// is `2^(window·rounds·i)` times base `indices()[k]`.
     pub fn point_bytes(&self) -> &[u8] {
         &self.points
     }
@@ -164,16 +214,26 @@ impl<P: RawCurve> FixedBaseTable<P> {
     }
 
     /// A table from its parts, as a cache file stores them; `None` unless
-    /// the window is in `2..=16` and there are exactly `indices.len() ·
-    /// num_windows(window)` points.
-    pub fn from_parts(window: usize, indices: Vec<u32>, points: PointBytes) -> Option<Self> {
+    /// the window is in `2..=16`, `rows` in `1..=num_windows(window)` and
+    /// there are exactly `indices.len() · rows` points.
+    pub fn from_parts(
+        window: usize,
+        rows: usize,
+        indices: Vec<u32>,
+        points: PointBytes,
+    ) -> Option<Self> {
         if !(2..=16).contains(&window) {
             return None;
         }
         let windows = num_windows(window);
-        (points.len() == indices.len() * windows * P::BYTES).then_some(Self {
+        if !(1..=windows).contains(&rows) {
+            return None;
+        }
+        (points.len() == indices.len() * rows * P::BYTES).then_some(Self {
             window,
             windows,
+            rows,
+            rounds: rounds_for(window, rows),
             indices,
             points,
             _curve: std::marker::PhantomData,
@@ -184,7 +244,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
     pub fn shape(&self) -> Shape {
         Shape {
             bases: self.len(),
-            base_cost: self.windows as f64 * P::ADD_COST,
+            base_cost: self.rows as f64 * P::ADD_COST,
             piece_cost: REDUCTION_COST * (1u64 << (self.window - 1)) as f64 * P::ADD_COST,
             prefix: Vec::new(),
             // sorted digits address table points in 32 bits
@@ -196,19 +256,22 @@ impl<P: RawCurve> FixedBaseTable<P> {
         }
     }
 
-    /// [`Self::shape`] with the cost of every base estimated from its
-    /// scalar: one addition per `c`-bit window of its bit length (none for
-    /// zero), and one more for a scalar of a single window, whose additions
-    /// meet in the same few buckets (a witness's zeros, ones and small
-    /// values: cheap, and far from uniform along the bases).
-    pub fn shape_for(&self, scalars: &[Scalar]) -> Shape {
+    /// [`Self::shape`] of round `round` with the cost of every base
+    /// estimated from its scalar: one addition per `c`-bit window of its bit
+    /// length that falls in the round (none for zero), and one more for a
+    /// scalar of a single window, whose additions meet in the same few
+    /// buckets (a witness's zeros, ones and small values: cheap, and far
+    /// from uniform along the bases).
+    pub fn shape_for(&self, scalars: &[Scalar], round: usize) -> Shape {
         let c = self.window as u32;
+        let (s, r) = (self.rounds as u32, round as u32);
         let mut prefix = Vec::with_capacity(self.len() + 1);
         let mut acc = 0.0;
         prefix.push(acc);
         for &i in &self.indices {
             let bits = scalars[i as usize].num_bits();
-            let adds = bits.div_ceil(c) + u32::from(bits > 0 && bits <= c);
+            let used = bits.div_ceil(c) + u32::from(bits > 0 && bits <= c);
+            let adds = used.saturating_sub(r).div_ceil(s);
             acc += adds as f64 * P::ADD_COST;
             prefix.push(acc);
         }
@@ -227,30 +290,54 @@ impl<P: RawCurve> FixedBaseTable<P> {
         P::BaseField: MsmField,
     {
         on_cores(|| {
-            let plan = split(&[self.shape_for(scalars)], threads());
-            run_plan(
+            // one plan entry per round (Block::msm, Piece::msm: the round)
+            let shapes: Vec<Shape> = (0..self.rounds)
+                .map(|r| self.shape_for(scalars, r))
+                .collect();
+            let plan = split(&shapes, threads());
+            let mut sums = vec![<Projective<P> as AdditiveGroup>::ZERO; self.rounds];
+            let parts = run_plan(
                 &plan,
-                |b| self.sort_digits(scalars, b),
-                |p, sorted| self.msm_piece(scalars, p, sorted),
-            )
-            .into_iter()
-            .sum()
+                |b| self.sort_digits(scalars, b, b.msm),
+                |p, sorted| (p.msm, self.msm_piece(scalars, p, sorted, p.msm)),
+            );
+            for (round, sum) in parts {
+                sums[round] += sum;
+            }
+            self.join_rounds(&sums)
         })
     }
 
-    /// The digits of the bases of `block` sorted into its bucket parts, for
-    /// the pieces of a [`crate::split::Plan`] ([`Self::msm_piece`]).
-    pub fn sort_digits(&self, scalars: &[Scalar], block: &Block) -> SortedDigits {
+    /// `Σ_r 2^(window·r) · sums[r]`: the MSM from the sums of its rounds
+    /// (one per round; Horner's rule, `window` doublings apart).
+    pub fn join_rounds<G: AdditiveGroup>(&self, sums: &[G]) -> G {
+        debug_assert_eq!(sums.len(), self.rounds);
+        let mut acc = G::ZERO;
+        for (r, sum) in sums.iter().enumerate().rev() {
+            if r + 1 < sums.len() {
+                for _ in 0..self.window {
+                    acc.double_in_place();
+                }
+            }
+            acc += sum;
+        }
+        acc
+    }
+
+    /// The digits of round `round` of the bases of `block` sorted into its
+    /// bucket parts, for the pieces of a [`crate::split::Plan`]
+    /// ([`Self::msm_piece`]).
+    pub fn sort_digits(&self, scalars: &[Scalar], block: &Block, round: usize) -> SortedDigits {
         let c = self.window;
         let w = self.windows;
         // bucket b goes to part b >> shift, at b & mask within it
         let shift = (c - 1) - block.parts.ilog2() as usize;
         let mask = (1u32 << shift) - 1;
-        let guess = block.range.len() * w / block.parts + 16;
+        let guess = block.range.len() * w.div_ceil(self.rounds) / block.parts + 16;
         let mut parts: Vec<Vec<u64>> = (0..block.parts)
             .map(|_| Vec::with_capacity(guess))
             .collect();
-        self.for_each_addition(scalars, block.range.clone(), |e| {
+        self.for_each_addition(scalars, block.range.clone(), round, |e| {
             parts[(e.bucket >> shift) as usize].push(SortedDigits::pack(Entry {
                 bucket: e.bucket & mask,
                 ..e
@@ -259,21 +346,23 @@ impl<P: RawCurve> FixedBaseTable<P> {
         SortedDigits(parts)
     }
 
-    /// The sum of one piece of a [`crate::split::Plan`]: the bases
-    /// `piece.range` with one bucket set, or, where the buckets are cut
-    /// into parts, the digits of its part that `sorted` (the piece's blocks,
-    /// from [`Self::sort_digits`]) hold, with the buckets of that part.
+    /// The sum of one piece of a [`crate::split::Plan`] in round `round`:
+    /// the bases `piece.range` with one bucket set, or, where the buckets
+    /// are cut into parts, the digits of its part that `sorted` (the piece's
+    /// blocks, from [`Self::sort_digits`] of the same round) hold, with the
+    /// buckets of that part.
     pub fn msm_piece(
         &self,
         scalars: &[Scalar],
         piece: &Piece,
         sorted: &[SortedDigits],
+        round: usize,
     ) -> Projective<P>
     where
         P::BaseField: MsmField,
     {
         if piece.parts <= 1 {
-            return self.msm_range(scalars, piece.range.clone());
+            return self.msm_range(scalars, piece.range.clone(), round);
         }
         let size = (1usize << (self.window - 1)) / piece.parts;
         let vector = P::BaseField::has_x8() && crate::split::vector_here();
@@ -286,17 +375,23 @@ impl<P: RawCurve> FixedBaseTable<P> {
         buckets.sum_weighted((piece.part * size) as u64)
     }
 
-    /// `Σ scalars[indices[k]] · base[indices[k]]` over the kept bases with
-    /// `k` in `range`, with one set of affine buckets.
+    /// Round `round` of `Σ scalars[indices[k]] · base[indices[k]]` over the
+    /// kept bases with `k` in `range`, with one set of affine buckets (the
+    /// whole sum in a full table).
     ///
     /// The signed digits of a scalar are computed once, before its row of
     /// the table is added.
-    pub fn msm_range(&self, scalars: &[Scalar], range: std::ops::Range<usize>) -> Projective<P>
+    pub fn msm_range(
+        &self,
+        scalars: &[Scalar],
+        range: std::ops::Range<usize>,
+        round: usize,
+    ) -> Projective<P>
     where
         P::BaseField: MsmField,
     {
         let vector = P::BaseField::has_x8() && crate::split::vector_here();
-        self.msm_range_with(scalars, range, vector)
+        self.msm_range_with(scalars, range, round, vector)
     }
 
     /// [`Self::msm_range`], with the eight-lane kernel for the batches
@@ -305,41 +400,45 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self,
         scalars: &[Scalar],
         range: std::ops::Range<usize>,
+        round: usize,
         vector: bool,
     ) -> Projective<P>
     where
         P::BaseField: MsmField,
     {
         let mut buckets = AffineBuckets::<P>::new(1 << (self.window - 1), &self.points, vector);
-        self.for_each_addition(scalars, range, |e| buckets.add(e));
+        self.for_each_addition(scalars, range, round, |e| buckets.add(e));
         buckets.sum_weighted(0)
     }
 
-    /// `f` of every bucket addition of the bases `range`: for each non-zero
-    /// signed digit `d` of window `j` of base `k`'s scalar, the table point
-    /// `k·windows + j` (negated where `d < 0`) into bucket `|d| − 1`. A
+    /// `f` of every bucket addition of round `round` over the bases
+    /// `range`: for each non-zero signed digit `d` of window
+    /// `j = i·rounds + round` of base `k`'s scalar, the table point
+    /// `k·rows + i` (negated where `d < 0`) into bucket `|d| − 1`. A
     /// scalar's digits are computed once, before its row of the table is
     /// added.
     fn for_each_addition(
         &self,
         scalars: &[Scalar],
         range: std::ops::Range<usize>,
+        round: usize,
         mut f: impl FnMut(Entry),
     ) {
-        let w = self.windows;
-        let mut digits = vec![0i32; w];
+        let rows = self.rows;
+        let mut digits = vec![0i32; self.windows];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
             if s.is_zero() {
                 continue;
             }
             signed_digits(s, self.window, &mut digits);
-            for (j, &d) in digits.iter().enumerate() {
+            let window_digits = digits.iter().skip(round).step_by(self.rounds);
+            for (i, &d) in window_digits.enumerate() {
                 if d != 0 {
                     f(Entry {
                         bucket: d.unsigned_abs() - 1,
                         neg: d < 0,
-                        point: k * w + j,
+                        point: k * rows + i,
                     });
                 }
             }
@@ -434,14 +533,14 @@ mod tests {
             for chunks in [1, 3] {
                 let table = FixedBaseTable::new(&bases, chunks);
                 let got: G1Projective = even_ranges(table.len(), chunks)
-                    .map(|r| table.msm_range(&big, r))
+                    .map(|r| table.msm_range(&big, r, 0))
                     .sum();
                 assert_eq!(got, expected, "n = {n}, chunks = {chunks}");
             }
             let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
             let table2 = FixedBaseTable::new(&bases2, 2);
             let got2: G2Projective = even_ranges(table2.len(), 2)
-                .map(|r| table2.msm_range(&big, r))
+                .map(|r| table2.msm_range(&big, r, 0))
                 .sum();
             assert_eq!(got2, G2Projective::msm(&bases2, &scalars).unwrap());
             assert_eq!(table2.msm(&big), got2);
@@ -449,6 +548,68 @@ mod tests {
             assert_eq!(table.msm(&big), expected);
             assert_eq!(table.points(), table.len() * table.windows);
         }
+    }
+
+    /// Compact tables (every row count from the bases alone to the full
+    /// table) give arkworks' MSM, whole and joined from their rounds' range
+    /// sums, G1 and G2, and hold `len · rows` points.
+    #[test]
+    fn compact_tables_match_arkworks() {
+        let mut rng = ChaCha20Rng::seed_from_u64(17);
+        for n in [1usize, 7, 120] {
+            let mut bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
+            if n > 2 {
+                bases[1] = G1Affine::zero();
+            }
+            let mut scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+            scalars[0] = -Fr::from(1u64);
+            let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+            let expected = G1Projective::msm(&bases, &scalars).unwrap();
+            let full = FixedBaseTable::new(&bases, 1);
+            for rows in [1, 2, 3, full.windows() - 1, full.windows(), 1000] {
+                let table = FixedBaseTable::compact(&bases, 1, rows);
+                assert!(table.rows() <= rows.max(1) && table.rows() >= 1);
+                assert!(table.rows() * table.rounds() >= table.windows());
+                assert_eq!(table.points(), table.len() * table.rows());
+                assert_eq!(table.msm(&big), expected, "n = {n}, rows = {rows}");
+                let sums: Vec<G1Projective> = (0..table.rounds())
+                    .map(|r| table.msm_range(&big, 0..table.len(), r))
+                    .collect();
+                assert_eq!(table.join_rounds(&sums), expected, "rounds joined");
+            }
+            let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
+            let table2 = FixedBaseTable::compact(&bases2, 1, 1);
+            assert_eq!(table2.rows(), 1);
+            assert_eq!(table2.rounds(), table2.windows());
+            assert_eq!(
+                table2.msm(&big),
+                G2Projective::msm(&bases2, &scalars).unwrap()
+            );
+        }
+    }
+
+    /// A compact table rebuilt from its parts is the same table; parts whose
+    /// row count or length do not fit are refused.
+    #[test]
+    fn compact_table_from_parts() {
+        let mut rng = ChaCha20Rng::seed_from_u64(18);
+        let bases: Vec<G1Affine> = (0..9).map(|_| G1Affine::rand(&mut rng)).collect();
+        let scalars: Vec<_> = (0..9).map(|_| Fr::rand(&mut rng).into_bigint()).collect();
+        let t = FixedBaseTable::compact(&bases, 1, 3);
+        let parts = |rows| {
+            FixedBaseTable::<ark_bn254::g1::Config>::from_parts(
+                t.window(),
+                rows,
+                t.indices().to_vec(),
+                PointBytes::owned(t.point_bytes().to_vec()),
+            )
+        };
+        let back = parts(t.rows()).expect("same parts");
+        assert_eq!((back.rows(), back.rounds()), (t.rows(), t.rounds()));
+        assert_eq!(back.msm(&scalars), t.msm(&scalars));
+        assert!(parts(0).is_none());
+        assert!(parts(t.rows() + 1).is_none());
+        assert!(parts(t.windows() + 1).is_none());
     }
 
     /// The MSM cut for pools of 1 to 16 threads, odd counts and more threads
@@ -523,15 +684,18 @@ mod tests {
             table.window
         );
         for vector in [true, false] {
-            assert_eq!(table.msm_range_with(&big, 0..table.len(), vector), want);
-            assert_eq!(table2.msm_range_with(&big, 0..table2.len(), vector), want2);
+            assert_eq!(table.msm_range_with(&big, 0..table.len(), 0, vector), want);
+            assert_eq!(
+                table2.msm_range_with(&big, 0..table2.len(), 0, vector),
+                want2
+            );
         }
         // random bases: the common case
         let bases: Vec<G1Affine> = (0..n).map(|_| G1Affine::rand(&mut rng)).collect();
         let table = FixedBaseTable::new(&bases, 1);
         let want = G1Projective::msm(&bases, &scalars).unwrap();
         for vector in [true, false] {
-            assert_eq!(table.msm_range_with(&big, 0..table.len(), vector), want);
+            assert_eq!(table.msm_range_with(&big, 0..table.len(), 0, vector), want);
         }
     }
 
@@ -576,16 +740,22 @@ mod tests {
                     blocks: 0..blocks.len(),
                 })
                 .collect();
-            let sorted: Vec<_> = blocks.iter().map(|b| table.sort_digits(&big, b)).collect();
+            let sorted: Vec<_> = blocks
+                .iter()
+                .map(|b| table.sort_digits(&big, b, 0))
+                .collect();
             let got: G1Projective = pieces
                 .iter()
-                .map(|p| table.msm_piece(&big, p, &sorted))
+                .map(|p| table.msm_piece(&big, p, &sorted, 0))
                 .sum();
             assert_eq!(got, want, "G1, {parts} parts");
-            let sorted: Vec<_> = blocks.iter().map(|b| table2.sort_digits(&big, b)).collect();
+            let sorted: Vec<_> = blocks
+                .iter()
+                .map(|b| table2.sort_digits(&big, b, 0))
+                .collect();
             let got: G2Projective = pieces
                 .iter()
-                .map(|p| table2.msm_piece(&big, p, &sorted))
+                .map(|p| table2.msm_piece(&big, p, &sorted, 0))
                 .sum();
             assert_eq!(got, want2, "G2, {parts} parts");
         }
