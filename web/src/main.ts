@@ -3,11 +3,18 @@
 // results document as `window.zkbenchResults` (the contract in
 // docs/browser.md).
 import suiteJson from "../suite.json";
-import { caseId, keyFile, summary } from "./shared.js";
+import { caseId, compactKeyFile, keyFile, summary } from "./shared.js";
 import type { FromWorker, HashRun, ProofConfig, ProofRun, Profile, SnarkjsProof, Suite } from "./types";
 import "./style.css";
 
 const suite = suiteJson as Suite;
+
+/** The compact key file a first visit fetches for `cfg` (Groth16 where the suite has
+ * compact_rows), or null. */
+function compactKeyUrl(cfg: ProofConfig): string | null {
+  if (cfg.system !== "groth16" || !suite.compact_rows) return null;
+  return `/keys/${compactKeyFile(cfg, suite.key_seed, suite.compact_rows)}`;
+}
 
 declare global {
   interface Window {
@@ -412,6 +419,7 @@ async function runSuite(profileName: string): Promise<ResultsDoc> {
         cfg,
         profile,
         keyUrl: `/keys/${keyFile(cfg, suite.key_seed)}`,
+        compactKeyUrl: compactKeyUrl(cfg),
         keySeed: suite.key_seed,
         witnessSeed: suite.witness_seed,
       });
@@ -549,6 +557,7 @@ async function formProve(ev: Event) {
       cfg,
       profile: { warmup: 0, samples: 1, hash_samples: 1, hashes: [] },
       keyUrl: `/keys/${keyFile(cfg, suite.key_seed)}`,
+      compactKeyUrl: compactKeyUrl(cfg),
       keySeed: suite.key_seed,
       witnessSeed: suite.witness_seed,
     });

@@ -6,6 +6,12 @@ export function keyFile(cfg, seed) {
   return `${cfg.system}-${cfg.hash}-a${alpha}-ar${cfg.arity}-l${cfg.leaves}-${cfg.circuit}-seed${seed}.bin`;
 }
 
+/** The compact key file beside `keyFile(cfg, seed)` (Groth16 with `rows` points per base
+ * in its fixed-base tables: what a first visit fetches). */
+export function compactKeyFile(cfg, seed, rows) {
+  return keyFile(cfg, seed).replace(/\.bin$/, `-rows${rows}.bin`);
+}
+
 /** Leaves as zkbench writes them in case ids: `2^36` for powers of two. */
 export function formatLeaves(n) {
   const l = Math.log2(n);

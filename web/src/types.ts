@@ -23,6 +23,8 @@ export interface Suite {
   name: string;
   description: string;
   key_seed: number;
+  /** Points per base of the compact Groth16 key files a first visit fetches (absent: none). */
+  compact_rows?: number;
   witness_seed: number;
   proofs: ProofConfig[];
   snarkjs: { hash: string; arity: number; leaves: number; circuit: string };
@@ -55,7 +57,7 @@ export interface HashRun {
 
 export type ToWorker =
   | { type: "init"; threads: number; simd: boolean; simdOn: boolean; wide: boolean; keyCache: "opfs" | "idb" }
-  | { type: "proof"; id: number; cfg: ProofConfig; profile: Profile; keyUrl: string | null; keySeed: number; witnessSeed: number }
+  | { type: "proof"; id: number; cfg: ProofConfig; profile: Profile; keyUrl: string | null; compactKeyUrl: string | null; keySeed: number; witnessSeed: number }
   | { type: "hash"; id: number; family: string; samples: number };
 
 export type FromWorker =

@@ -260,44 +260,73 @@ function transferBytes(url: string, resp: Response): number | null {
   return Number.isFinite(len) && len > 0 ? len : null;
 }
 
-async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | null, keySeed: number, witnessSeed: number): Promise<ProofRun> {
+/** The key file at `url` fetched past the HTTP cache, as a first visit does (compressed on the
+ * wire where the server has a .br/.gz copy: Content-Encoding, decoded by the browser), with
+ * its wire size and encoding in `run.metrics` under `prefix` (`key_` or `full_key_`); null
+ * when the server has no such file (404). */
+async function fetchKey(url: string, run: ProofRun, prefix: string): Promise<{ bytes: Uint8Array; seconds: number; cacheKey: string } | null> {
+  performance.clearResourceTimings();
+  const t = now();
+  const resp = await fetch(url, { cache: "no-store" });
+  if (resp.status === 404) return null;
+  if (!resp.ok) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
+  const bytes = new Uint8Array(await resp.arrayBuffer());
+  const seconds = now() - t;
+  const wire = transferBytes(url, resp);
+  if (wire != null) run.metrics[`${prefix}transfer_bytes`] = wire;
+  run.metrics[`${prefix}content_encoded`] = resp.headers.get("content-encoding") ? 1 : 0;
+  run.metrics[`${prefix}file_bytes`] = bytes.length;
+  return { bytes, seconds, cacheKey: `${url}|${resp.headers.get("last-modified") ?? ""}|${bytes.length}` };
+}
+
+/** Decodes `bytes` as `p`'s keys in its own memory; the seconds it took. */
+function loadKeys(p: any, bytes: Uint8Array, keySeed: number): number {
+  return timed(() => {
+    copyInto(p, bytes);
+    p.loadKeyBuffer(keySeed);
+  })[1];
+}
+
+// A first visit: keys fetched (not from the HTTP cache) and decoded, then the first proof
+// (phase prove_cold). Where the server has a compact key file (`compactUrl`: Groth16 with
+// compact fixed-base tables, a fraction of the bytes for a slower proof), the first proof uses
+// it, and the full key file follows for the later proofs and the browser's storage, as an
+// application would fetch it after the first proof: metrics full_key_* and
+// prove_cold_full_key_s (the first visit's proof had it used the full file).
+async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | null, compactUrl: string | null, keySeed: number, witnessSeed: number): Promise<ProofRun> {
   const label = `${cfg.system} ${cfg.hash}${cfg.alpha ? ` a${cfg.alpha}` : ""} ${cfg.circuit} arity ${cfg.arity}`;
   progress(`${label}: circuit`);
   const p = new pkg.Prover(JSON.stringify(cfg));
   const run: ProofRun = { phases: {}, metrics: { ...initTimes }, snarkjs: null, keySource: "setup" };
-  let bytes: Uint8Array | null = null;
-  let cacheKey: string | null = null;
+  let full: { bytes: Uint8Array; seconds: number; cacheKey: string } | null = null;
   try {
     Object.assign(run.metrics, JSON.parse(p.metricsJson()));
-    // Cold: keys fetched (not from the HTTP cache) and decoded, then the first proof.
     let keyFetch = 0;
     let keyLoad = 0;
-    if (keyUrl) {
-      progress(`${label}: fetching keys`);
-      performance.clearResourceTimings();
-      const t = now();
-      // compressed on the wire when the server has a .br/.gz copy (Content-Encoding; the
-      // browser decodes it): what a first visit costs
-      const resp = await fetch(keyUrl, { cache: "no-store" });
-      if (resp.ok) {
-        bytes = new Uint8Array(await resp.arrayBuffer());
-        keyFetch = now() - t;
-        const wire = transferBytes(keyUrl, resp);
-        if (wire != null) run.metrics.key_transfer_bytes = wire;
-        run.metrics.key_content_encoded = resp.headers.get("content-encoding") ? 1 : 0;
-        cacheKey = `${keyUrl}|${resp.headers.get("last-modified") ?? ""}|${bytes.length}`;
-      } else if (resp.status !== 404) {
-        throw new Error(`fetching ${keyUrl}: HTTP ${resp.status}`);
+    let compact = false;
+    if (compactUrl) {
+      progress(`${label}: fetching the compact keys`);
+      const got = await fetchKey(compactUrl, run, "key_");
+      if (got) {
+        progress(`${label}: decoding the compact keys (${(got.bytes.length / 1048576).toFixed(1)} MiB)`);
+        keyFetch = got.seconds;
+        keyLoad = loadKeys(p, got.bytes, keySeed);
+        compact = true;
+        run.keySource = "static file (compact first, then the full one)";
       }
     }
-    if (bytes) {
-      progress(`${label}: decoding keys (${(bytes.length / 1048576).toFixed(1)} MiB)`);
-      [, keyLoad] = timed(() => {
-        copyInto(p, bytes!);
-        p.loadKeyBuffer(keySeed);
-      });
-      run.keySource = "static file";
-      run.metrics.key_file_bytes = bytes.length;
+    if (!compact && keyUrl) {
+      progress(`${label}: fetching keys`);
+      full = await fetchKey(keyUrl, run, "key_");
+      if (full) {
+        progress(`${label}: decoding keys (${(full.bytes.length / 1048576).toFixed(1)} MiB)`);
+        keyFetch = full.seconds;
+        keyLoad = loadKeys(p, full.bytes, keySeed);
+        run.keySource = "static file";
+      }
+    }
+    run.metrics.key_compact = compact ? 1 : 0;
+    if (compact || full) {
       run.metrics.key_fetch_s = keyFetch;
       run.metrics.key_load_s = keyLoad;
     } else {
@@ -310,6 +339,15 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     const [, cold] = timed(() => p.prove());
     run.phases.prove_cold = [keyFetch + keyLoad + cold];
     run.metrics.prove_cold_prover_s = cold;
+    if (compact && keyUrl) {
+      progress(`${label}: fetching the full keys`);
+      full = await fetchKey(keyUrl, run, "full_key_");
+      if (!full) throw new Error(`${keyUrl}: the compact key file is there but not the full one`);
+      run.metrics.full_key_fetch_s = full.seconds;
+      run.metrics.full_key_load_s = loadKeys(p, full.bytes, keySeed);
+      const [, first] = timed(() => p.prove());
+      run.metrics.prove_cold_full_key_s = full.seconds + run.metrics.full_key_load_s + first;
+    }
     const witness: number[] = [w0];
     const prove: number[] = [];
     for (let i = 0; i < profile.warmup; i++) {
@@ -338,7 +376,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
   } finally {
     p.free();
   }
-  if (bytes && cacheKey) await cachedCold(cfg, run, label, bytes, cacheKey, keySeed, witnessSeed);
+  if (full) await cachedCold(cfg, run, label, full.bytes, full.cacheKey, keySeed, witnessSeed);
   return run;
 }
 
@@ -428,7 +466,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
         await init(m.threads, m.simd, m.simdOn, m.wide, m.keyCache === "idb" ? "idb" : "opfs");
         break;
       case "proof": {
-        const r = await runProof(m.cfg, m.profile, m.keyUrl, m.keySeed, m.witnessSeed);
+        const r = await runProof(m.cfg, m.profile, m.keyUrl, m.compactKeyUrl, m.keySeed, m.witnessSeed);
         post({ type: "result", id: m.id, result: r });
         break;
       }

@@ -72,6 +72,24 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
     assert_eq!(cached.status, Status::Ok);
     assert_eq!(cached.metrics.get("key_cache_opfs"), Some(&1.0));
     assert!(cached.metrics["key_cache_read_s"] > 0.0);
+    // a first visit: the compact Groth16 key file for the first proof, then the full one
+    let cold = doc
+        .records
+        .iter()
+        .find(|r| {
+            r.case.system == "groth16"
+                && r.case.circuit.map(|c| c.name()) == Some("spend")
+                && r.phase == "prove_cold"
+        })
+        .expect("a groth16 spend prove_cold record");
+    assert_eq!(cold.status, Status::Ok);
+    assert_eq!(
+        cold.metrics.get("key_compact"),
+        Some(&1.0),
+        "first proof from the compact key file"
+    );
+    assert!(cold.metrics["key_file_bytes"] < cold.metrics["full_key_file_bytes"] / 2.0);
+    assert!(cold.metrics["prove_cold_full_key_s"] > 0.0);
     // the thread count asked for, even above this machine's cores
     for r in doc.records.iter().filter(|r| r.case.system == "groth16") {
         assert_eq!(r.threads, 3, "{} {}", r.case_id, r.phase);

@@ -61,6 +61,19 @@ impl Prover {
         self.inner.keys_to_bytes().map_err(js)
     }
 
+    /// A first visit's smaller key file (Groth16: compact fixed-base tables
+    /// of at most `rows` points per base, 1 to 64; a slower proof from a
+    /// fraction of the bytes), read by `loadKeys` like the full one.
+    #[wasm_bindgen(js_name = keysToBytesCompact)]
+    pub fn keys_to_bytes_compact(&self, rows: u32) -> Result<Vec<u8>, JsError> {
+        if !(1..=64).contains(&rows) {
+            return Err(JsError::new(&format!(
+                "rows {rows}: accepted are 1 to 64 points per base"
+            )));
+        }
+        self.inner.compact_keys_to_bytes(rows as usize).map_err(js)
+    }
+
     /// Keys from a key file's bytes, made with `seed`.
     #[wasm_bindgen(js_name = loadKeys)]
     pub fn load_keys(&mut self, bytes: &[u8], seed: u32) -> Result<(), JsError> {

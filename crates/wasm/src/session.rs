@@ -75,6 +75,23 @@ pub trait BrowserSystem: ProofSystem + Sized {
         keys: &Self::Keys,
     ) -> Result<Vec<u8>, WasmError>;
 
+    /// A smaller key file for a first visit, when the system has one
+    /// (Groth16: compact tables of at most `rows` points per base,
+    /// `zkbench_groth16::Keys::compacted`); [`BrowserSystem::keys_from_bytes`]
+    /// reads it like the full one.
+    fn compact_keys_to_bytes(
+        &self,
+        circuit: &Self::Circuit,
+        keys: &Self::Keys,
+        rows: usize,
+    ) -> Result<Vec<u8>, WasmError> {
+        let _ = (circuit, keys, rows);
+        Err(backend_err(
+            self.name(),
+            "no compact key file for this system (Groth16 has one)",
+        ))
+    }
+
     /// Keys from [`BrowserSystem::keys_to_bytes`]' output (`seed`: the test
     /// setup's seed they were made with).
     fn keys_from_bytes(
@@ -134,6 +151,15 @@ impl BrowserSystem for Groth16 {
         keys: &Self::Keys,
     ) -> Result<Vec<u8>, WasmError> {
         Ok(keys.to_bytes())
+    }
+
+    fn compact_keys_to_bytes(
+        &self,
+        _circuit: &Self::Circuit,
+        keys: &Self::Keys,
+        rows: usize,
+    ) -> Result<Vec<u8>, WasmError> {
+        Ok(keys.compacted(rows).to_bytes())
     }
 
     fn keys_from_bytes(
@@ -264,6 +290,7 @@ trait DynSession {
     fn metrics(&self) -> Result<Metrics, WasmError>;
     fn setup(&mut self, seed: u64) -> Result<(), WasmError>;
     fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError>;
+    fn compact_keys_to_bytes(&self, rows: usize) -> Result<Vec<u8>, WasmError>;
     fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError>;
     fn load_keys_owned(&mut self, bytes: Vec<u8>, seed: u64) -> Result<(), WasmError>;
     fn witness(&mut self, seed: u64) -> Result<(), WasmError>;
@@ -359,6 +386,11 @@ impl<P: BrowserSystem> DynSession for State<P> {
 
     fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError> {
         self.sys.keys_to_bytes(&self.circuit, self.keys()?)
+    }
+
+    fn compact_keys_to_bytes(&self, rows: usize) -> Result<Vec<u8>, WasmError> {
+        self.sys
+            .compact_keys_to_bytes(&self.circuit, self.keys()?, rows)
     }
 
     fn load_keys(&mut self, bytes: &[u8], seed: u64) -> Result<(), WasmError> {
@@ -519,6 +551,13 @@ impl Session {
     /// The keys as one byte string (a static file the page fetches).
     pub fn keys_to_bytes(&self) -> Result<Vec<u8>, WasmError> {
         self.inner.keys_to_bytes()
+    }
+
+    /// A first visit's smaller key file (Groth16: compact tables of at most
+    /// `rows` points per base; an error for other systems), read back by
+    /// [`Session::load_keys`] like the full one.
+    pub fn compact_keys_to_bytes(&self, rows: usize) -> Result<Vec<u8>, WasmError> {
+        self.inner.compact_keys_to_bytes(rows)
     }
 
     /// Keys from [`Session::keys_to_bytes`]' output, made with `seed`.
