@@ -26,8 +26,8 @@ const initTimes: Record<string, number> = {};
 // `simd`: this browser validates SIMD128 (the page's probe). The threaded build is compiled
 // with simd128, so a browser without SIMD gets the single-threaded build; `simdOn` turns the
 // MSM's vector kernel (SIMD128, or fused multiply-add in a ZKBENCH_WEB_FMA=1 build) on in the
-// threaded build (`?simd=1`; off by default, because its
-// proofs were slower than the scalar path's in Chromium: docs/browser.md).
+// threaded build (`?simd=1`; off by default, because its proofs were slower than the scalar
+// path's in Chromium: docs/browser.md).
 /** A small Groth16 proof (binary Poseidon membership, 16 leaves: test setup, witness, two
  * proofs) right after start-up, before the page asks for anything: V8 runs a new module's
  * functions in its baseline tier first and recompiles the hot ones later, so without it the
@@ -339,6 +339,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     const [, cold] = timed(() => p.prove());
     run.phases.prove_cold = [keyFetch + keyLoad + cold];
     run.metrics.prove_cold_prover_s = cold;
+    if (compact && !p.verify()) throw new Error("the proof made with the compact keys does not verify");
     if (compact && keyUrl) {
       progress(`${label}: fetching the full keys`);
       full = await fetchKey(keyUrl, run, "full_key_");
@@ -387,10 +388,11 @@ function median(xs: number[]): number {
 }
 
 // In a module built with simd128: warm proofs with the MSM's other arithmetic (the vector
-// kernel, SIMD128 or fused multiply-add, when the page runs the scalar 29-bit path, and the other way round), so that every
-// record has both medians: metrics.prove_msm_scalar_s and metrics.prove_msm_simd_s (one of
-// them the phase `prove` itself); and for Groth16 (deterministic given its randomness) one
-// seeded proof each way, which must be the same bytes (metrics.simd_scalar_same_proof).
+// kernel, SIMD128 or fused multiply-add, when the page runs the scalar 29-bit path, and the
+// other way round), so that every record has both medians: metrics.prove_msm_scalar_s and
+// metrics.prove_msm_simd_s (one of them the phase `prove` itself); and for Groth16
+// (deterministic given its randomness) one seeded proof each way, which must be the same bytes
+// (metrics.simd_scalar_same_proof).
 function simdAgainstScalar(p: any, cfg: ProofConfig, profile: Profile, label: string, prove: number[], run: ProofRun) {
   const wasOn = Boolean(JSON.parse(pkg.buildInfo()).msm_simd);
   const [same, other] = wasOn ? ["simd", "scalar"] : ["scalar", "simd"];
