@@ -15,7 +15,7 @@
 //! runs `s` bucket passes (*rounds*): round `r` adds the digits of windows
 //! `i·s + r`, and the rounds' sums are joined as `Σ_r 2^(c·r)·S_r` (Horner,
 //! `c` doublings apart). `rows = 1` is Pippenger's algorithm over the bases
-//! themselves: no precomputed points, a table as small as the proving key.
+//! themselves: no precomputed multiples, only the bases (as raw limbs).
 //! The full table is `rows = windows`, one round.
 
 use ark_bn254::Fr;
