@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The zkbench-prover example, end to end, as a dapp developer would use the package:
 //   1. installs the package's tarball (npm pack of web/package) into web/examples/membership;
-//   2. writes the example's key file (public/keys/membership.bin) with the same module in Node
-//      (wasm-bindgen --target nodejs output; a test setup, as web/scripts/make-keys.mjs does);
+//   2. writes the example's key files (public/keys/membership.bin and the compact
+//      membership-rows4.bin) with the same module in Node (wasm-bindgen --target nodejs output;
+//      a test setup, as web/scripts/make-keys.mjs does);
 //   3. builds the example with Vite and serves dist/ on 127.0.0.1 (COOP/COEP headers);
 //   4. in headless Chromium and/or Firefox (puppeteer-core, the system's browser), types
 //      members and an index into the form, proves, and reads the proof the page shows;
 //   5. checks it with snarkjs's groth16.verify (Node, snarkjs from web/node_modules): accepted,
-//      and rejected for another root; the root is the public signal; the key came from the URL.
+//      and rejected for another root; the root is the public signal; the keys came from the
+//      compact file's URL, and the full file replaced them behind it.
 //
 //   node web/examples/test.mjs --tarball PATH.tgz --node-pkg DIR [--browser chromium,firefox]
 //        [--screenshot-dir DIR] [--timeout-s 300]
@@ -74,6 +76,8 @@ function makeKeys() {
     const dir = path.join(app, "public", "keys");
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "membership.bin"), p.keysToBytes());
+    // the compact key file a first visit loads first (fixed-base tables of 4 rows per base)
+    fs.writeFileSync(path.join(dir, "membership-rows4.bin"), p.keysToBytesCompact(4));
   } finally {
     p.free();
   }
@@ -119,6 +123,11 @@ async function inBrowser(kind, url) {
     await page.type("#index", "1");
     await page.click("#prove");
     await status(["done", "error"]);
+    // the full key file, loaded behind the compact one
+    await page.waitForFunction(() => window.zkbenchExample.fullKeys || document.body.dataset.status === "error", {
+      timeout: o.timeout * 1000,
+      polling: 200,
+    });
     // as JSON text: WebDriver BiDi (Firefox) hands an object reached twice back once
     const got = JSON.parse(
       await page.evaluate(() =>
@@ -148,7 +157,11 @@ async function checkRun(kind, got, threaded) {
   if (got.status !== "done") return;
   if (threaded) check(got.init.build === "threaded" && got.init.threads > 1, `${kind}: the threaded module ran (${got.init.threads} threads)`);
   else check(got.init.build === "single-threaded" && got.init.threads === 1, `${kind}: the single-threaded module ran (${got.init.reason})`);
-  check(got.keySource === "key file keys/membership.bin", `${kind}: the keys came from the key file's URL`);
+  check(
+    got.keySource === "key file keys/membership-rows4.bin, then keys/membership.bin",
+    `${kind}: the keys came from the compact key file's URL, then the full one's`,
+  );
+  check(got.fullKeys === "loaded", `${kind}: the full key file replaced the compact one (${got.fullKeys})`);
   check(JSON.stringify(got.shown) === JSON.stringify(got.proof), `${kind}: the page shows the proof it made`);
   check(JSON.stringify(got.publicSignals) === JSON.stringify([got.root]), `${kind}: the public signal is the tree's root`);
   const snarkjs = require("snarkjs");

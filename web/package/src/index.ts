@@ -13,6 +13,7 @@ import type {
   InitInfo,
   InitOptions,
   KeyOptions,
+  LoadedKeys,
   KeySource,
   MembershipInputs,
   ProofConfig,
@@ -108,12 +109,23 @@ async function keyBytes(source: KeySource): Promise<Uint8Array> {
 /**
  * Loads the proving keys of `config` from a key file: a URL (fetched; absolute or relative to
  * the page) or its bytes. Key files are zkbench's (`Session::keys_to_bytes`: `zkbench`'s
- * web/scripts/make-keys.mjs, or `setupTestKeys`).
+ * web/scripts/make-keys.mjs, or `setupTestKeys`). A first visit can load the compact key file
+ * with `options.full` naming the full one: the first proof waits only for the compact file, the
+ * full one follows in the background (`LoadedKeys.full`).
  */
-export async function loadKeys(config: ProofConfig, source: KeySource, options: KeyOptions = {}): Promise<void> {
+export async function loadKeys(config: ProofConfig, source: KeySource, options: KeyOptions = {}): Promise<LoadedKeys> {
   const cfg = normalize(config);
-  const bytes = await keyBytes(source);
-  await call<null>({ op: "loadKeys", config: cfg, bytes, seed: options.seed ?? 0 }, [bytes.buffer]);
+  const seed = options.seed ?? 0;
+  const load = async (from: KeySource) => {
+    const bytes = await keyBytes(from);
+    await call<null>({ op: "loadKeys", config: cfg, bytes, seed }, [bytes.buffer]);
+  };
+  await load(source);
+  if (options.full == null) return { full: null };
+  const full = load(options.full);
+  // handled here too, so that a caller who never looks at it gets no unhandled rejection
+  full.catch(() => {});
+  return { full };
 }
 
 /**

@@ -110,4 +110,15 @@ export interface InitInfo {
 export interface KeyOptions {
   /** The test setup's seed the key file was made with (Groth16 ignores it). Default 0. */
   seed?: number;
+  /** The full key file, when `source` is a compact one (zkbench's `-rows<n>.bin` beside the
+   * full file: a fraction of the bytes, a slower proof): fetched and loaded in the background
+   * once `source` is loaded, replacing it; proofs use whichever keys are loaded. */
+  full?: KeySource;
+}
+
+/** What `loadKeys` resolves to once its key file is loaded. */
+export interface LoadedKeys {
+  /** With `KeyOptions.full`: settles when the full key file has replaced the compact one
+   * (rejected if it could not be fetched or decoded: the compact keys stay); else null. */
+  full: Promise<void> | null;
 }

@@ -13,8 +13,10 @@ import {
 } from "zkbench-prover";
 
 const config: ProofConfig = { system: "groth16", hash: "poseidon", arity: 2, leaves: 1024, circuit: "membership" };
-// The key file beside the page (made by the example's test with zkbench's key writer); without
-// one the page makes test keys itself (toxic waste known: a demonstration only).
+// The key files beside the page (made by the example's test with zkbench's key writer): the
+// compact one (a fraction of the bytes) for the first proof, the full one loaded behind it.
+// Without them the page makes test keys itself (toxic waste known: a demonstration only).
+const COMPACT_KEY_URL = "keys/membership-rows4.bin";
 const KEY_URL = "keys/membership.bin";
 
 // true when the package has a threaded module (vite.config.js copies it to zkbench-prover-mt/)
@@ -37,9 +39,13 @@ async function start() {
     threadedModule: __ZKBENCH_PROVER_MT__ ? "zkbench-prover-mt/zkbench_wasm.js" : undefined,
   });
   state.init = info;
-  let keySource = `key file ${KEY_URL}`;
+  let keySource = `key file ${COMPACT_KEY_URL}, then ${KEY_URL}`;
   try {
-    await loadKeys(config, KEY_URL);
+    const { full } = await loadKeys(config, COMPACT_KEY_URL, { full: KEY_URL });
+    full?.then(
+      () => (state.fullKeys = "loaded"),
+      (e) => (state.fullKeys = `failed: ${e instanceof Error ? e.message : e}`),
+    );
   } catch (e) {
     keySource = `test keys made in this browser (${e instanceof Error ? e.message : e})`;
     await setupTestKeys(config, 1);
