@@ -37,7 +37,7 @@ use rayon::prelude::*;
 // browsers (std's panics on wasm32-unknown-unknown).
 use web_time::Instant;
 
-use zkbench_msm::{run_plan, split, Block, Piece, Shape, SortedDigits};
+use zkbench_msm::{run_plan, split, Block, Digits, Piece, Round, Shape, SortedDigits};
 pub use zkbench_msm::{FixedBaseTable, RawCurve};
 
 /// Bucket sets per MSM the tables' windows are chosen for: one, whatever
@@ -371,23 +371,34 @@ fn prove_on_pool(
         })
         .collect();
     let plan = split(&shapes, zkbench_msm::threads());
-    let sort = |b: &Block| {
-        let (m, r) = jobs[b.msm];
-        match g1.get(m) {
-            Some(table) => table.sort_digits(g1_scalars[m], b, r),
-            None => tables.b_g2.sort_digits(&z, b, r),
+    let msm_start = Instant::now();
+    // a compact table's rounds share its scalars' digits, computed once
+    let digits: Vec<Option<Digits>> = (0..5)
+        .map(|m| match g1.get(m) {
+            Some(table) => table.digits(g1_scalars[m]),
+            None => tables.b_g2.digits(&z),
+        })
+        .collect();
+    let round = |j: usize| {
+        let (m, index) = jobs[j];
+        Round {
+            index,
+            digits: digits[m].as_ref(),
         }
     };
+    let sort = |b: &Block| match g1.get(jobs[b.msm].0) {
+        Some(table) => table.sort_digits(g1_scalars[jobs[b.msm].0], b, round(b.msm)),
+        None => tables.b_g2.sort_digits(&z, b, round(b.msm)),
+    };
     let add = |p: &Piece, sorted: &[SortedDigits]| {
-        let (m, r) = jobs[p.msm];
+        let m = jobs[p.msm].0;
         let t = Instant::now();
         let sum = match g1.get(m) {
-            Some(table) => Sum::G1(table.msm_piece(g1_scalars[m], p, sorted, r)),
-            None => Sum::G2(tables.b_g2.msm_piece(&z, p, sorted, r)),
+            Some(table) => Sum::G1(table.msm_piece(g1_scalars[m], p, sorted, round(p.msm))),
+            None => Sum::G2(tables.b_g2.msm_piece(&z, p, sorted, round(p.msm))),
         };
         (p.msm, sum, t.elapsed().as_secs_f64())
     };
-    let msm_start = Instant::now();
     let parts = run_plan(&plan, sort, add);
     let msm_wall = msm_start.elapsed().as_secs_f64();
     // per round of A, B (G1), H, L and of B (G2); busy: thread time per MSM

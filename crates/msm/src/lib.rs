@@ -52,4 +52,4 @@ pub use split::{
     on_at_most, on_cores, run_pieces, run_plan, split, threads, threads_for_rows, vector_here,
     vector_workers, Block, Piece, Plan, Shape, ROWS_PER_THREAD,
 };
-pub use table::{num_windows, FixedBaseTable, Scalar, SortedDigits};
+pub use table::{num_windows, Digits, FixedBaseTable, Round, Scalar, SortedDigits};

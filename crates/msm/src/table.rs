@@ -64,6 +64,30 @@ pub struct FixedBaseTable<P: RawCurve> {
     _curve: std::marker::PhantomData<P>,
 }
 
+/// One bucket pass of an MSM over a table ([`FixedBaseTable::rounds`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Round<'a> {
+    /// Which pass, in `0..rounds()`.
+    pub index: usize,
+    /// The scalars' signed digits computed once for all the passes
+    /// ([`FixedBaseTable::digits`]), or `None`: computed as they are used.
+    pub digits: Option<&'a Digits>,
+}
+
+impl Round<'static> {
+    /// The one pass of a full table (digits computed as they are used).
+    pub const ONLY: Self = Round {
+        index: 0,
+        digits: None,
+    };
+}
+
+/// The signed digits of every kept base's scalar, `windows` per base: what
+/// the rounds of a compact table share, computed once per MSM instead of
+/// once per round.
+#[derive(Debug)]
+pub struct Digits(Vec<i16>);
+
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
 /// `chunks` independent bucket sets, in `rounds` passes: mixed additions
 /// plus bucket reductions (a projective addition counted as 1.5 mixed ones).
@@ -240,6 +264,34 @@ impl<P: RawCurve> FixedBaseTable<P> {
         })
     }
 
+    /// The signed digits of `scalars` for every round of a compact table,
+    /// computed once (in parallel); `None` for a full table, whose one round
+    /// computes them as it adds.
+    pub fn digits(&self, scalars: &[Scalar]) -> Option<Digits> {
+        if self.rounds == 1 {
+            return None;
+        }
+        let (w, c) = (self.windows, self.window);
+        let mut out = vec![0i16; self.len() * w];
+        let fill = |(k, row): (usize, &mut [i16])| {
+            let s = &scalars[self.indices[k] as usize];
+            if s.is_zero() {
+                return;
+            }
+            // at most num_windows(2) = 128 windows; digits of c <= 16 bits fit i16
+            let mut d = [0i32; 128];
+            signed_digits(s, c, &mut d[..w]);
+            for (o, &d) in row.iter_mut().zip(&d[..w]) {
+                *o = d as i16;
+            }
+        };
+        #[cfg(feature = "parallel")]
+        out.par_chunks_mut(w).enumerate().for_each(fill);
+        #[cfg(not(feature = "parallel"))]
+        out.chunks_mut(w).enumerate().for_each(fill);
+        Some(Digits(out))
+    }
+
     /// What [`crate::split`] needs to cut this table's MSM into pieces.
     pub fn shape(&self) -> Shape {
         Shape {
@@ -295,11 +347,16 @@ impl<P: RawCurve> FixedBaseTable<P> {
                 .map(|r| self.shape_for(scalars, r))
                 .collect();
             let plan = split(&shapes, threads());
+            let digits = self.digits(scalars);
+            let round = |index| Round {
+                index,
+                digits: digits.as_ref(),
+            };
             let mut sums = vec![<Projective<P> as AdditiveGroup>::ZERO; self.rounds];
             let parts = run_plan(
                 &plan,
-                |b| self.sort_digits(scalars, b, b.msm),
-                |p, sorted| (p.msm, self.msm_piece(scalars, p, sorted, p.msm)),
+                |b| self.sort_digits(scalars, b, round(b.msm)),
+                |p, sorted| (p.msm, self.msm_piece(scalars, p, sorted, round(p.msm))),
             );
             for (round, sum) in parts {
                 sums[round] += sum;
@@ -327,7 +384,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
     /// The digits of round `round` of the bases of `block` sorted into its
     /// bucket parts, for the pieces of a [`crate::split::Plan`]
     /// ([`Self::msm_piece`]).
-    pub fn sort_digits(&self, scalars: &[Scalar], block: &Block, round: usize) -> SortedDigits {
+    pub fn sort_digits(&self, scalars: &[Scalar], block: &Block, round: Round<'_>) -> SortedDigits {
         let c = self.window;
         let w = self.windows;
         // bucket b goes to part b >> shift, at b & mask within it
@@ -356,7 +413,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
         scalars: &[Scalar],
         piece: &Piece,
         sorted: &[SortedDigits],
-        round: usize,
+        round: Round<'_>,
     ) -> Projective<P>
     where
         P::BaseField: MsmField,
@@ -385,7 +442,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self,
         scalars: &[Scalar],
         range: std::ops::Range<usize>,
-        round: usize,
+        round: Round<'_>,
     ) -> Projective<P>
     where
         P::BaseField: MsmField,
@@ -400,7 +457,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self,
         scalars: &[Scalar],
         range: std::ops::Range<usize>,
-        round: usize,
+        round: Round<'_>,
         vector: bool,
     ) -> Projective<P>
     where
@@ -421,26 +478,46 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self,
         scalars: &[Scalar],
         range: std::ops::Range<usize>,
-        round: usize,
+        round: Round<'_>,
         mut f: impl FnMut(Entry),
     ) {
-        let rows = self.rows;
-        let mut digits = vec![0i32; self.windows];
+        let w = self.windows;
+        if let Some(Digits(all)) = round.digits {
+            for k in range {
+                let digits = all[k * w..(k + 1) * w].iter().map(|&d| i32::from(d));
+                self.emit(k, round.index, digits, &mut f);
+            }
+            return;
+        }
+        let mut digits = vec![0i32; w];
         for k in range {
             let s = &scalars[self.indices[k] as usize];
             if s.is_zero() {
                 continue;
             }
             signed_digits(s, self.window, &mut digits);
-            let window_digits = digits.iter().skip(round).step_by(self.rounds);
-            for (i, &d) in window_digits.enumerate() {
-                if d != 0 {
-                    f(Entry {
-                        bucket: d.unsigned_abs() - 1,
-                        neg: d < 0,
-                        point: k * rows + i,
-                    });
-                }
+            self.emit(k, round.index, digits.iter().copied(), &mut f);
+        }
+    }
+
+    /// `f` of the additions of base `k` in round `round`: its digits of
+    /// windows `round`, `round + rounds`, … go with its table points
+    /// `k·rows + 0, 1, …`.
+    #[inline(always)]
+    fn emit(
+        &self,
+        k: usize,
+        round: usize,
+        digits: impl Iterator<Item = i32>,
+        f: &mut impl FnMut(Entry),
+    ) {
+        for (i, d) in digits.skip(round).step_by(self.rounds).enumerate() {
+            if d != 0 {
+                f(Entry {
+                    bucket: d.unsigned_abs() - 1,
+                    neg: d < 0,
+                    point: k * self.rows + i,
+                });
             }
         }
     }
@@ -533,14 +610,14 @@ mod tests {
             for chunks in [1, 3] {
                 let table = FixedBaseTable::new(&bases, chunks);
                 let got: G1Projective = even_ranges(table.len(), chunks)
-                    .map(|r| table.msm_range(&big, r, 0))
+                    .map(|r| table.msm_range(&big, r, Round::ONLY))
                     .sum();
                 assert_eq!(got, expected, "n = {n}, chunks = {chunks}");
             }
             let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
             let table2 = FixedBaseTable::new(&bases2, 2);
             let got2: G2Projective = even_ranges(table2.len(), 2)
-                .map(|r| table2.msm_range(&big, r, 0))
+                .map(|r| table2.msm_range(&big, r, Round::ONLY))
                 .sum();
             assert_eq!(got2, G2Projective::msm(&bases2, &scalars).unwrap());
             assert_eq!(table2.msm(&big), got2);
@@ -572,10 +649,21 @@ mod tests {
                 assert!(table.rows() * table.rounds() >= table.windows());
                 assert_eq!(table.points(), table.len() * table.rows());
                 assert_eq!(table.msm(&big), expected, "n = {n}, rows = {rows}");
-                let sums: Vec<G1Projective> = (0..table.rounds())
-                    .map(|r| table.msm_range(&big, 0..table.len(), r))
-                    .collect();
-                assert_eq!(table.join_rounds(&sums), expected, "rounds joined");
+                // digits computed per round, and once for all rounds
+                let digits = table.digits(&big);
+                assert_eq!(digits.is_some(), table.rounds() > 1);
+                for shared in [None, digits.as_ref()] {
+                    let sums: Vec<G1Projective> = (0..table.rounds())
+                        .map(|index| {
+                            let round = Round {
+                                index,
+                                digits: shared,
+                            };
+                            table.msm_range(&big, 0..table.len(), round)
+                        })
+                        .collect();
+                    assert_eq!(table.join_rounds(&sums), expected, "rounds joined");
+                }
             }
             let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
             let table2 = FixedBaseTable::compact(&bases2, 1, 1);
@@ -684,9 +772,12 @@ mod tests {
             table.window
         );
         for vector in [true, false] {
-            assert_eq!(table.msm_range_with(&big, 0..table.len(), 0, vector), want);
             assert_eq!(
-                table2.msm_range_with(&big, 0..table2.len(), 0, vector),
+                table.msm_range_with(&big, 0..table.len(), Round::ONLY, vector),
+                want
+            );
+            assert_eq!(
+                table2.msm_range_with(&big, 0..table2.len(), Round::ONLY, vector),
                 want2
             );
         }
@@ -695,7 +786,10 @@ mod tests {
         let table = FixedBaseTable::new(&bases, 1);
         let want = G1Projective::msm(&bases, &scalars).unwrap();
         for vector in [true, false] {
-            assert_eq!(table.msm_range_with(&big, 0..table.len(), 0, vector), want);
+            assert_eq!(
+                table.msm_range_with(&big, 0..table.len(), Round::ONLY, vector),
+                want
+            );
         }
     }
 
@@ -742,20 +836,20 @@ mod tests {
                 .collect();
             let sorted: Vec<_> = blocks
                 .iter()
-                .map(|b| table.sort_digits(&big, b, 0))
+                .map(|b| table.sort_digits(&big, b, Round::ONLY))
                 .collect();
             let got: G1Projective = pieces
                 .iter()
-                .map(|p| table.msm_piece(&big, p, &sorted, 0))
+                .map(|p| table.msm_piece(&big, p, &sorted, Round::ONLY))
                 .sum();
             assert_eq!(got, want, "G1, {parts} parts");
             let sorted: Vec<_> = blocks
                 .iter()
-                .map(|b| table2.sort_digits(&big, b, 0))
+                .map(|b| table2.sort_digits(&big, b, Round::ONLY))
                 .collect();
             let got: G2Projective = pieces
                 .iter()
-                .map(|p| table2.msm_piece(&big, p, &sorted, 0))
+                .map(|p| table2.msm_piece(&big, p, &sorted, Round::ONLY))
                 .sum();
             assert_eq!(got, want2, "G2, {parts} parts");
         }
