@@ -5,8 +5,8 @@
 //! (`ZKBENCH_WEB_FMA=1 bash scripts/build-web.sh`).
 //!
 //! **Status: off by default** ([`set_enabled`]). On this project's x86-64
-//! machine its proofs were 6-15% slower than the scalar 29-bit path's in
-//! Chromium 156 and Firefox 153 (docs/browser.md, "What bounds the
+//! machine its proofs were slower than the scalar 29-bit path's: 5-12% in
+//! Chromium 156, more in Firefox 153 (docs/browser.md, "What bounds the
 //! browser"); the page measures it against that path on every device.
 //!
 //! # Why floating point
@@ -300,7 +300,8 @@ pub(crate) struct F<V: Pair>([V; L]);
 pub(crate) struct F2<V: Pair>([F<V>; 2]);
 
 /// `x >> 51` for a signed `|x| < 2^62`, as a logical shift of `x + 2^62`
-/// (V8 has no SSE instruction for a 64-bit arithmetic shift: it spends six).
+/// (SSE has no 64-bit arithmetic shift: engines emulate `i64x2.shr_s` with
+/// several instructions).
 #[inline(always)]
 fn carry<V: Pair>(x: V) -> V {
     x.add(V::splat(1 << 62))
@@ -730,9 +731,9 @@ pub fn available() -> bool {
 /// within one build. **Off by default**: on this x86-64 CPU its proofs were
 /// slower than the scalar path's in both Chromium 156 and Firefox 153
 /// (docs/browser.md has the runs): two lanes of 52-bit products per
-/// instruction, with the exponent bookkeeping, V8's six-instruction 64-bit
-/// lane product for `q` and sixteen SSE registers, do not beat four scalar
-/// 64-bit multipliers. It is kept for engines and CPUs where the balance
+/// instruction, with the exponent bookkeeping, V8's multi-instruction 64-bit
+/// lane product for `q` and sixteen SSE registers, do not beat the scalar
+/// path's 64-bit multiplies. It is kept for engines and CPUs where the balance
 /// differs (128-bit vectors are the full width of ARM's NEON), measured by
 /// the page on every device it runs on.
 pub fn set_enabled(on: bool) {
