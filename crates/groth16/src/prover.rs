@@ -386,9 +386,12 @@ fn prove_on_pool(
             digits: digits[m].as_ref(),
         }
     };
-    let sort = |b: &Block| match g1.get(jobs[b.msm].0) {
-        Some(table) => table.sort_digits(g1_scalars[jobs[b.msm].0], b, round(b.msm)),
-        None => tables.b_g2.sort_digits(&z, b, round(b.msm)),
+    let sort = |b: &Block| {
+        let m = jobs[b.msm].0;
+        match g1.get(m) {
+            Some(table) => table.sort_digits(g1_scalars[m], b, round(b.msm)),
+            None => tables.b_g2.sort_digits(&z, b, round(b.msm)),
+        }
     };
     let add = |p: &Piece, sorted: &[SortedDigits]| {
         let m = jobs[p.msm].0;

@@ -228,7 +228,7 @@ impl Pair for Portable {
 /// [`Pair`] in WebAssembly SIMD128 registers.
 #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
 mod wasm {
-    #![allow(unsafe_code)]
+    use crate::simd128::wasm::{load_words, store_words};
     use core::arch::wasm32::*;
 
     /// Two 64-bit lanes of one `v128`.
@@ -242,15 +242,11 @@ mod wasm {
         }
         #[inline(always)]
         fn load(src: &[u64]) -> Self {
-            let src = &src[..2];
-            // SAFETY: `src` holds two u64, 16 readable bytes; v128_load is unaligned.
-            Self(unsafe { v128_load(src.as_ptr().cast()) })
+            Self(load_words(src))
         }
         #[inline(always)]
         fn store(self, dst: &mut [u64]) {
-            let dst = &mut dst[..2];
-            // SAFETY: `dst` holds two u64, 16 writable bytes; v128_store is unaligned.
-            unsafe { v128_store(dst.as_mut_ptr().cast(), self.0) }
+            store_words(dst, self.0)
         }
         #[inline(always)]
         fn add(self, b: Self) -> Self {

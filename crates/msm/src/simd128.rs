@@ -207,11 +207,28 @@ impl Lanes for Portable {
     }
 }
 
-/// [`Lanes`] in WebAssembly SIMD128 registers.
+/// [`Lanes`] in WebAssembly SIMD128 registers, and the `v128` loads and
+/// stores both kernels use ([`crate::fma`] too).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod wasm {
+pub(crate) mod wasm {
     #![allow(unsafe_code)]
     use core::arch::wasm32::*;
+
+    /// The `v128` of `src[0..2]` (bounds-checked).
+    #[inline(always)]
+    pub(crate) fn load_words(src: &[u64]) -> v128 {
+        let src = &src[..2];
+        // SAFETY: `src` holds two u64, 16 readable bytes; v128_load is unaligned.
+        unsafe { v128_load(src.as_ptr().cast()) }
+    }
+
+    /// Writes `v` to `dst[0..2]` (bounds-checked).
+    #[inline(always)]
+    pub(crate) fn store_words(dst: &mut [u64], v: v128) {
+        let dst = &mut dst[..2];
+        // SAFETY: `dst` holds two u64, 16 writable bytes; v128_store is unaligned.
+        unsafe { v128_store(dst.as_mut_ptr().cast(), v) }
+    }
 
     /// Four 32-bit lanes of one `v128`.
     #[derive(Clone, Copy)]
@@ -225,15 +242,11 @@ mod wasm {
         }
         #[inline(always)]
         fn load(src: &[u64]) -> Self {
-            let src = &src[..2];
-            // SAFETY: `src` holds two u64, 16 readable bytes; v128_load is unaligned.
-            Self(unsafe { v128_load(src.as_ptr().cast()) })
+            Self(load_words(src))
         }
         #[inline(always)]
         fn store(self, dst: &mut [u64]) {
-            let dst = &mut dst[..2];
-            // SAFETY: `dst` holds two u64, 16 writable bytes; v128_store is unaligned.
-            unsafe { v128_store(dst.as_mut_ptr().cast(), self.0) }
+            store_words(dst, self.0)
         }
         #[inline(always)]
         fn add(self, b: Self) -> Self {
