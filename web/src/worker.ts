@@ -279,6 +279,43 @@ async function fetchKey(url: string, run: ProofRun, prefix: string): Promise<{ b
   return { bytes, seconds, cacheKey: `${url}|${resp.headers.get("last-modified") ?? ""}|${bytes.length}` };
 }
 
+/** A first proof from the key file at `url` while it downloads: the prover starts before the
+ * request (`Prover.streamKeysBegin`, on the worker pool) and each chunk of the response body goes
+ * to it as it arrives, so that the witness map and each table's MSM run while the rest of the
+ * file is on the way; `streamKeysEnd` waits for the proof, after which `p` holds the keys. The
+ * seconds to the last byte (`fetched`) and to the proof (`proved`), both from the request; null
+ * when the server has no such file (404). `p` needs its witness first. */
+async function proveStreamed(p: any, url: string, run: ProofRun, prefix: string): Promise<{ fetched: number; proved: number } | null> {
+  performance.clearResourceTimings();
+  const t = now();
+  const resp = await fetch(url, { cache: "no-store" });
+  if (resp.status === 404) return null;
+  if (!resp.ok || !resp.body) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
+  p.streamKeysBegin();
+  let bytes = 0;
+  try {
+    const reader = resp.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      p.streamKeysPush(value);
+      bytes += value.length;
+    }
+  } catch (e) {
+    // the prover stops with an error once the stream ends; the download's error is the one to report
+    try { p.streamKeysEnd(); } catch { /* the cut file's error */ }
+    throw e;
+  }
+  const fetched = now() - t;
+  p.streamKeysEnd();
+  const proved = now() - t;
+  const wire = transferBytes(url, resp);
+  if (wire != null) run.metrics[`${prefix}transfer_bytes`] = wire;
+  run.metrics[`${prefix}content_encoded`] = resp.headers.get("content-encoding") ? 1 : 0;
+  run.metrics[`${prefix}file_bytes`] = bytes;
+  return { fetched, proved };
+}
+
 /** Decodes `bytes` as `p`'s keys in its own memory; the seconds it took. */
 function loadKeys(p: any, bytes: Uint8Array, keySeed: number): number {
   return timed(() => {
@@ -304,15 +341,21 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     let keyFetch = 0;
     let keyLoad = 0;
     let compact = false;
+    let w0: number | null = null;
     if (compactUrl) {
-      progress(`${label}: fetching the compact keys`);
-      const got = await fetchKey(compactUrl, run, "key_");
+      // a first visit's witness comes from the user's inputs while nothing is fetched yet
+      w0 = timed(() => p.witness(witnessSeed))[1];
+      progress(`${label}: first proof (cold) while the compact keys download`);
+      const got = await proveStreamed(p, compactUrl, run, "key_");
       if (got) {
-        progress(`${label}: decoding the compact keys (${(got.bytes.length / 1048576).toFixed(1)} MiB)`);
-        keyFetch = got.seconds;
-        keyLoad = loadKeys(p, got.bytes, keySeed);
+        // the download and the proof overlap: the cold proof is request to proof; its prover
+        // part is what came after the last byte
+        keyFetch = got.fetched;
+        run.phases.prove_cold = [got.proved];
+        run.metrics.prove_cold_prover_s = got.proved - got.fetched;
+        run.metrics.key_streamed = 1;
         compact = true;
-        run.keySource = "static file (compact first, then the full one)";
+        run.keySource = "static file (compact first, streamed into the first proof; then the full one)";
       }
     }
     if (!compact && keyUrl) {
@@ -334,11 +377,13 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
       const [, s] = timed(() => p.setup(keySeed));
       run.phases.setup = [s];
     }
-    const [, w0] = timed(() => p.witness(witnessSeed));
-    progress(`${label}: first proof (cold)`);
-    const [, cold] = timed(() => p.prove());
-    run.phases.prove_cold = [keyFetch + keyLoad + cold];
-    run.metrics.prove_cold_prover_s = cold;
+    if (!compact) {
+      w0 = timed(() => p.witness(witnessSeed))[1];
+      progress(`${label}: first proof (cold)`);
+      const [, cold] = timed(() => p.prove());
+      run.phases.prove_cold = [keyFetch + keyLoad + cold];
+      run.metrics.prove_cold_prover_s = cold;
+    }
     if (compact && !p.verify()) throw new Error("the proof made with the compact keys does not verify");
     if (compact && keyUrl) {
       progress(`${label}: fetching the full keys`);
@@ -349,7 +394,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
       const [, first] = timed(() => p.prove());
       run.metrics.prove_cold_full_key_s = full.seconds + run.metrics.full_key_load_s + first;
     }
-    const witness: number[] = [w0];
+    const witness: number[] = [w0 ?? 0];
     const prove: number[] = [];
     for (let i = 0; i < profile.warmup; i++) {
       progress(`${label}: warm-up ${i + 1}/${profile.warmup}`);

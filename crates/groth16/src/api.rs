@@ -485,7 +485,7 @@ impl Circuit {
         let Some(tables) = keys.tables.get() else {
             return self.prove_assignment_arkworks(keys, assignment, rng);
         };
-        check_assignment(keys, assignment)?;
+        check_assignment(&keys.matrices, assignment)?;
         let r = Fr::rand(rng);
         let s = Fr::rand(rng);
         Ok(prover::create_proof(
@@ -512,7 +512,7 @@ impl Circuit {
                 .prove_assignment_arkworks(keys, assignment, rng)
                 .map(|p| (p, prover::ProveTimings::default()));
         };
-        check_assignment(keys, assignment)?;
+        check_assignment(&keys.matrices, assignment)?;
         let r = Fr::rand(rng);
         let s = Fr::rand(rng);
         Ok(prover::create_proof_timed(
@@ -534,7 +534,7 @@ impl Circuit {
         assignment: &Assignment,
         rng: &mut R,
     ) -> Result<Proof<Bn254>, Groth16Error> {
-        check_assignment(keys, assignment)?;
+        check_assignment(&keys.matrices, assignment)?;
         let m = &keys.matrices;
         let r = Fr::rand(rng);
         let s = Fr::rand(rng);
@@ -633,8 +633,10 @@ pub(crate) fn synthesize_assignment<C: ConstraintSynthesizer<Fr>>(
     Ok(Assignment { full, num_instance })
 }
 
-fn check_assignment(keys: &Keys, assignment: &Assignment) -> Result<(), Groth16Error> {
-    let m = &keys.matrices;
+pub(crate) fn check_assignment(
+    m: &ConstraintMatrices<Fr>,
+    assignment: &Assignment,
+) -> Result<(), Groth16Error> {
     if assignment.full.len() != m.num_instance_variables + m.num_witness_variables
         || assignment.num_instance != m.num_instance_variables
     {

@@ -49,6 +49,7 @@ pub mod prover_cache;
 pub mod ptau;
 mod qap;
 pub mod snarkjs;
+pub mod streamed;
 pub mod system;
 pub mod testing;
 pub mod zkey;

@@ -300,6 +300,72 @@ pub(crate) fn witness_map_with<Q: QapArith>(
     Ok(h)
 }
 
+/// The scalars of a proof's MSMs: the full assignment `z` and the
+/// coefficients of `h` ([`witness_map`], cut to the key's `h_query`), as
+/// the tables' big integers.
+pub(crate) struct Scalars {
+    pub(crate) z: Vec<<Fr as PrimeField>::BigInt>,
+    pub(crate) h: Vec<<Fr as PrimeField>::BigInt>,
+}
+
+impl Scalars {
+    /// The scalars for `full_assignment` under `matrices` and `pk`.
+    pub(crate) fn new(
+        pk: &ProvingKey<Bn254>,
+        matrices: &ConstraintMatrices<Fr>,
+        full_assignment: &[Fr],
+    ) -> Result<Self, SynthesisError> {
+        let h = witness_map(matrices, matrices.num_instance_variables, full_assignment)?;
+        #[cfg(feature = "parallel")]
+        let to_bigints = |v: &[Fr]| {
+            v.par_iter()
+                .with_min_len(min_len(v.len()))
+                .map(|x| x.into_bigint())
+                .collect::<Vec<_>>()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let to_bigints = |v: &[Fr]| v.iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
+        Ok(Scalars {
+            z: to_bigints(full_assignment),
+            h: to_bigints(&h[..h.len().min(pk.h_query.len())]),
+        })
+    }
+}
+
+/// The five MSMs of a proof: `Σ z_i·a_i`, `Σ z_i·b_i` (G1 and G2),
+/// `Σ h_i·h_i`, `Σ aux_i·l_i`.
+pub(crate) struct MsmSums {
+    pub(crate) a: G1Projective,
+    pub(crate) b_g1: G1Projective,
+    pub(crate) b_g2: G2Projective,
+    pub(crate) h: G1Projective,
+    pub(crate) l: G1Projective,
+}
+
+impl MsmSums {
+    /// The proof from the MSMs and the randomness `r`, `s` (ark-groth16's
+    /// formulas).
+    pub(crate) fn proof(&self, pk: &ProvingKey<Bn254>, r: Fr, s: Fr) -> Proof<Bn254> {
+        let delta_g1: G1Affine = pk.delta_g1;
+        let delta_g2: G2Affine = pk.vk.delta_g2;
+        // A = α + Σ z_i·a_i + r·δ
+        let g_a = self.a + pk.vk.alpha_g1 + delta_g1 * r;
+        // B = β + Σ z_i·b_i + s·δ (in G1 and G2)
+        let g1_b = self.b_g1 + pk.beta_g1 + delta_g1 * s;
+        let g2_b = self.b_g2 + pk.vk.beta_g2 + delta_g2 * s;
+        // C = s·A + r·B1 − r·s·δ + Σ aux_i·l_i + Σ h_i·h_i
+        let g_c = g_a * s + g1_b * r - delta_g1 * (r * s) + self.l + self.h;
+        let mut affine = G1Projective::normalize_batch(&[g_a, g_c]);
+        let c = affine.pop().expect("two points");
+        let a = affine.pop().expect("two points");
+        Proof {
+            a,
+            b: g2_b.into_affine(),
+            c,
+        }
+    }
+}
+
 /// A Groth16 proof for the full assignment `z = [1, public..., witness...]`
 /// with randomness `r`, `s`: the same proof as ark-groth16's
 /// `create_proof_with_reduction_and_matrices` (libsnark reduction).
@@ -339,19 +405,8 @@ fn prove_on_pool(
 ) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
     let start = Instant::now();
     let num_inputs = matrices.num_instance_variables;
-    let h = witness_map(matrices, num_inputs, full_assignment)?;
+    let Scalars { z, h } = Scalars::new(pk, matrices, full_assignment)?;
     let h_done = Instant::now();
-    #[cfg(feature = "parallel")]
-    let to_bigints = |v: &[Fr]| {
-        v.par_iter()
-            .with_min_len(min_len(v.len()))
-            .map(|x| x.into_bigint())
-            .collect::<Vec<_>>()
-    };
-    #[cfg(not(feature = "parallel"))]
-    let to_bigints = |v: &[Fr]| v.iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
-    let z = to_bigints(full_assignment);
-    let h = to_bigints(&h[..h.len().min(pk.h_query.len())]);
     let aux = &z[num_inputs..];
 
     // The five MSMs as one batch of pieces, one plan entry per round of each
@@ -430,23 +485,14 @@ fn prove_on_pool(
         }
     };
 
-    let delta_g1: G1Affine = pk.delta_g1;
-    let delta_g2: G2Affine = pk.vk.delta_g2;
-    // A = α + Σ z_i·a_i + r·δ
-    let g_a = a_acc + pk.vk.alpha_g1 + delta_g1 * r;
-    // B = β + Σ z_i·b_i + s·δ (in G1 and G2)
-    let g1_b = b_acc + pk.beta_g1 + delta_g1 * s;
-    let g2_b = g2_b_acc + pk.vk.beta_g2 + delta_g2 * s;
-    // C = s·A + r·B1 − r·s·δ + Σ aux_i·l_i + Σ h_i·h_i
-    let g_c = g_a * s + g1_b * r - delta_g1 * (r * s) + l_acc + h_acc;
-    let mut affine = G1Projective::normalize_batch(&[g_a, g_c]);
-    let c = affine.pop().expect("two points");
-    let a = affine.pop().expect("two points");
-    let proof = Proof {
-        a,
-        b: g2_b.into_affine(),
-        c,
+    let sums = MsmSums {
+        a: a_acc,
+        b_g1: b_acc,
+        b_g2: g2_b_acc,
+        h: h_acc,
+        l: l_acc,
     };
+    let proof = sums.proof(pk, r, s);
     let total = start.elapsed().as_secs_f64();
     let h_s = (h_done - start).as_secs_f64();
     let timings = ProveTimings {

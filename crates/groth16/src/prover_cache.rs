@@ -70,7 +70,9 @@ const MAGIC: &[u8; 8] = b"ZKBG16PC";
 const VERSION: u8 = 3;
 /// Magic, version and reserved bytes, the two sections' checksums, the
 /// first section's length.
-const HEADER: usize = 8 + 4 + 8 + 8 + 8;
+pub(crate) const HEADER: usize = 8 + 4 + 8 + 8 + 8;
+/// A table's window, rows and number of bases (u64 LE each).
+pub(crate) const TABLE_HEADER: usize = 8 + 8 + 8;
 const WHAT: &str = "prover cache";
 
 /// Where the prover cache of the proving key at `pk_path` lives.
@@ -81,11 +83,11 @@ pub fn cache_path(pk_path: &Path) -> PathBuf {
 /// The section checksum: XXH3-64 (seed 0), a damage check, not a MAC, that
 /// runs at memory speed (version 2's four-lane word-wise FNV-1a took 4.4 ms
 /// on a 47 MB cache, XXH3 1.4 ms).
-fn checksum(data: &[u8]) -> u64 {
+pub(crate) fn checksum(data: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(data)
 }
 
-fn vk_bytes(vk: &VerifyingKey<ark_bn254::Bn254>) -> Vec<u8> {
+pub(crate) fn vk_bytes(vk: &VerifyingKey<ark_bn254::Bn254>) -> Vec<u8> {
     let mut v = Vec::new();
     vk.serialize_compressed(&mut v)
         .expect("writing to a Vec cannot fail");
@@ -294,18 +296,55 @@ impl Unbound {
             return Err(bad("matrix dimensions do not match the proving key"));
         }
         let t = &self.tables;
-        let within =
-            |indices: &[u32], bases: usize| indices.last().is_none_or(|&i| (i as usize) < bases);
-        if !(within(t.a.indices(), pk.a_query.len())
-            && within(t.b_g1.indices(), pk.b_g1_query.len())
-            && within(t.b_g2.indices(), pk.b_g2_query.len())
-            && within(t.h.indices(), pk.h_query.len())
-            && within(t.l.indices(), pk.l_query.len()))
-        {
-            return Err(bad("table base index out of the proving key's range"));
-        }
+        within(&t.a, pk.a_query.len())?;
+        within(&t.b_g1, pk.b_g1_query.len())?;
+        within(&t.b_g2, pk.b_g2_query.len())?;
+        within(&t.h, pk.h_query.len())?;
+        within(&t.l, pk.l_query.len())?;
         Ok((self.matrices, self.tables))
     }
+}
+
+/// An error unless every base of `table` is one of the key's `bases`.
+pub(crate) fn within<P: RawCurve>(
+    table: &FixedBaseTable<P>,
+    bases: usize,
+) -> Result<(), Groth16Error> {
+    match table.indices().last() {
+        Some(&i) if i as usize >= bases => {
+            Err(bad("table base index out of the proving key's range"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The length in bytes of the table whose first [`TABLE_HEADER`] bytes
+/// are `head`, if it fits in the `left` bytes of its section: for a reader
+/// that gets the file in pieces ([`crate::streamed`]).
+pub(crate) fn table_len<P: RawCurve>(head: &[u8], left: usize) -> Result<usize, Groth16Error> {
+    let mut c = Cursor::new(head);
+    let window = c.u64()?;
+    let rows = c.u64()?;
+    let n = c.u64()?;
+    if !(2..=16).contains(&window) || !(1..=num_windows(window as usize) as u64).contains(&rows) {
+        return Err(bad(format!("bad window {window} / {rows} rows")));
+    }
+    n.checked_mul(4 + rows * P::BYTES as u64)
+        .and_then(|b| b.checked_add(TABLE_HEADER as u64))
+        .and_then(|b| usize::try_from(b).ok())
+        .filter(|&b| b <= left)
+        .ok_or_else(|| bad(format!("a table of {n} bases does not fit in {left} bytes")))
+}
+
+/// The table that is the whole of `bytes` (its points stay in them).
+pub(crate) fn table_from<P: RawCurve>(
+    bytes: Arc<Vec<u8>>,
+) -> Result<FixedBaseTable<P>, Groth16Error> {
+    let data: &[u8] = &bytes;
+    let mut c = Cursor::new(data);
+    let table = c.table(&|r| PointBytes::shared(bytes.clone(), r))?;
+    finish(&c)?;
+    Ok(table)
 }
 
 /// Decodes a cache file for `pk`: its matrices and tables (their points
@@ -358,14 +397,14 @@ fn sections(data: &[u8]) -> Result<((&[u8], u64), (&[u8], u64)), Groth16Error> {
 }
 
 /// The fixed-size header of a cache file.
-struct Header {
-    first_sum: u64,
-    second_sum: u64,
-    first_len: u64,
+pub(crate) struct Header {
+    pub(crate) first_sum: u64,
+    pub(crate) second_sum: u64,
+    pub(crate) first_len: u64,
 }
 
 impl Header {
-    fn parse(h: &[u8]) -> Result<Header, Groth16Error> {
+    pub(crate) fn parse(h: &[u8]) -> Result<Header, Groth16Error> {
         if h.len() < HEADER || &h[..8] != MAGIC {
             return Err(bad("not a zkbench prover cache"));
         }
@@ -416,7 +455,7 @@ fn finish(c: &Cursor<'_>) -> Result<(), Groth16Error> {
 }
 
 /// The first section: the verifying key's bytes and the matrices.
-fn decode_first(
+pub(crate) fn decode_first(
     section: &[u8],
     sum: u64,
 ) -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> {

@@ -109,6 +109,34 @@ impl Prover {
         self.inner.load_keys_owned(bytes, seed.into()).map_err(js)
     }
 
+    /// Starts a first proof of the prepared witness that reads its
+    /// Groth16 key file while it downloads: the prover runs on the thread
+    /// pool and works on the bytes as they arrive (`streamKeysPush`, chunk
+    /// by chunk, e.g. from a `fetch` body's reader), and `streamKeysEnd`
+    /// waits for the proof. `seed`: seeded randomness (tests), else the
+    /// browser's. In a module without threads the proof runs in
+    /// `streamKeysEnd`.
+    #[wasm_bindgen(js_name = streamKeysBegin)]
+    pub fn stream_keys_begin(&mut self, seed: Option<u32>) -> Result<(), JsError> {
+        self.inner
+            .stream_keys_begin(seed.map(u64::from))
+            .map_err(js)
+    }
+
+    /// The next bytes of the key file of `streamKeysBegin`.
+    #[wasm_bindgen(js_name = streamKeysPush)]
+    pub fn stream_keys_push(&self, chunk: &[u8]) -> Result<(), JsError> {
+        self.inner.stream_keys_push(chunk).map_err(js)
+    }
+
+    /// The end of the key file: waits for the proof and returns its bytes;
+    /// the keys decoded on the way are this prover's keys from then on.
+    /// Throws (no proof) for a damaged, cut or foreign key file.
+    #[wasm_bindgen(js_name = streamKeysEnd)]
+    pub fn stream_keys_end(&mut self) -> Result<Vec<u8>, JsError> {
+        self.inner.stream_keys_end().map_err(js)
+    }
+
     /// A random witness from `seed`, prepared for the prover.
     pub fn witness(&mut self, seed: u32) -> Result<(), JsError> {
         self.inner.witness(seed.into()).map_err(js)

@@ -29,6 +29,7 @@ pub mod hashes;
 pub mod inputs;
 pub mod sampling;
 pub mod session;
+pub mod streamed;
 
 pub use session::{ProveConfig, Session};
 

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use ark_ff::PrimeField;
-use rand::{rngs::OsRng, SeedableRng};
+use rand::{rngs::OsRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 use zkbench_core::{Metrics, ProofSystem};
@@ -16,6 +16,7 @@ use zkbench_hash::Fr;
 use zkbench_statement::{CircuitKind, PublicInputs, StatementConfig, TreeShape, Witness};
 use zkbench_systems::{ProofConfig, Prover, SystemId};
 
+use crate::streamed::Streamed;
 use crate::WasmError;
 
 /// What to prove: the proof system (`groth16` or `halo2-kzg`, a
@@ -113,6 +114,23 @@ pub trait BrowserSystem: ProofSystem + Sized {
         self.keys_from_bytes(circuit, &bytes, seed)
     }
 
+    /// Starts a proof of `witness` with randomness from `rng` that reads
+    /// its key file while it arrives ([`crate::streamed`]: a first
+    /// visit's download and proof side by side), for a system that has one
+    /// (Groth16).
+    fn prove_streamed(
+        &self,
+        circuit: &Self::Circuit,
+        witness: &Self::Witness,
+        rng: &mut dyn RngCore,
+    ) -> Result<Streamed<Self::Keys, Self::Proof>, WasmError> {
+        let _ = (circuit, witness, rng);
+        Err(backend_err(
+            self.name(),
+            "no streamed key file for this system (Groth16 has one)",
+        ))
+    }
+
     /// `{proof, public, verification_key}` in snarkjs's JSON, when the
     /// system has a snarkjs encoding (Groth16).
     fn snarkjs_json(
@@ -178,6 +196,25 @@ impl BrowserSystem for Groth16 {
         _seed: u64,
     ) -> Result<Self::Keys, WasmError> {
         groth16_keys_for(circuit, zkbench_groth16::Keys::from_shared(Arc::new(bytes)))
+    }
+
+    fn prove_streamed(
+        &self,
+        _circuit: &Self::Circuit,
+        witness: &Self::Witness,
+        mut rng: &mut dyn RngCore,
+    ) -> Result<Streamed<Self::Keys, Self::Proof>, WasmError> {
+        // r and s drawn as the prover draws them (`Circuit::prove_assignment`),
+        // so that a seeded streamed proof is the seeded proof
+        use ark_ff::UniformRand;
+        let r = Fr::rand(&mut rng);
+        let s = Fr::rand(&mut rng);
+        let assignment = witness.clone();
+        Ok(Streamed::start(Box::new(move |stream| {
+            zkbench_groth16::streamed::prove_streamed(stream, &assignment, r, s)
+                .map(|(proof, keys)| (keys, proof))
+                .map_err(|e| backend_err(SystemId::Groth16, e))
+        })))
     }
 
     fn snarkjs_json(
@@ -284,6 +321,8 @@ fn groth16_keys_for(
     Ok(keys)
 }
 
+const NO_STREAM: &str = "no streamed proof: call stream_keys_begin() first";
+
 /// The object-safe face of one backend's state.
 trait DynSession {
     fn system(&self) -> &'static str;
@@ -297,6 +336,9 @@ trait DynSession {
     fn witness_from(&mut self, inputs: &serde_json::Value) -> Result<(), WasmError>;
     /// Proves with the OS's randomness, or a ChaCha20 stream of `seed`.
     fn prove(&mut self, seed: Option<u64>) -> Result<Vec<u8>, WasmError>;
+    fn stream_begin(&mut self, seed: Option<u64>) -> Result<(), WasmError>;
+    fn stream_push(&self, chunk: &[u8]) -> Result<(), WasmError>;
+    fn stream_end(&mut self) -> Result<Vec<u8>, WasmError>;
     fn verify(&self) -> Result<bool, WasmError>;
     fn verify_bytes(&self, proof: &[u8], public: &PublicInputs) -> Result<bool, WasmError>;
     fn public_inputs(&self) -> Result<PublicInputs, WasmError>;
@@ -312,6 +354,8 @@ struct State<P: BrowserSystem> {
     proof: Option<P::Proof>,
     /// The parts of the last proof's prover (`ProofSystem::prove_with_phases`).
     phases: zkbench_core::PhaseParts,
+    /// A streamed proof whose key file is arriving.
+    streaming: Option<Streamed<P::Keys, P::Proof>>,
 }
 
 impl<P: BrowserSystem> State<P> {
@@ -440,6 +484,38 @@ impl<P: BrowserSystem> DynSession for State<P> {
         Ok(bytes)
     }
 
+    fn stream_begin(&mut self, seed: Option<u64>) -> Result<(), WasmError> {
+        let w = self.prepared()?;
+        let started = match seed {
+            Some(seed) => {
+                let mut rng = ChaCha20Rng::seed_from_u64(seed);
+                self.sys.prove_streamed(&self.circuit, w, &mut rng)
+            }
+            None => self.sys.prove_streamed(&self.circuit, w, &mut OsRng),
+        }?;
+        // an earlier stream not ended is dropped: closed, its job stops
+        self.streaming = Some(started);
+        Ok(())
+    }
+
+    fn stream_push(&self, chunk: &[u8]) -> Result<(), WasmError> {
+        self.streaming
+            .as_ref()
+            .ok_or(WasmError::State(NO_STREAM))?
+            .push(chunk);
+        Ok(())
+    }
+
+    fn stream_end(&mut self) -> Result<Vec<u8>, WasmError> {
+        let started = self.streaming.take().ok_or(WasmError::State(NO_STREAM))?;
+        let (keys, proof) = started.finish()?;
+        let bytes = self.sys.proof_to_bytes(&proof);
+        self.keys = Some(keys);
+        self.proof = Some(proof);
+        self.phases = Vec::new();
+        Ok(bytes)
+    }
+
     fn verify(&self) -> Result<bool, WasmError> {
         let public = self.public_inputs()?;
         self.sys
@@ -489,6 +565,7 @@ impl<P: BrowserSystem> State<P> {
             witness: None,
             proof: None,
             phases: Vec::new(),
+            streaming: None,
         }))
     }
 }
@@ -569,6 +646,25 @@ impl Session {
     /// stay in them (no copy of the tens of megabytes of table points).
     pub fn load_keys_owned(&mut self, bytes: Vec<u8>, seed: u64) -> Result<(), WasmError> {
         self.inner.load_keys_owned(bytes, seed)
+    }
+
+    /// Starts a proof of the prepared witness (randomness from `seed`, or
+    /// the system's) that reads its key file as it arrives: hand the file
+    /// over with [`Session::stream_keys_push`], then
+    /// [`Session::stream_keys_end`]. Groth16 only ([`crate::streamed`]).
+    pub fn stream_keys_begin(&mut self, seed: Option<u64>) -> Result<(), WasmError> {
+        self.inner.stream_begin(seed)
+    }
+
+    /// The next bytes of the key file of [`Session::stream_keys_begin`].
+    pub fn stream_keys_push(&self, chunk: &[u8]) -> Result<(), WasmError> {
+        self.inner.stream_push(chunk)
+    }
+
+    /// The end of the key file: waits for the proof; returns its bytes,
+    /// and the keys decoded on the way become this session's keys.
+    pub fn stream_keys_end(&mut self) -> Result<Vec<u8>, WasmError> {
+        self.inner.stream_end()
     }
 
     /// A random statement witness from `seed`, prepared for the prover

@@ -249,3 +249,55 @@ fn compact_keys_prove_the_same() {
     h.setup(5).unwrap();
     assert!(h.compact_keys_to_bytes(4).is_err());
 }
+
+/// A first proof made while the key file arrives (`stream_keys_*`) is the
+/// seeded proof of the same randomness, its keys prove and verify after it;
+/// a cut or damaged file is an error, and so is the call order broken or a
+/// system without streamed keys (errors, never a panic or a wait).
+#[test]
+fn streamed_keys_prove_the_same() {
+    let c = cfg("groth16", "griffin", None, 7, 1 << 12, "spend");
+    let mut s = Session::new(&c).unwrap();
+    s.setup(5).unwrap();
+    s.witness(6).unwrap();
+    let want = s.prove_seeded(9).unwrap();
+    let compact = s.compact_keys_to_bytes(4).unwrap();
+    let mut t = Session::new(&c).unwrap();
+    assert!(t.stream_keys_begin(Some(9)).is_err(), "no witness yet");
+    assert!(t.stream_keys_push(&[1]).is_err(), "not begun");
+    assert!(t.stream_keys_end().is_err(), "not begun");
+    t.witness(6).unwrap();
+    t.stream_keys_begin(Some(9)).unwrap();
+    for chunk in compact.chunks(65_536) {
+        t.stream_keys_push(chunk).unwrap();
+    }
+    assert_eq!(t.stream_keys_end().unwrap(), want);
+    assert!(t.verify().unwrap());
+    assert_eq!(
+        t.prove_seeded(9).unwrap(),
+        want,
+        "the keys decoded on the way"
+    );
+    // cut, then damaged
+    t.stream_keys_begin(None).unwrap();
+    t.stream_keys_push(&compact[..compact.len() / 2]).unwrap();
+    let e = t.stream_keys_end().unwrap_err().to_string();
+    assert!(e.contains("ended"), "{e}");
+    let mut bad = compact.clone();
+    let at = bad.len() - 10;
+    bad[at] ^= 0x40;
+    t.stream_keys_begin(None).unwrap();
+    t.stream_keys_push(&bad).unwrap();
+    let e = t.stream_keys_end().unwrap_err().to_string();
+    assert!(e.contains("checksum"), "{e}");
+    // a stream begun again drops the first; the second still proves
+    t.stream_keys_begin(Some(9)).unwrap();
+    t.stream_keys_push(&compact[..100]).unwrap();
+    t.stream_keys_begin(Some(9)).unwrap();
+    t.stream_keys_push(&compact).unwrap();
+    assert_eq!(t.stream_keys_end().unwrap(), want);
+    let mut h = Session::new(&cfg("halo2-kzg", "poseidon2", Some(7), 2, 16, "membership")).unwrap();
+    h.witness(1).unwrap();
+    let e = h.stream_keys_begin(None).unwrap_err().to_string();
+    assert!(e.contains("Groth16 has one"), "{e}");
+}

@@ -1,0 +1,393 @@
+//! A first proof made while its key file arrives.
+//!
+//! A first visit to a proving page fetches the key file, then proves; the
+//! network and the prover take turns. The key file ([`crate::Keys::to_bytes`])
+//! is laid out in the order the prover needs it: the proving key, the
+//! verifying key and constraint matrices (the first section of the
+//! [`crate::prover_cache`]), then the five fixed-base tables. So
+//! [`prove_streamed`] reads a [`KeyStream`] that another thread fills as the
+//! bytes come in, and works on what has arrived: the witness map (the
+//! polynomial `h`) as soon as the matrices are there, each table's MSM as
+//! soon as that table is, while the tables after it are still on the way.
+//! With the compact key file of a first visit the proof then ends about one
+//! table's MSM after the last byte, rather than a whole proof after it.
+//!
+//! The proof is the one [`crate::prover::create_proof`] makes from the same
+//! keys and randomness: the same scalars, tables and formulas, each MSM
+//! joined from its rounds. Every length, window and base index is checked
+//! before it is used, as when the whole file is decoded at once; the
+//! checksum of the tables' section is accumulated as they arrive and
+//! compared at the end, and a mismatch is an error (no proof). A stream
+//! closed early is an error too, never a wait without end.
+
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+use ark_bn254::{Bn254, Fr};
+use ark_groth16::{prepare_verifying_key, Proof};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::prover::{MsmSums, ProverTables, Scalars};
+use crate::prover_cache::{self, Header, HEADER, TABLE_HEADER};
+use crate::{keys, Assignment, Groth16Error, Keys};
+use zkbench_msm::{FixedBaseTable, RawCurve};
+
+const WHAT: &str = "streamed keys";
+
+fn bad(reason: impl ToString) -> Groth16Error {
+    Groth16Error::decode(WHAT, reason)
+}
+
+/// A key file arriving in order: one thread [`KeyStream::push`]es its
+/// bytes and [`KeyStream::close`]s it, a prover waits for the ranges it
+/// needs.
+#[derive(Default)]
+pub struct KeyStream {
+    state: Mutex<Arrived>,
+    more: Condvar,
+}
+
+#[derive(Default)]
+struct Arrived {
+    bytes: Vec<u8>,
+    closed: bool,
+}
+
+impl KeyStream {
+    /// An empty, open stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Arrived> {
+        // a panic while holding the lock leaves bytes that are still bytes
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Appends the next bytes of the file; ignored once closed.
+    pub fn push(&self, chunk: &[u8]) {
+        let mut s = self.lock();
+        if !s.closed {
+            s.bytes.extend_from_slice(chunk);
+            self.more.notify_all();
+        }
+    }
+
+    /// The end of the file (or of the transfer, if it failed): a prover
+    /// waiting for bytes past what arrived gets an error.
+    pub fn close(&self) {
+        self.lock().closed = true;
+        self.more.notify_all();
+    }
+
+    /// The bytes that have arrived so far.
+    pub fn len(&self) -> usize {
+        self.lock().bytes.len()
+    }
+
+    /// Whether no byte has arrived.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes `start..end` of the file, once they have arrived.
+    fn wait(&self, start: usize, end: usize) -> Result<Vec<u8>, Groth16Error> {
+        let mut s = self.lock();
+        while s.bytes.len() < end && !s.closed {
+            s = self.more.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        s.bytes
+            .get(start..end)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| bad(format!("the file ended at byte {}", s.bytes.len())))
+    }
+
+    /// The file's length once it is closed.
+    fn wait_closed(&self) -> usize {
+        let mut s = self.lock();
+        while !s.closed {
+            s = self.more.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+        s.bytes.len()
+    }
+
+    /// A little-endian u64 length at `at`, as a `usize`.
+    fn length(&self, at: usize) -> Result<usize, Groth16Error> {
+        let b = self.wait(at, at + 8)?;
+        usize::try_from(u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .map_err(|_| bad("length out of range"))
+    }
+}
+
+/// Proves `assignment` with randomness `r`, `s` from the key file arriving
+/// in `stream` (the format of [`Keys::to_bytes`], full or compact tables),
+/// and returns the proof with the keys decoded on the way, for later
+/// proofs. See the module docs.
+pub fn prove_streamed(
+    stream: &KeyStream,
+    assignment: &Assignment,
+    r: Fr,
+    s: Fr,
+) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
+    zkbench_msm::on_cores(|| streamed_on_pool(stream, assignment, r, s))
+}
+
+fn streamed_on_pool(
+    stream: &KeyStream,
+    assignment: &Assignment,
+    r: Fr,
+    s: Fr,
+) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
+    let pk_len = stream.length(0)?;
+    let (pk, test_setup) = keys::proving_key_from_bytes(&stream.wait(8, 8 + pk_len)?)?;
+    let cache_len = stream.length(8 + pk_len)?;
+    let cache = 16 + pk_len;
+    let header = Header::parse(&stream.wait(cache, cache + HEADER)?)?;
+    let first_end = usize::try_from(header.first_len)
+        .ok()
+        .and_then(|n| (cache + HEADER).checked_add(n))
+        .filter(|&e| e <= cache + cache_len)
+        .ok_or_else(|| bad("first section longer than the file"))?;
+    let (vk, matrices) =
+        prover_cache::decode_first(&stream.wait(cache + HEADER, first_end)?, header.first_sum)?;
+    if vk != prover_cache::vk_bytes(&pk.vk) {
+        return Err(bad("the prover cache was made for another proving key"));
+    }
+    if matrices.num_instance_variables != pk.vk.gamma_abc_g1.len()
+        || matrices.num_instance_variables + matrices.num_witness_variables != pk.a_query.len()
+    {
+        return Err(bad("matrix dimensions do not match the proving key"));
+    }
+    crate::api::check_assignment(&matrices, assignment)?;
+    let Scalars { z, h } = Scalars::new(&pk, &matrices, &assignment.full)?;
+    let aux = &z[matrices.num_instance_variables..];
+
+    let mut tables = Tables {
+        stream,
+        at: first_end,
+        end: cache + cache_len,
+        sum: Xxh3::new(),
+    };
+    let (a, a_sum) = tables.next_msm(pk.a_query.len(), &z)?;
+    let (b_g1, b_g1_sum) = tables.next_msm(pk.b_g1_query.len(), &z)?;
+    let (b_g2, b_g2_sum) = tables.next_msm(pk.b_g2_query.len(), &z)?;
+    let (ht, h_sum) = tables.next_msm(pk.h_query.len(), &h)?;
+    let (l, l_sum) = tables.next_msm(pk.l_query.len(), aux)?;
+    tables.finish(header.second_sum)?;
+
+    let sums = MsmSums {
+        a: a_sum,
+        b_g1: b_g1_sum,
+        b_g2: b_g2_sum,
+        h: h_sum,
+        l: l_sum,
+    };
+    let proof = sums.proof(&pk, r, s);
+    let pvk = prepare_verifying_key(&pk.vk);
+    let tables = ProverTables {
+        a,
+        b_g1,
+        b_g2,
+        h: ht,
+        l,
+    };
+    let keys = Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables);
+    Ok((proof, keys))
+}
+
+/// The tables' section of a streamed key file, read table by table.
+struct Tables<'a> {
+    stream: &'a KeyStream,
+    /// Where the next table starts, and where the section ends.
+    at: usize,
+    end: usize,
+    /// The section's checksum so far.
+    sum: Xxh3,
+}
+
+impl Tables<'_> {
+    /// The next table, once it has arrived (its bases checked to be among
+    /// the key's `bases`), with its MSM over `scalars`; its bytes join the
+    /// checksum while the MSM runs.
+    fn next_msm<P: RawCurve>(
+        &mut self,
+        bases: usize,
+        scalars: &[<Fr as ark_ff::PrimeField>::BigInt],
+    ) -> Result<(FixedBaseTable<P>, ark_ec::short_weierstrass::Projective<P>), Groth16Error>
+    where
+        P::BaseField: zkbench_msm::MsmField,
+    {
+        let left = self.end - self.at;
+        let head = self
+            .stream
+            .wait(self.at, self.at + TABLE_HEADER.min(left))?;
+        let len = prover_cache::table_len::<P>(&head, left)?;
+        let bytes = Arc::new(self.stream.wait(self.at, self.at + len)?);
+        self.at += len;
+        let table = prover_cache::table_from::<P>(bytes.clone())?;
+        prover_cache::within(&table, bases)?;
+        let sum = &mut self.sum;
+        let (msm, ()) = join(|| table.msm(scalars), || sum.update(&bytes));
+        Ok((table, msm))
+    }
+
+    /// Checks that the section ends the file and matches its checksum.
+    fn finish(self, expected: u64) -> Result<(), Groth16Error> {
+        if self.at != self.end {
+            return Err(bad(format!(
+                "{} bytes after the tables",
+                self.end - self.at
+            )));
+        }
+        let len = self.stream.wait_closed();
+        if len != self.end {
+            return Err(bad(format!(
+                "the file is {len} bytes, its lengths say {}",
+                self.end
+            )));
+        }
+        if self.sum.digest() != expected {
+            return Err(bad("checksum mismatch (damaged file)"));
+        }
+        Ok(())
+    }
+}
+
+/// Both closures, side by side with the `parallel` feature.
+fn join<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+    #[cfg(feature = "parallel")]
+    return rayon::join(a, b);
+    #[cfg(not(feature = "parallel"))]
+    (a(), b())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Circuit, CircuitKind, SpendConfig};
+    use ark_ff::UniformRand;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha20Rng;
+    use zkbench_hash::HashFamily;
+
+    fn circuit() -> Circuit {
+        Circuit::new(&SpendConfig {
+            family: HashFamily::Poseidon2Gnark,
+            alpha: None,
+            arity: 2,
+            leaves: 16,
+            circuit: CircuitKind::Spend,
+        })
+        .unwrap()
+    }
+
+    /// The error of a streamed proof that must fail.
+    fn fails(bytes: &[u8], a: &Assignment, r: Fr, s: Fr, close_at: usize) -> String {
+        match streamed(bytes, a, r, s, close_at) {
+            Ok(_) => panic!("a proof from a bad stream (closed at {close_at})"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// `bytes` pushed in chunks of random sizes by another thread while
+    /// the prover reads them.
+    fn streamed(
+        bytes: &[u8],
+        a: &Assignment,
+        r: Fr,
+        s: Fr,
+        close_at: usize,
+    ) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
+        let stream = KeyStream::new();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut rng = ChaCha20Rng::seed_from_u64(close_at as u64);
+                let mut at = 0;
+                while at < close_at {
+                    let n = rng.gen_range(1..4096).min(close_at - at);
+                    stream.push(&bytes[at..at + n]);
+                    at += n;
+                    if rng.gen_bool(0.1) {
+                        std::thread::yield_now();
+                    }
+                }
+                stream.close();
+            });
+            prove_streamed(&stream, a, r, s)
+        })
+    }
+
+    #[test]
+    fn streamed_proofs_are_the_prover_s_own() {
+        let c = circuit();
+        let keys = c.setup(5).unwrap(); // TEST SETUP
+        let w = c.random_witness(&mut ChaCha20Rng::seed_from_u64(2));
+        let a = c.witness(&w).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(9);
+        let (r, s) = (Fr::rand(&mut rng), Fr::rand(&mut rng));
+        let expected = crate::prover::create_proof(
+            &keys.pk,
+            keys.prover_tables(),
+            &keys.matrices,
+            &a.full,
+            r,
+            s,
+        )
+        .unwrap();
+        for rows in [None, Some(4), Some(1)] {
+            let file = match rows {
+                None => keys.to_bytes(),
+                Some(rows) => keys.compacted(rows).to_bytes(),
+            };
+            let (proof, back) = streamed(&file, &a, r, s, file.len()).unwrap();
+            assert_eq!(proof, expected, "rows {rows:?}");
+            // the keys decoded on the way prove the same again and verify
+            let again = c
+                .prove_assignment(&back, &a, &mut ChaCha20Rng::seed_from_u64(9))
+                .unwrap();
+            assert_eq!(again, expected, "rows {rows:?}, the returned keys");
+            assert!(crate::verify(&back.pvk, &c.public_inputs(&w).unwrap(), &proof).unwrap());
+            assert_eq!(back.test_setup, keys.test_setup);
+        }
+    }
+
+    #[test]
+    fn damaged_or_cut_streams_are_errors() {
+        let c = circuit();
+        let keys = c.setup(5).unwrap().compacted(4); // TEST SETUP
+        let a = c
+            .witness(&c.random_witness(&mut ChaCha20Rng::seed_from_u64(2)))
+            .unwrap();
+        let (r, s) = (Fr::from(3u64), Fr::from(4u64));
+        let file = keys.to_bytes();
+        // cut anywhere: an error, not a wait
+        for cut in [0, 5, 8, 100, file.len() / 3, file.len() / 2, file.len() - 1] {
+            let e = fails(&file, &a, r, s, cut);
+            assert!(
+                e.to_string().contains("ended") || e.to_string().contains("truncated"),
+                "cut at {cut}: {e}"
+            );
+        }
+        // a changed table point: the proof is withheld at the checksum
+        let mut bad = file.clone();
+        let at = file.len() - 100;
+        bad[at] ^= 1;
+        let e = fails(&bad, &a, r, s, bad.len());
+        assert!(e.to_string().contains("checksum"), "{e}");
+        // a byte past the end
+        let mut long = file.clone();
+        long.push(0);
+        let e = fails(&long, &a, r, s, long.len());
+        assert!(e.to_string().contains("bytes"), "{e}");
+        // another circuit's assignment
+        let other = Circuit::new(&SpendConfig {
+            circuit: CircuitKind::Membership,
+            ..*c.config()
+        })
+        .unwrap();
+        let wrong = other
+            .witness(&other.random_witness(&mut ChaCha20Rng::seed_from_u64(2)))
+            .unwrap();
+        let e = fails(&file, &wrong, r, s, file.len());
+        assert!(e.to_string().contains("assignment"), "{e}");
+    }
+}
