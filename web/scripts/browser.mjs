@@ -7,7 +7,7 @@
 //   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
 //        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
 //        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
-//        [--simd on|off] [--threads N] [--key-cache opfs|idb]
+//        [--simd on|off] [--threads N] [--key-cache opfs|idb] [--stream on|off]
 //
 // --threads N: the page's worker pool (?threads=N; ZKBENCH_THREADS sets it, as `zkbench run
 // browser --threads N` does). --key-cache idb: the page caches key files in IndexedDB instead
@@ -60,6 +60,12 @@ function args() {
         if (v !== "on" && v !== "off") { console.error(`--simd ${v}: accepted: on, off`); process.exit(2); }
         o.simd = v; i++; break;
       case "--key-cache": o.keyCache = v; i++; break;
+      case "--network-mbps":
+        if (!(Number(v) > 0)) { console.error(`--network-mbps ${v}: a throughput in Mbit/s`); process.exit(2); }
+        o.networkMbps = v; i++; break;
+      case "--stream":
+        if (v !== "on" && v !== "off") { console.error(`--stream ${v}: accepted: on, off`); process.exit(2); }
+        o.stream = v; i++; break;
       case "--form-check": o.formCheck = v; i++; break;
       case "--jsonl": o.jsonl = true; break;
       default: console.error(`unknown argument ${a[i]}`); process.exit(2);
@@ -135,6 +141,16 @@ async function main() {
       if (m.type() === "error" || m.type() === "warn") console.error(`[page ${m.type()}] ${m.text()}`);
     });
     page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+    if (o.networkMbps) {
+      if (o.browser === "firefox") throw new Error("--network-mbps: Chromium only (DevTools network emulation)");
+      // DevTools network emulation: the page's and its workers' requests at this throughput
+      const cdp = await page.createCDPSession();
+      await cdp.send("Network.enable");
+      const bytesPerS = (Number(o.networkMbps) * 1e6) / 8;
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false, latency: 0, downloadThroughput: bytesPerS, uploadThroughput: bytesPerS,
+      });
+    }
     const q = new URLSearchParams({ autorun: "1", profile: o.profile });
     if (o.threads) q.set("threads", o.threads);
     // --simd on: the threaded module's MSM with its vector kernel (?simd=1; off by default),
@@ -143,6 +159,8 @@ async function main() {
     else if (o.simd === "off") q.set("simd", "0");
     // --key-cache idb: keys cached in IndexedDB even where OPFS is there (?keycache=idb)
     if (o.keyCache === "idb") q.set("keycache", "idb");
+    // --stream off: a first visit fetches the whole compact key file before proving (?stream=0)
+    if (o.stream === "off") q.set("stream", "0");
     const url = `${base}/?${q}`;
     console.error(`browser: ${o.browser} → ${url}`);
     const t0 = Date.now();

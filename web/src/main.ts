@@ -154,6 +154,9 @@ class ProverWorker {
         simdOn: params.get("simd") === "1",
         // ?keycache=idb: keys cached in IndexedDB even where OPFS is there (the comparison)
         keyCache: params.get("keycache") === "idb" ? "idb" : "opfs",
+        // ?stream=0: a first visit fetches the whole compact key file, then proves (the
+        // comparison for the streamed first proof)
+        streamKeys: params.get("stream") !== "0",
       });
   }
 

@@ -71,8 +71,9 @@ async function threadedModule(base: string, wide: boolean): Promise<any> {
   return m;
 }
 
-async function init(threads: number, simd: boolean, simdOn: boolean, wide: boolean, keyCache: "opfs" | "idb"): Promise<void> {
+async function init(threads: number, simd: boolean, simdOn: boolean, wide: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
   keyStore = keyCache;
+  streamKeys = stream;
   const base = self.location.origin;
   const t0 = performance.now();
   if (threads > 1 && simd) {
@@ -96,6 +97,10 @@ async function init(threads: number, simd: boolean, simdOn: boolean, wide: boole
     families: JSON.parse(pkg.hashFamilies()),
   });
 }
+
+/** Whether a first visit streams the compact key file into its first proof (`?stream=0`: it
+ * fetches the whole file, then proves). */
+let streamKeys = true;
 
 const now = () => performance.now() / 1000;
 
@@ -342,7 +347,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     let keyLoad = 0;
     let compact = false;
     let w0: number | null = null;
-    if (compactUrl) {
+    if (compactUrl && streamKeys) {
       // a first visit's witness comes from the user's inputs while nothing is fetched yet
       w0 = timed(() => p.witness(witnessSeed))[1];
       progress(`${label}: first proof (cold) while the compact keys download`);
@@ -356,6 +361,17 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
         run.metrics.key_streamed = 1;
         compact = true;
         run.keySource = "static file (compact first, streamed into the first proof; then the full one)";
+      }
+    }
+    if (compactUrl && !streamKeys) {
+      progress(`${label}: fetching the compact keys`);
+      const got = await fetchKey(compactUrl, run, "key_");
+      if (got) {
+        progress(`${label}: decoding the compact keys (${(got.bytes.length / 1048576).toFixed(1)} MiB)`);
+        keyFetch = got.seconds;
+        keyLoad = loadKeys(p, got.bytes, keySeed);
+        compact = true;
+        run.keySource = "static file (compact first, then the full one)";
       }
     }
     if (!compact && keyUrl) {
@@ -377,7 +393,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
       const [, s] = timed(() => p.setup(keySeed));
       run.phases.setup = [s];
     }
-    if (!compact) {
+    if (!run.phases.prove_cold) {
       w0 = timed(() => p.witness(witnessSeed))[1];
       progress(`${label}: first proof (cold)`);
       const [, cold] = timed(() => p.prove());
@@ -510,7 +526,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads, m.simd, m.simdOn, m.wide, m.keyCache === "idb" ? "idb" : "opfs");
+        await init(m.threads, m.simd, m.simdOn, m.wide, m.keyCache === "idb" ? "idb" : "opfs", m.streamKeys !== false);
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.compactKeyUrl, m.keySeed, m.witnessSeed);

@@ -90,6 +90,10 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
     );
     assert!(cold.metrics["key_file_bytes"] < cold.metrics["full_key_file_bytes"] / 2.0);
     assert!(cold.metrics["prove_cold_full_key_s"] > 0.0);
+    // streamed into the first proof: the proof came after the last byte
+    assert_eq!(cold.metrics.get("key_streamed"), Some(&1.0));
+    let proved = cold.summary.as_ref().expect("a summary").median;
+    assert!(proved >= cold.metrics["key_fetch_s"], "{proved}");
     // the thread count asked for, even above this machine's cores
     for r in doc.records.iter().filter(|r| r.case.system == "groth16") {
         assert_eq!(r.threads, 3, "{} {}", r.case_id, r.phase);

@@ -149,16 +149,19 @@ impl Keys {
     }
 
     /// The keys as one byte string, for serving as a static file or storing
-    /// in a browser (`zkbench-wasm`): the proving-key file's bytes
-    /// ([`keys::proving_key_to_bytes`]), then the prover cache's
-    /// ([`crate::prover_cache::to_bytes`]: matrices and fixed-base tables,
-    /// built here if they are not yet), each after its length as a
-    /// little-endian `u64`. [`Keys::from_bytes`] reads it back.
+    /// in a browser (`zkbench-wasm`): the prover cache's bytes
+    /// ([`crate::prover_cache::to_bytes`]: fixed-base tables and matrices,
+    /// built here if they are not yet), then the proving-key file's
+    /// ([`keys::proving_key_to_bytes`]), each after its length as a
+    /// little-endian `u64`. [`Keys::from_bytes`] reads it back. The order is
+    /// a streamed first proof's ([`crate::streamed`]): it needs the tables
+    /// first and the proving key (for its binding checks and the
+    /// randomisers' terms) last.
     pub fn to_bytes(&self) -> Vec<u8> {
         let pk = keys::proving_key_to_bytes(&self.pk, self.test_setup);
         let cache = crate::prover_cache::to_bytes(&self.pk, &self.matrices, self.prover_tables());
         let mut out = Vec::with_capacity(16 + pk.len() + cache.len());
-        for part in [&pk, &cache] {
+        for part in [&cache, &pk] {
             out.extend_from_slice(&(part.len() as u64).to_le_bytes());
             out.extend_from_slice(part);
         }
@@ -739,8 +742,8 @@ fn key_file_parts(
         at = start + len;
         Ok(start..at)
     };
-    let pk = part()?;
     let cache = part()?;
+    let pk = part()?;
     if at != data.len() {
         return Err(Groth16Error::decode(what, "trailing bytes"));
     }

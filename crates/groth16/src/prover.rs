@@ -300,36 +300,31 @@ pub(crate) fn witness_map_with<Q: QapArith>(
     Ok(h)
 }
 
-/// The scalars of a proof's MSMs: the full assignment `z` and the
-/// coefficients of `h` ([`witness_map`], cut to the key's `h_query`), as
-/// the tables' big integers.
-pub(crate) struct Scalars {
-    pub(crate) z: Vec<<Fr as PrimeField>::BigInt>,
-    pub(crate) h: Vec<<Fr as PrimeField>::BigInt>,
+/// A scalar of the MSMs: a field element as the tables' big integer.
+pub(crate) type Scalar = <Fr as PrimeField>::BigInt;
+
+/// `v` as the MSMs' scalars.
+pub(crate) fn scalars(v: &[Fr]) -> Vec<Scalar> {
+    #[cfg(feature = "parallel")]
+    return v
+        .par_iter()
+        .with_min_len(min_len(v.len()))
+        .map(|x| x.into_bigint())
+        .collect();
+    #[cfg(not(feature = "parallel"))]
+    v.iter().map(|x| x.into_bigint()).collect()
 }
 
-impl Scalars {
-    /// The scalars for `full_assignment` under `matrices` and `pk`.
-    pub(crate) fn new(
-        pk: &ProvingKey<Bn254>,
-        matrices: &ConstraintMatrices<Fr>,
-        full_assignment: &[Fr],
-    ) -> Result<Self, SynthesisError> {
-        let h = witness_map(matrices, matrices.num_instance_variables, full_assignment)?;
-        #[cfg(feature = "parallel")]
-        let to_bigints = |v: &[Fr]| {
-            v.par_iter()
-                .with_min_len(min_len(v.len()))
-                .map(|x| x.into_bigint())
-                .collect::<Vec<_>>()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let to_bigints = |v: &[Fr]| v.iter().map(|x| x.into_bigint()).collect::<Vec<_>>();
-        Ok(Scalars {
-            z: to_bigints(full_assignment),
-            h: to_bigints(&h[..h.len().min(pk.h_query.len())]),
-        })
-    }
+/// The scalars of the H MSM: the coefficients of `h` ([`witness_map`]) for
+/// `full_assignment` under `matrices`, at most `h_len` of them (the key's
+/// `h_query`).
+pub(crate) fn h_scalars(
+    matrices: &ConstraintMatrices<Fr>,
+    full_assignment: &[Fr],
+    h_len: usize,
+) -> Result<Vec<Scalar>, SynthesisError> {
+    let h = witness_map(matrices, matrices.num_instance_variables, full_assignment)?;
+    Ok(scalars(&h[..h.len().min(h_len)]))
 }
 
 /// The five MSMs of a proof: `Σ z_i·a_i`, `Σ z_i·b_i` (G1 and G2),
@@ -405,7 +400,8 @@ fn prove_on_pool(
 ) -> Result<(Proof<Bn254>, ProveTimings), SynthesisError> {
     let start = Instant::now();
     let num_inputs = matrices.num_instance_variables;
-    let Scalars { z, h } = Scalars::new(pk, matrices, full_assignment)?;
+    let h = h_scalars(matrices, full_assignment, pk.h_query.len())?;
+    let z = scalars(full_assignment);
     let h_done = Instant::now();
     let aux = &z[num_inputs..];
 

@@ -8,21 +8,27 @@
 //! a warm one. This file stores both next to the proving key
 //! (`<key>.prover`), so that a cold proof is a warm proof plus a file read.
 //!
-//! # Format (version 3)
+//! # Format (version 4)
 //!
 //! `ZKBG16PC` magic, version (u8), three reserved bytes, the XXH3-64
-//! checksums of the two sections and the length of the first (u64
-//! LE each), then the sections, all integers u64 LE unless noted:
+//! checksums of the two sections (tables, then matrices) and the length of
+//! the tables' section (u64 LE each), then the sections, all integers u64
+//! LE unless noted:
 //!
-//! 1. first section: the verifying key, compressed, length-prefixed (the
-//!    cache is used only with the proving key whose `vk` is byte-identical:
-//!    binding), then the matrices: instance, witness and constraint counts,
-//!    then A, B, C, each as rows of `(length, [(coefficient, variable u32
-//!    LE)])`;
-//! 2. second section: the five tables (`a`, `b_g1`, `b_g2`, `h`, `l`):
+//! 1. the tables' section: the five tables (`a`, `b_g1`, `b_g2`, `l`, `h`):
 //!    window, rows (points per base: the number of windows in a full table,
 //!    fewer in a compact one, `zkbench_msm::FixedBaseTable::compact`), number
-//!    of bases, base indices (u32 LE), then the points.
+//!    of bases, base indices (u32 LE), then the points;
+//! 2. the matrices' section: the verifying key, compressed, length-prefixed
+//!    (the cache is used only with the proving key whose `vk` is
+//!    byte-identical: binding), then the matrices: instance, witness and
+//!    constraint counts, then A, B, C, each as rows of `(length,
+//!    [(coefficient, variable u32 LE)])`.
+//!
+//! The order is the order a prover reading the file as it arrives needs it
+//! ([`crate::streamed`]): the MSMs over the assignment (`a`, `b`, `l`) can
+//! start at once, the one over `h` once the matrices have given `h`.
+//! (Version 3 had the matrices first and `h` before `l`.)
 //!
 //! The sections are checked and decoded at the same time (version 1 had one
 //! checksum over both, so one thread read the whole file); the proving key
@@ -67,9 +73,9 @@ use crate::Groth16Error;
 use zkbench_msm::{num_windows, Backing, FixedBaseTable, PointBytes, RawCurve};
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
-const VERSION: u8 = 3;
+const VERSION: u8 = 4;
 /// Magic, version and reserved bytes, the two sections' checksums, the
-/// first section's length.
+/// tables' section's length.
 pub(crate) const HEADER: usize = 8 + 4 + 8 + 8 + 8;
 /// A table's window, rows and number of bases (u64 LE each).
 pub(crate) const TABLE_HEADER: usize = 8 + 8 + 8;
@@ -142,6 +148,12 @@ pub fn to_bytes(
     tables: &ProverTables,
 ) -> Vec<u8> {
     let mut w = Writer(Vec::new());
+    w.table(&tables.a);
+    w.table(&tables.b_g1);
+    w.table(&tables.b_g2);
+    w.table(&tables.l);
+    w.table(&tables.h);
+    let tables = std::mem::take(&mut w.0);
     let vk = vk_bytes(&pk.vk);
     w.u64(vk.len());
     w.0.extend_from_slice(&vk);
@@ -151,21 +163,15 @@ pub fn to_bytes(
     for m in [&matrices.a, &matrices.b, &matrices.c] {
         w.matrix(m);
     }
-    let first = std::mem::take(&mut w.0);
-    w.table(&tables.a);
-    w.table(&tables.b_g1);
-    w.table(&tables.b_g2);
-    w.table(&tables.h);
-    w.table(&tables.l);
-    let second = w.0;
-    let mut out = Vec::with_capacity(HEADER + first.len() + second.len());
+    let matrices = w.0;
+    let mut out = Vec::with_capacity(HEADER + tables.len() + matrices.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[VERSION, 0, 0, 0]);
-    out.extend_from_slice(&checksum(&first).to_le_bytes());
-    out.extend_from_slice(&checksum(&second).to_le_bytes());
-    out.extend_from_slice(&(first.len() as u64).to_le_bytes());
-    out.extend_from_slice(&first);
-    out.extend_from_slice(&second);
+    out.extend_from_slice(&checksum(&tables).to_le_bytes());
+    out.extend_from_slice(&checksum(&matrices).to_le_bytes());
+    out.extend_from_slice(&(tables.len() as u64).to_le_bytes());
+    out.extend_from_slice(&tables);
+    out.extend_from_slice(&matrices);
     out
 }
 
@@ -279,6 +285,16 @@ pub struct Unbound {
 }
 
 impl Unbound {
+    /// A cache decoded by a reader of its own ([`crate::streamed`]): the
+    /// verifying key's bytes, the matrices and the tables, to be bound.
+    pub(crate) fn new(vk: Vec<u8>, matrices: ConstraintMatrices<Fr>, tables: ProverTables) -> Self {
+        Unbound {
+            vk,
+            matrices,
+            tables,
+        }
+    }
+
     /// The matrices and tables, if the cache was made for `pk`: the same
     /// verifying key (byte for byte), the same numbers of variables, and
     /// every table's bases within the key's query.
@@ -354,12 +370,12 @@ pub fn from_bytes(
     pk: &ProvingKey<ark_bn254::Bn254>,
     data: &[u8],
 ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
-    let (first, second) = sections(data)?;
+    let (tables, matrices) = sections(data)?;
     join(
-        || decode_first(first.0, first.1),
+        || decode_matrices(matrices.0, matrices.1),
         || {
-            decode_second(second.0, second.1, &|r| {
-                Some(PointBytes::owned(second.0.get(r)?.to_vec()))
+            decode_tables(tables.0, tables.1, &|r| {
+                Some(PointBytes::owned(tables.0.get(r)?.to_vec()))
             })
         },
     )
@@ -370,37 +386,37 @@ pub fn from_bytes(
 /// read whole): the tables' points stay in it, nothing is copied.
 pub fn from_shared(backing: Arc<dyn Backing>) -> Result<Unbound, Groth16Error> {
     let data = (*backing).as_ref();
-    let (first, second) = sections(data)?;
-    let offset = data.len() - second.0.len();
+    let (tables, matrices) = sections(data)?;
+    let offset = HEADER;
     join(
-        || decode_first(first.0, first.1),
+        || decode_matrices(matrices.0, matrices.1),
         || {
-            decode_second(second.0, second.1, &|r: std::ops::Range<usize>| {
+            decode_tables(tables.0, tables.1, &|r: std::ops::Range<usize>| {
                 PointBytes::shared(backing.clone(), offset + r.start..offset + r.end)
             })
         },
     )
 }
 
-/// The header's checked split of `data` into its two sections, each with
-/// its expected checksum.
+/// The header's checked split of `data` into its two sections (tables,
+/// matrices), each with its expected checksum.
 #[allow(clippy::type_complexity)]
 fn sections(data: &[u8]) -> Result<((&[u8], u64), (&[u8], u64)), Groth16Error> {
     let h = Header::parse(data.get(..HEADER).unwrap_or(data))?;
     let body = &data[HEADER..];
-    let split = usize::try_from(h.first_len)
+    let split = usize::try_from(h.tables_len)
         .ok()
         .filter(|&n| n <= body.len())
-        .ok_or_else(|| bad("first section longer than the file"))?;
-    let (first, second) = body.split_at(split);
-    Ok(((first, h.first_sum), (second, h.second_sum)))
+        .ok_or_else(|| bad("tables' section longer than the file"))?;
+    let (tables, matrices) = body.split_at(split);
+    Ok(((tables, h.tables_sum), (matrices, h.matrices_sum)))
 }
 
 /// The fixed-size header of a cache file.
 pub(crate) struct Header {
-    pub(crate) first_sum: u64,
-    pub(crate) second_sum: u64,
-    pub(crate) first_len: u64,
+    pub(crate) tables_sum: u64,
+    pub(crate) matrices_sum: u64,
+    pub(crate) tables_len: u64,
 }
 
 impl Header {
@@ -413,9 +429,9 @@ impl Header {
         }
         let word = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8"));
         Ok(Header {
-            first_sum: word(12),
-            second_sum: word(20),
-            first_len: word(28),
+            tables_sum: word(12),
+            matrices_sum: word(20),
+            tables_len: word(28),
         })
     }
 }
@@ -423,13 +439,13 @@ impl Header {
 /// Runs both section decoders (in parallel with the `parallel` feature) and
 /// joins their results.
 fn join(
-    first: impl FnOnce() -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> + Send,
-    second: impl FnOnce() -> Result<ProverTables, Groth16Error> + Send,
+    matrices: impl FnOnce() -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> + Send,
+    tables: impl FnOnce() -> Result<ProverTables, Groth16Error> + Send,
 ) -> Result<Unbound, Groth16Error> {
     #[cfg(feature = "parallel")]
-    let (a, b) = rayon::join(first, second);
+    let (a, b) = rayon::join(matrices, tables);
     #[cfg(not(feature = "parallel"))]
-    let (a, b) = (first(), second());
+    let (a, b) = (matrices(), tables());
     let (vk, matrices) = a?;
     Ok(Unbound {
         vk,
@@ -454,8 +470,8 @@ fn finish(c: &Cursor<'_>) -> Result<(), Groth16Error> {
     }
 }
 
-/// The first section: the verifying key's bytes and the matrices.
-pub(crate) fn decode_first(
+/// The matrices' section: the verifying key's bytes and the matrices.
+pub(crate) fn decode_matrices(
     section: &[u8],
     sum: u64,
 ) -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> {
@@ -486,21 +502,23 @@ pub(crate) fn decode_first(
     Ok((vk, matrices))
 }
 
-/// The second section: the five tables, their points `points(range)` of
+/// The tables' section: the five tables, their points `points(range)` of
 /// the section.
-fn decode_second(
+fn decode_tables(
     section: &[u8],
     sum: u64,
     points: &impl Fn(std::ops::Range<usize>) -> Option<PointBytes>,
 ) -> Result<ProverTables, Groth16Error> {
     check(section, sum)?;
     let mut r = Cursor::new(section);
+    let (a, b_g1, b_g2) = (r.table(points)?, r.table(points)?, r.table(points)?);
+    let (l, h) = (r.table(points)?, r.table(points)?);
     let tables = ProverTables {
-        a: r.table(points)?,
-        b_g1: r.table(points)?,
-        b_g2: r.table(points)?,
-        h: r.table(points)?,
-        l: r.table(points)?,
+        a,
+        b_g1,
+        b_g2,
+        h,
+        l,
     };
     finish(&r)?;
     Ok(tables)
@@ -613,16 +631,16 @@ mod tests {
             ("truncated", bytes[..bytes.len() / 2].to_vec()),
             ("flipped byte in a table", {
                 let mut b = bytes.clone();
-                let i = b.len() - 5;
-                b[i] ^= 1;
+                b[HEADER + 200] ^= 1;
                 b
             }),
             ("flipped byte in a matrix", {
                 let mut b = bytes.clone();
-                b[HEADER + 200] ^= 1;
+                let i = b.len() - 5;
+                b[i] ^= 1;
                 b
             }),
-            ("first section past the end", {
+            ("tables' section past the end", {
                 let mut b = bytes.clone();
                 b[28..36].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
                 b

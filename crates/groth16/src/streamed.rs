@@ -2,15 +2,15 @@
 //!
 //! A first visit to a proving page fetches the key file, then proves; the
 //! network and the prover take turns. The key file ([`crate::Keys::to_bytes`])
-//! is laid out in the order the prover needs it: the proving key, the
-//! verifying key and constraint matrices (the first section of the
-//! [`crate::prover_cache`]), then the five fixed-base tables. So
-//! [`prove_streamed`] reads a [`KeyStream`] that another thread fills as the
-//! bytes come in, and works on what has arrived: the witness map (the
-//! polynomial `h`) as soon as the matrices are there, each table's MSM as
-//! soon as that table is, while the tables after it are still on the way.
-//! With the compact key file of a first visit the proof then ends about one
-//! table's MSM after the last byte, rather than a whole proof after it.
+//! is laid out in the order a prover needs it: the fixed-base tables of the
+//! [`crate::prover_cache`] (those of `a`, `b` in G1 and G2 and `l` first:
+//! their MSMs are over the assignment, which the prover has before the
+//! first byte; then `h`'s), the constraint matrices (the witness map gives
+//! `h`, then the H MSM runs), and last the proving key (its binding checks
+//! and the randomisers' terms). So [`prove_streamed`] reads a
+//! [`KeyStream`] that another thread fills as the bytes come in, and
+//! works on what has arrived: each table's MSM as soon as that table is
+//! there, while the rest of the file is on the way.
 //!
 //! The proof is the one [`crate::prover::create_proof`] makes from the same
 //! keys and randomness: the same scalars, tables and formulas, each MSM
@@ -26,9 +26,10 @@ use ark_bn254::{Bn254, Fr};
 use ark_groth16::{prepare_verifying_key, Proof};
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::prover::{MsmSums, ProverTables, Scalars};
+use crate::prover::{h_scalars, scalars, MsmSums, ProverTables, Scalar};
 use crate::prover_cache::{self, Header, HEADER, TABLE_HEADER};
 use crate::{keys, Assignment, Groth16Error, Keys};
+use ark_ec::short_weierstrass::Projective;
 use zkbench_msm::{FixedBaseTable, RawCurve};
 
 const WHAT: &str = "streamed keys";
@@ -137,43 +138,63 @@ fn streamed_on_pool(
     r: Fr,
     s: Fr,
 ) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
-    let pk_len = stream.length(0)?;
-    let (pk, test_setup) = keys::proving_key_from_bytes(&stream.wait(8, 8 + pk_len)?)?;
-    let cache_len = stream.length(8 + pk_len)?;
-    let cache = 16 + pk_len;
-    let header = Header::parse(&stream.wait(cache, cache + HEADER)?)?;
-    let first_end = usize::try_from(header.first_len)
+    let z = scalars(&assignment.full);
+    let aux = z
+        .get(assignment.num_instance..)
+        .ok_or_else(|| bad("the assignment is shorter than its instance"))?;
+    // the prover cache: its tables (the MSMs over the assignment at once),
+    // then the matrices (the witness map, then the H MSM)
+    let cache_len = stream.length(0)?;
+    let cache_end = 8usize
+        .checked_add(cache_len)
+        .ok_or_else(|| bad("length out of range"))?;
+    let header = Header::parse(&stream.wait(8, 8 + HEADER)?)?;
+    let tables_end = usize::try_from(header.tables_len)
         .ok()
-        .and_then(|n| (cache + HEADER).checked_add(n))
-        .filter(|&e| e <= cache + cache_len)
-        .ok_or_else(|| bad("first section longer than the file"))?;
-    let (vk, matrices) =
-        prover_cache::decode_first(&stream.wait(cache + HEADER, first_end)?, header.first_sum)?;
-    if vk != prover_cache::vk_bytes(&pk.vk) {
-        return Err(bad("the prover cache was made for another proving key"));
-    }
-    if matrices.num_instance_variables != pk.vk.gamma_abc_g1.len()
-        || matrices.num_instance_variables + matrices.num_witness_variables != pk.a_query.len()
-    {
-        return Err(bad("matrix dimensions do not match the proving key"));
-    }
-    crate::api::check_assignment(&matrices, assignment)?;
-    let Scalars { z, h } = Scalars::new(&pk, &matrices, &assignment.full)?;
-    let aux = &z[matrices.num_instance_variables..];
-
+        .and_then(|n| (8 + HEADER).checked_add(n))
+        .filter(|&e| e <= cache_end)
+        .ok_or_else(|| bad("tables' section longer than the file"))?;
     let mut tables = Tables {
         stream,
-        at: first_end,
-        end: cache + cache_len,
+        at: 8 + HEADER,
+        end: tables_end,
         sum: Xxh3::new(),
     };
-    let (a, a_sum) = tables.next_msm(pk.a_query.len(), &z)?;
-    let (b_g1, b_g1_sum) = tables.next_msm(pk.b_g1_query.len(), &z)?;
-    let (b_g2, b_g2_sum) = tables.next_msm(pk.b_g2_query.len(), &z)?;
-    let (ht, h_sum) = tables.next_msm(pk.h_query.len(), &h)?;
-    let (l, l_sum) = tables.next_msm(pk.l_query.len(), aux)?;
-    tables.finish(header.second_sum)?;
-
+    let (a, a_sum) = tables.next_msm(&z)?;
+    let (b_g1, b_g1_sum) = tables.next_msm(&z)?;
+    let (b_g2, b_g2_sum) = tables.next_msm(&z)?;
+    let (l, l_sum) = tables.next_msm(aux)?;
+    let (ht, ht_bytes) = tables.next::<ark_bn254::g1::Config>()?;
+    tables.sum.update(&ht_bytes);
+    tables.finish(header.tables_sum)?;
+    let (vk, matrices) =
+        prover_cache::decode_matrices(&stream.wait(tables_end, cache_end)?, header.matrices_sum)?;
+    crate::api::check_assignment(&matrices, assignment)?;
+    // the H MSM's scalars, all of them: its table's bases are checked
+    // against the key's `h_query` below
+    let h = h_scalars(&matrices, &assignment.full, usize::MAX)?;
+    prover_cache::within(&ht, h.len())?;
+    let h_sum = ht.msm(&h);
+    // the proving key: the binding checks, then the proof
+    let pk_len = stream.length(cache_end)?;
+    let pk_end = (cache_end + 8)
+        .checked_add(pk_len)
+        .ok_or_else(|| bad("length out of range"))?;
+    let (pk, test_setup) = keys::proving_key_from_bytes(&stream.wait(cache_end + 8, pk_end)?)?;
+    let len = stream.wait_closed();
+    if len != pk_end {
+        return Err(bad(format!(
+            "the file is {len} bytes, its lengths say {pk_end}"
+        )));
+    }
+    let tables = ProverTables {
+        a,
+        b_g1,
+        b_g2,
+        h: ht,
+        l,
+    };
+    let matrices = prover_cache::Unbound::new(vk, matrices, tables).bind(&pk)?;
     let sums = MsmSums {
         a: a_sum,
         b_g1: b_g1_sum,
@@ -183,13 +204,7 @@ fn streamed_on_pool(
     };
     let proof = sums.proof(&pk, r, s);
     let pvk = prepare_verifying_key(&pk.vk);
-    let tables = ProverTables {
-        a,
-        b_g1,
-        b_g2,
-        h: ht,
-        l,
-    };
+    let (matrices, tables) = matrices;
     let keys = Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables);
     Ok((proof, keys))
 }
@@ -205,17 +220,9 @@ struct Tables<'a> {
 }
 
 impl Tables<'_> {
-    /// The next table, once it has arrived (its bases checked to be among
-    /// the key's `bases`), with its MSM over `scalars`; its bytes join the
-    /// checksum while the MSM runs.
-    fn next_msm<P: RawCurve>(
-        &mut self,
-        bases: usize,
-        scalars: &[<Fr as ark_ff::PrimeField>::BigInt],
-    ) -> Result<(FixedBaseTable<P>, ark_ec::short_weierstrass::Projective<P>), Groth16Error>
-    where
-        P::BaseField: zkbench_msm::MsmField,
-    {
+    /// The next table, once it has arrived, with its bytes (for the
+    /// checksum).
+    fn next<P: RawCurve>(&mut self) -> Result<(FixedBaseTable<P>, Arc<Vec<u8>>), Groth16Error> {
         let left = self.end - self.at;
         let head = self
             .stream
@@ -224,25 +231,38 @@ impl Tables<'_> {
         let bytes = Arc::new(self.stream.wait(self.at, self.at + len)?);
         self.at += len;
         let table = prover_cache::table_from::<P>(bytes.clone())?;
-        prover_cache::within(&table, bases)?;
+        Ok((table, bytes))
+    }
+
+    /// The next table and its MSM over `scalars` (its bases checked to be
+    /// among them; against the key's once it has arrived, by
+    /// `Unbound::bind`); the table's bytes join the checksum while the
+    /// MSM runs.
+    fn next_msm<P: RawCurve>(
+        &mut self,
+        scalars: &[Scalar],
+    ) -> Result<(FixedBaseTable<P>, Projective<P>), Groth16Error>
+    where
+        P::BaseField: zkbench_msm::MsmField,
+    {
+        let (table, bytes) = self.next::<P>()?;
+        if prover_cache::within(&table, scalars.len()).is_err() {
+            return Err(bad(format!(
+                "a table has more bases than the assignment's {} values: keys for another circuit",
+                scalars.len()
+            )));
+        }
         let sum = &mut self.sum;
         let (msm, ()) = join(|| table.msm(scalars), || sum.update(&bytes));
         Ok((table, msm))
     }
 
-    /// Checks that the section ends the file and matches its checksum.
+    /// Checks that the tables fill their section and match its checksum.
     fn finish(self, expected: u64) -> Result<(), Groth16Error> {
         if self.at != self.end {
             return Err(bad(format!(
                 "{} bytes after the tables",
                 self.end - self.at
-            )));
-        }
-        let len = self.stream.wait_closed();
-        if len != self.end {
-            return Err(bad(format!(
-                "the file is {len} bytes, its lengths say {}",
-                self.end
             )));
         }
         if self.sum.digest() != expected {
@@ -369,7 +389,8 @@ mod tests {
         }
         // a changed table point: the proof is withheld at the checksum
         let mut bad = file.clone();
-        let at = file.len() - 100;
+        let tables_len = u64::from_le_bytes(file[8 + 28..8 + 36].try_into().unwrap());
+        let at = 8 + HEADER + tables_len as usize / 2;
         bad[at] ^= 1;
         let e = fails(&bad, &a, r, s, bad.len());
         assert!(e.to_string().contains("checksum"), "{e}");
