@@ -9,7 +9,8 @@
 //      members and an index into the form, proves, and reads the proof the page shows;
 //   5. checks it with snarkjs's groth16.verify (Node, snarkjs from web/node_modules): accepted,
 //      and rejected for another root; the root is the public signal; the keys came from the
-//      compact file's URL, and the full file replaced them behind it.
+//      compact file's URL, streamed into the first proof (proveWhileLoading), and the full
+//      file replaced them behind it.
 //
 //   node web/examples/test.mjs --tarball PATH.tgz --node-pkg DIR [--browser chromium,firefox]
 //        [--screenshot-dir DIR] [--timeout-s 300]
@@ -158,8 +159,8 @@ async function checkRun(kind, got, threaded) {
   if (threaded) check(got.init.build === "threaded" && got.init.threads > 1, `${kind}: the threaded module ran (${got.init.threads} threads)`);
   else check(got.init.build === "single-threaded" && got.init.threads === 1, `${kind}: the single-threaded module ran (${got.init.reason})`);
   check(
-    got.keySource === "key file keys/membership-rows4.bin, then keys/membership.bin",
-    `${kind}: the keys came from the compact key file's URL, then the full one's`,
+    got.keySource === "key file keys/membership-rows4.bin (streamed into the first proof), then keys/membership.bin",
+    `${kind}: the first proof streamed the compact key file from its URL, then the full one loaded`,
   );
   check(got.fullKeys === "loaded", `${kind}: the full key file replaced the compact one (${got.fullKeys})`);
   check(JSON.stringify(got.shown) === JSON.stringify(got.proof), `${kind}: the page shows the proof it made`);

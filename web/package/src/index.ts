@@ -115,17 +115,49 @@ async function keyBytes(source: KeySource): Promise<Uint8Array> {
  */
 export async function loadKeys(config: ProofConfig, source: KeySource, options: KeyOptions = {}): Promise<LoadedKeys> {
   const cfg = normalize(config);
-  const seed = options.seed ?? 0;
-  const load = async (from: KeySource) => {
-    const bytes = await keyBytes(from);
-    await call<null>({ op: "loadKeys", config: cfg, bytes, seed }, [bytes.buffer]);
-  };
-  await load(source);
-  if (options.full == null) return { full: null };
-  const full = load(options.full);
+  await loadFrom(cfg, source, options.seed ?? 0);
+  return { full: loadFull(cfg, options) };
+}
+
+/** Loads `cfg`'s keys from the key file at `source`. */
+async function loadFrom(cfg: ProofConfig, source: KeySource, seed: number): Promise<void> {
+  const bytes = await keyBytes(source);
+  await call<null>({ op: "loadKeys", config: cfg, bytes, seed }, [bytes.buffer]);
+}
+
+/** `options.full` loaded in the background, or null. */
+function loadFull(cfg: ProofConfig, options: KeyOptions): Promise<void> | null {
+  if (options.full == null) return null;
+  const full = loadFrom(cfg, options.full, options.seed ?? 0);
   // handled here too, so that a caller who never looks at it gets no unhandled rejection
   full.catch(() => {});
-  return { full };
+  return full;
+}
+
+/**
+ * A first proof while its key file downloads: proves `config`'s statement for `inputs` with the
+ * key file at `source` (a URL: fetched by the prover's worker, each chunk handed to the prover
+ * as it arrives; or its bytes), so that the proof's multi-scalar multiplications run on the
+ * parts of the file that have arrived while the rest is on the way, and it ends shortly after
+ * the last byte rather than a whole proof later. The keys stay loaded for `prove`, as after
+ * `loadKeys`; `options.full` names the full key file when `source` is a compact one, loaded
+ * behind the proof (`full` in the result, as `loadKeys`' `LoadedKeys.full`). In a page that is
+ * not cross-origin isolated (single-threaded module) the proof starts after the last byte.
+ */
+export async function proveWhileLoading(
+  config: ProofConfig,
+  inputs: ProofInputs,
+  source: KeySource,
+  options: KeyOptions = {},
+): Promise<ProveResult & LoadedKeys> {
+  const cfg = normalize(config);
+  const bytes = source instanceof Uint8Array ? source.slice() : source instanceof ArrayBuffer ? new Uint8Array(source.slice(0)) : null;
+  const url = bytes ? null : new URL(String(source), typeof document !== "undefined" ? document.baseURI : undefined).href;
+  const result = await call<ProveResult>(
+    { op: "proveWhileLoading", config: cfg, inputs: JSON.stringify(inputs), url, bytes },
+    bytes ? [bytes.buffer] : [],
+  );
+  return { ...result, full: loadFull(cfg, options) };
 }
 
 /**

@@ -7,6 +7,7 @@ export type Request =
   | { op: "loadKeys"; config: ProofConfig; bytes: Uint8Array; seed: number }
   | { op: "setupTestKeys"; config: ProofConfig; seed: number }
   | { op: "prove"; config: ProofConfig; inputs: string }
+  | { op: "proveWhileLoading"; config: ProofConfig; inputs: string; url: string | null; bytes: Uint8Array | null }
   | { op: "verificationKey"; config: ProofConfig }
   | { op: "verify"; vk: string; publicSignals: string; proof: string }
   | { op: "membershipInputs"; config: ProofConfig; leaves: string; index: number };

@@ -16,6 +16,9 @@ interface WasmProver {
   keysToBytes(): Uint8Array;
   witnessFromInputs(inputs: string): void;
   prove(): Uint8Array;
+  streamKeysBegin(seed?: number): void;
+  streamKeysPush(chunk: Uint8Array): void;
+  streamKeysEnd(): Uint8Array;
   snarkjsJson(): string;
   snarkjsVerificationKeyJson(): string;
   membershipInputs(leaves: string, index: number): string;
@@ -103,8 +106,39 @@ function prover(config: ProofConfig, create: boolean): WasmProver {
   return p;
 }
 
+/** `p`'s proof of `inputs` made while its key file arrives (the `url` fetched here, or `bytes`):
+ * each chunk goes to the prover as it comes, and `p` keeps the keys afterwards. */
+async function proveWhileLoading(p: WasmProver, inputs: string, url: string | null, bytes: Uint8Array | null) {
+  p.witnessFromInputs(inputs);
+  const resp = url == null ? null : await fetch(url);
+  if (resp && (!resp.ok || !resp.body)) throw new Error(`zkbench-prover: fetching the key file ${url}: HTTP ${resp.status}`);
+  p.streamKeysBegin();
+  try {
+    if (bytes) p.streamKeysPush(bytes);
+    const reader = resp?.body?.getReader();
+    for (;;) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      p.streamKeysPush(chunk.value);
+    }
+  } catch (e) {
+    // the prover stops with an error once the stream ends; the download's error is the one to report
+    try {
+      p.streamKeysEnd();
+    } catch {
+      /* the cut file's error */
+    }
+    throw e;
+  }
+  p.streamKeysEnd();
+  const j = JSON.parse(p.snarkjsJson());
+  return { proof: j.proof, publicSignals: j.public };
+}
+
 function handle(r: Request): unknown {
   switch (r.op) {
+    case "proveWhileLoading":
+      return proveWhileLoading(prover(r.config, true), r.inputs, r.url, r.bytes);
     case "loadKeys": {
       // one copy into WebAssembly memory; the keys are decoded where they lie there (Groth16's
       // fixed-base tables are not copied again)
@@ -149,7 +183,7 @@ self.onmessage = async (ev: MessageEvent<Envelope>) => {
   const r = ev.data;
   let reply: Reply;
   try {
-    const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule) : handle(r);
+    const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule) : await handle(r);
     reply = { id: r.id, ok: true, value };
   } catch (e) {
     reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };

@@ -3,9 +3,9 @@
 // `document.body.dataset.status` (`ready`, `proving`, `done`, `error`) let a test drive it.
 import {
   init,
-  loadKeys,
   membershipInputs,
   prove,
+  proveWhileLoading,
   setupTestKeys,
   verificationKey,
   verify,
@@ -14,8 +14,9 @@ import {
 
 const config: ProofConfig = { system: "groth16", hash: "poseidon", arity: 2, leaves: 1024, circuit: "membership" };
 // The key files beside the page (made by the example's test with zkbench's key writer): the
-// compact one (a fraction of the bytes) for the first proof, the full one loaded behind it.
-// Without them the page makes test keys itself (toxic waste known: a demonstration only).
+// compact one (a fraction of the bytes) streamed into the first proof, which runs while it
+// downloads; the full one loaded behind it for later proofs. Without them the page makes test
+// keys itself (toxic waste known: a demonstration only).
 const COMPACT_KEY_URL = "keys/membership-rows4.bin";
 const KEY_URL = "keys/membership.bin";
 
@@ -39,22 +40,32 @@ async function start() {
     threadedModule: __ZKBENCH_PROVER_MT__ ? "zkbench-prover-mt/zkbench_wasm.js" : undefined,
   });
   state.init = info;
-  let keySource = `key file ${COMPACT_KEY_URL}, then ${KEY_URL}`;
+  $("engine").textContent =
+    `Prover: ${info.build}, ${info.threads} thread(s)${info.reason ? ` (${info.reason})` : ""}; keys: downloaded with the first proof.`;
+  ($("prove") as HTMLButtonElement).disabled = false;
+  status("ready", "Ready.");
+}
+
+/** The first proof, made while the compact key file downloads (the full one follows); test keys
+ * made here if the page has no key files. */
+async function firstProof(inputs: Parameters<typeof prove>[1]) {
+  let keySource = `key file ${COMPACT_KEY_URL} (streamed into the first proof), then ${KEY_URL}`;
   try {
-    const { full } = await loadKeys(config, COMPACT_KEY_URL, { full: KEY_URL });
+    const { full, ...result } = await proveWhileLoading(config, inputs, COMPACT_KEY_URL, { full: KEY_URL });
     full?.then(
       () => (state.fullKeys = "loaded"),
       (e) => (state.fullKeys = `failed: ${e instanceof Error ? e.message : e}`),
     );
+    return result;
   } catch (e) {
+    if (!/HTTP 404/.test(String(e))) throw e;
     keySource = `test keys made in this browser (${e instanceof Error ? e.message : e})`;
     await setupTestKeys(config, 1);
+    return prove(config, inputs);
+  } finally {
+    state.keySource = keySource;
+    $("engine").textContent += ` Keys: ${keySource}.`;
   }
-  state.keySource = keySource;
-  $("engine").textContent =
-    `Prover: ${info.build}, ${info.threads} thread(s)${info.reason ? ` (${info.reason})` : ""}; keys: ${keySource}.`;
-  ($("prove") as HTMLButtonElement).disabled = false;
-  status("ready", "Ready.");
 }
 
 async function onProve(ev: Event) {
@@ -66,7 +77,7 @@ async function onProve(ev: Event) {
   try {
     const t0 = performance.now();
     const { root, inputs } = await membershipInputs(config, members, index);
-    const { proof, publicSignals } = await prove(config, inputs);
+    const { proof, publicSignals } = state.keySource ? await prove(config, inputs) : await firstProof(inputs);
     const ms = performance.now() - t0;
     const vk = await verificationKey(config);
     const ok = await verify(vk, publicSignals, proof);
