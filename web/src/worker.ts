@@ -314,6 +314,11 @@ async function proveStreamed(p: any, url: string, run: ProofRun, prefix: string)
   const fetched = now() - t;
   p.streamKeysEnd();
   const proved = now() - t;
+  // when the prover reached its milestones (seconds from its start, just before the request):
+  // stream_msm_z_s, stream_matrices_s, stream_h_s, stream_file_s, stream_proof_s
+  for (const [k, v] of Object.entries(JSON.parse(p.metricsJson()) as Record<string, number>)) {
+    if (k.startsWith("phase_stream_")) run.metrics[k.slice("phase_".length)] = v;
+  }
   const wire = transferBytes(url, resp);
   if (wire != null) run.metrics[`${prefix}transfer_bytes`] = wire;
   run.metrics[`${prefix}content_encoded`] = resp.headers.get("content-encoding") ? 1 : 0;

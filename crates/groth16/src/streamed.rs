@@ -24,6 +24,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use ark_bn254::{Bn254, Fr};
 use ark_groth16::{prepare_verifying_key, Proof};
+// `web_time::Instant` is `std::time::Instant` natively, `performance.now()` in browsers
+use web_time::Instant;
 use xxhash_rust::xxh3::Xxh3;
 
 use crate::prover::{h_scalars, scalars, MsmSums, ProverTables, Scalar};
@@ -119,16 +121,45 @@ impl KeyStream {
     }
 }
 
+/// When a streamed proof reached each of its milestones, in seconds from
+/// its start ([`prove_streamed`]): how much of it the download hid.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Milestones {
+    /// The MSMs over the assignment (A, B in G1 and G2, L) done.
+    pub msm_z: f64,
+    /// The matrices arrived and decoded.
+    pub matrices: f64,
+    /// The witness map and the H MSM done.
+    pub h: f64,
+    /// The last byte of the file arrived.
+    pub file: f64,
+    /// The proof and the keys ready.
+    pub proof: f64,
+}
+
+impl Milestones {
+    /// The milestones by name (`stream_<name>`), as a prover's parts.
+    pub fn parts(&self) -> [(&'static str, f64); 5] {
+        [
+            ("stream_msm_z", self.msm_z),
+            ("stream_matrices", self.matrices),
+            ("stream_h", self.h),
+            ("stream_file", self.file),
+            ("stream_proof", self.proof),
+        ]
+    }
+}
+
 /// Proves `assignment` with randomness `r`, `s` from the key file arriving
 /// in `stream` (the format of [`Keys::to_bytes`], full or compact tables),
 /// and returns the proof with the keys decoded on the way, for later
-/// proofs. See the module docs.
+/// proofs, and when it reached each step. See the module docs.
 pub fn prove_streamed(
     stream: &KeyStream,
     assignment: &Assignment,
     r: Fr,
     s: Fr,
-) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
+) -> Result<(Proof<Bn254>, Keys, Milestones), Groth16Error> {
     zkbench_msm::on_cores(|| streamed_on_pool(stream, assignment, r, s))
 }
 
@@ -137,7 +168,10 @@ fn streamed_on_pool(
     assignment: &Assignment,
     r: Fr,
     s: Fr,
-) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
+) -> Result<(Proof<Bn254>, Keys, Milestones), Groth16Error> {
+    let start = Instant::now();
+    let at = || start.elapsed().as_secs_f64();
+    let mut times = Milestones::default();
     let z = scalars(&assignment.full);
     let aux = z
         .get(assignment.num_instance..)
@@ -164,17 +198,20 @@ fn streamed_on_pool(
     let (b_g1, b_g1_sum) = tables.next_msm(&z)?;
     let (b_g2, b_g2_sum) = tables.next_msm(&z)?;
     let (l, l_sum) = tables.next_msm(aux)?;
+    times.msm_z = at();
     let (ht, ht_bytes) = tables.next::<ark_bn254::g1::Config>()?;
     tables.sum.update(&ht_bytes);
     tables.finish(header.tables_sum)?;
     let (vk, matrices) =
         prover_cache::decode_matrices(&stream.wait(tables_end, cache_end)?, header.matrices_sum)?;
+    times.matrices = at();
     crate::api::check_assignment(&matrices, assignment)?;
     // the H MSM's scalars, all of them: its table's bases are checked
     // against the key's `h_query` below
     let h = h_scalars(&matrices, &assignment.full, usize::MAX)?;
     prover_cache::within(&ht, h.len())?;
     let h_sum = ht.msm(&h);
+    times.h = at();
     // the proving key: the binding checks, then the proof
     let pk_len = stream.length(cache_end)?;
     let pk_end = (cache_end + 8)
@@ -182,6 +219,7 @@ fn streamed_on_pool(
         .ok_or_else(|| bad("length out of range"))?;
     let (pk, test_setup) = keys::proving_key_from_bytes(&stream.wait(cache_end + 8, pk_end)?)?;
     let len = stream.wait_closed();
+    times.file = at();
     if len != pk_end {
         return Err(bad(format!(
             "the file is {len} bytes, its lengths say {pk_end}"
@@ -206,7 +244,8 @@ fn streamed_on_pool(
     let pvk = prepare_verifying_key(&pk.vk);
     let (matrices, tables) = matrices;
     let keys = Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables);
-    Ok((proof, keys))
+    times.proof = at();
+    Ok((proof, keys, times))
 }
 
 /// The tables' section of a streamed key file, read table by table.
@@ -316,7 +355,7 @@ mod tests {
         r: Fr,
         s: Fr,
         close_at: usize,
-    ) -> Result<(Proof<Bn254>, Keys), Groth16Error> {
+    ) -> Result<(Proof<Bn254>, Keys, Milestones), Groth16Error> {
         let stream = KeyStream::new();
         std::thread::scope(|scope| {
             scope.spawn(|| {
@@ -358,7 +397,10 @@ mod tests {
                 None => keys.to_bytes(),
                 Some(rows) => keys.compacted(rows).to_bytes(),
             };
-            let (proof, back) = streamed(&file, &a, r, s, file.len()).unwrap();
+            let (proof, back, times) = streamed(&file, &a, r, s, file.len()).unwrap();
+            let t = times.parts().map(|(_, t)| t);
+            assert!(t.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+            assert!(t[0] > 0.0, "{times:?}");
             assert_eq!(proof, expected, "rows {rows:?}");
             // the keys decoded on the way prove the same again and verify
             let again = c

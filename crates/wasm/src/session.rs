@@ -212,7 +212,7 @@ impl BrowserSystem for Groth16 {
         let assignment = witness.clone();
         Ok(Streamed::start(Box::new(move |stream| {
             zkbench_groth16::streamed::prove_streamed(stream, &assignment, r, s)
-                .map(|(proof, keys)| (keys, proof))
+                .map(|(proof, keys, times)| (keys, proof, times.parts().to_vec()))
                 .map_err(|e| backend_err(SystemId::Groth16, e))
         })))
     }
@@ -508,11 +508,11 @@ impl<P: BrowserSystem> DynSession for State<P> {
 
     fn stream_end(&mut self) -> Result<Vec<u8>, WasmError> {
         let started = self.streaming.take().ok_or(WasmError::State(NO_STREAM))?;
-        let (keys, proof) = started.finish()?;
+        let (keys, proof, times) = started.finish()?;
         let bytes = self.sys.proof_to_bytes(&proof);
         self.keys = Some(keys);
         self.proof = Some(proof);
-        self.phases = Vec::new();
+        self.phases = times;
         Ok(bytes)
     }
 
@@ -662,7 +662,9 @@ impl Session {
     }
 
     /// The end of the key file: waits for the proof; returns its bytes,
-    /// and the keys decoded on the way become this session's keys.
+    /// and the keys decoded on the way become this session's keys. The
+    /// metrics then say when the proof reached its milestones
+    /// (`phase_stream_<name>_s`, `zkbench_groth16::streamed::Milestones`).
     pub fn stream_keys_end(&mut self) -> Result<Vec<u8>, WasmError> {
         self.inner.stream_end()
     }

@@ -13,8 +13,9 @@ use zkbench_groth16::streamed::KeyStream;
 
 use crate::WasmError;
 
-/// What the prover job returns: the keys and the proof.
-type Outcome<K, P> = Result<(K, P), WasmError>;
+/// What the prover job returns: the keys, the proof, and when it reached
+/// its milestones (named parts, seconds from its start).
+type Outcome<K, P> = Result<(K, P, zkbench_core::PhaseParts), WasmError>;
 
 /// The prover job of a streamed proof.
 type Job<K, P> = Box<dyn FnOnce(&KeyStream) -> Outcome<K, P> + Send>;

@@ -273,6 +273,12 @@ fn streamed_keys_prove_the_same() {
     }
     assert_eq!(t.stream_keys_end().unwrap(), want);
     assert!(t.verify().unwrap());
+    // when the streamed proof reached its milestones, in the metrics as a prover's parts
+    let m = t.metrics().unwrap();
+    assert!(
+        m["phase_stream_proof_s"] >= m["phase_stream_msm_z_s"],
+        "{m:?}"
+    );
     assert_eq!(
         t.prove_seeded(9).unwrap(),
         want,
