@@ -8,8 +8,11 @@
 //!
 //! `COMPACT=1`: instead, the key file's bytes (`Keys::to_bytes`) and the
 //! warm proof's time with the full tables and with compact ones of 8, 4, 2
-//! and 1 rows per base (`Keys::compacted`); `COMPACT_OUT=<dir>` also writes
-//! each key file there (`rows-full.bin`, `rows-<n>.bin`).
+//! and 1 rows per base (`Keys::compacted`), beside a first proof from the
+//! key file's bytes: decoded, then proved (`Keys::from_bytes`), and streamed
+//! (`streamed::prove_streamed` on the whole file, nothing left to wait for:
+//! its own cost); `COMPACT_OUT=<dir>` also writes each key file there
+//! (`rows-full.bin`, `rows-<n>.bin`).
 //!
 //! TEST SETUP (seed 1): the toxic waste is known; for measurement only.
 
@@ -86,8 +89,8 @@ fn main() {
     if std::env::var_os("COMPACT").is_some() {
         let out = std::env::var_os("COMPACT_OUT").map(std::path::PathBuf::from);
         println!(
-            "{:>6} {:>12} {:>10} {:>10}",
-            "rows", "key bytes", "wall ms", "CPU ms"
+            "{:>6} {:>12} {:>10} {:>10} {:>14} {:>12}",
+            "rows", "key bytes", "wall ms", "CPU ms", "decode+prove", "streamed"
         );
         let compact = [8, 4, 2, 1].map(|rows| (rows.to_string(), k.compacted(rows)));
         for (label, keys) in std::iter::once(("full".to_string(), &k))
@@ -100,7 +103,21 @@ fn main() {
             }
             ms(3, || c.prove_assignment(keys, &a, &mut rng).unwrap());
             let (t, cpu) = ms(reps, || c.prove_assignment(keys, &a, &mut rng).unwrap());
-            println!("{label:>6} {:>12} {t:>10.2} {cpu:>10.2}", bytes.len());
+            let (decoded, _) = ms(reps, || {
+                let keys = zkbench_groth16::Keys::from_bytes(&bytes).unwrap();
+                c.prove_assignment(&keys, &a, &mut rng).unwrap()
+            });
+            let (streamed, _) = ms(reps, || {
+                let stream = zkbench_groth16::streamed::KeyStream::new();
+                stream.push(&bytes);
+                stream.close();
+                let (r, s) = (ark_bn254::Fr::from(3u64), ark_bn254::Fr::from(5u64));
+                zkbench_groth16::streamed::prove_streamed(&stream, &a, r, s).unwrap()
+            });
+            println!(
+                "{label:>6} {:>12} {t:>10.2} {cpu:>10.2} {decoded:>14.2} {streamed:>12.2}",
+                bytes.len()
+            );
         }
         return;
     }
