@@ -23,7 +23,7 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use ark_bn254::{Bn254, Fr};
-use ark_groth16::{prepare_verifying_key, Proof};
+use ark_groth16::{prepare_verifying_key, Proof, ProvingKey};
 // `web_time::Instant` is `std::time::Instant` natively, `performance.now()` in browsers
 use web_time::Instant;
 use xxhash_rust::xxh3::Xxh3;
@@ -113,11 +113,16 @@ impl KeyStream {
         s.bytes.len()
     }
 
-    /// A little-endian u64 length at `at`, as a `usize`.
-    fn length(&self, at: usize) -> Result<usize, Groth16Error> {
+    /// The little-endian u64 length at `at`, as a `usize`, and the end of
+    /// the part it prefixes.
+    fn length(&self, at: usize) -> Result<(usize, usize), Groth16Error> {
         let b = self.wait(at, at + 8)?;
-        usize::try_from(u64::from_le_bytes(b.try_into().expect("8 bytes")))
-            .map_err(|_| bad("length out of range"))
+        let len = usize::try_from(u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .map_err(|_| bad("length out of range"))?;
+        let end = (at + 8)
+            .checked_add(len)
+            .ok_or_else(|| bad("length out of range"))?;
+        Ok((len, end))
     }
 }
 
@@ -178,15 +183,12 @@ fn streamed_on_pool(
         .ok_or_else(|| bad("the assignment is shorter than its instance"))?;
     // the prover cache: its tables (the MSMs over the assignment at once),
     // then the matrices (the witness map, then the H MSM)
-    let cache_len = stream.length(0)?;
-    let cache_end = 8usize
-        .checked_add(cache_len)
-        .ok_or_else(|| bad("length out of range"))?;
+    let (cache_len, cache_end) = stream.length(0)?;
     let header = Header::parse(&stream.wait(8, 8 + HEADER)?)?;
     let tables_end = usize::try_from(header.tables_len)
         .ok()
         .and_then(|n| (8 + HEADER).checked_add(n))
-        .filter(|&e| e <= cache_end)
+        .filter(|&e| e <= 8 + cache_len)
         .ok_or_else(|| bad("tables' section longer than the file"))?;
     let mut tables = Tables {
         stream,
@@ -212,19 +214,8 @@ fn streamed_on_pool(
     prover_cache::within(&ht, h.len())?;
     let h_sum = ht.msm(&h);
     times.h = at();
-    // the proving key: the binding checks, then the proof
-    let pk_len = stream.length(cache_end)?;
-    let pk_end = (cache_end + 8)
-        .checked_add(pk_len)
-        .ok_or_else(|| bad("length out of range"))?;
-    let (pk, test_setup) = keys::proving_key_from_bytes(&stream.wait(cache_end + 8, pk_end)?)?;
-    let len = stream.wait_closed();
+    let (pk, test_setup) = proving_key(stream, cache_end)?;
     times.file = at();
-    if len != pk_end {
-        return Err(bad(format!(
-            "the file is {len} bytes, its lengths say {pk_end}"
-        )));
-    }
     let tables = ProverTables {
         a,
         b_g1,
@@ -232,7 +223,8 @@ fn streamed_on_pool(
         h: ht,
         l,
     };
-    let matrices = prover_cache::Unbound::new(vk, matrices, tables).bind(&pk)?;
+    // the binding checks, then the proof
+    let (matrices, tables) = prover_cache::Unbound::new(vk, matrices, tables).bind(&pk)?;
     let sums = MsmSums {
         a: a_sum,
         b_g1: b_g1_sum,
@@ -242,10 +234,23 @@ fn streamed_on_pool(
     };
     let proof = sums.proof(&pk, r, s);
     let pvk = prepare_verifying_key(&pk.vk);
-    let (matrices, tables) = matrices;
     let keys = Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables);
     times.proof = at();
     Ok((proof, keys, times))
+}
+
+/// The proving key after the prover cache ending at `at`, which must end
+/// the file; and its test-setup flag.
+fn proving_key(stream: &KeyStream, at: usize) -> Result<(ProvingKey<Bn254>, bool), Groth16Error> {
+    let (_, end) = stream.length(at)?;
+    let pk = keys::proving_key_from_bytes(&stream.wait(at + 8, end)?)?;
+    let len = stream.wait_closed();
+    if len != end {
+        return Err(bad(format!(
+            "the file is {len} bytes, its lengths say {end}"
+        )));
+    }
+    Ok(pk)
 }
 
 /// The tables' section of a streamed key file, read table by table.

@@ -115,7 +115,9 @@ impl Prover {
     /// by chunk, e.g. from a `fetch` body's reader), and `streamKeysEnd`
     /// waits for the proof. `seed`: seeded randomness (tests), else the
     /// browser's. In a module without threads the proof runs in
-    /// `streamKeysEnd`.
+    /// `streamKeysEnd`. Until then the prover holds a pool thread waiting
+    /// for chunks: the thread that hands them over must not start another
+    /// proof meanwhile (on a one-thread pool it would wait for itself).
     #[wasm_bindgen(js_name = streamKeysBegin)]
     pub fn stream_keys_begin(&mut self, seed: Option<u32>) -> Result<(), JsError> {
         self.inner

@@ -179,8 +179,7 @@ function handle(r: Request): unknown {
   }
 }
 
-self.onmessage = async (ev: MessageEvent<Envelope>) => {
-  const r = ev.data;
+async function answer(r: Envelope) {
   let reply: Reply;
   try {
     const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule) : await handle(r);
@@ -189,4 +188,12 @@ self.onmessage = async (ev: MessageEvent<Envelope>) => {
     reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };
   }
   self.postMessage(reply);
+}
+
+// One request at a time, in order, even across a request's awaits: a proof made while its key
+// file downloads holds a pool thread that waits for the chunks this thread hands over, so no
+// other call may block this thread meanwhile (with one pool thread it would never end).
+let queue: Promise<void> = Promise.resolve();
+self.onmessage = (ev: MessageEvent<Envelope>) => {
+  queue = queue.then(() => answer(ev.data));
 };
