@@ -270,36 +270,46 @@ function transferBytes(url: string, resp: Response): number | null {
  * its wire size and encoding in `run.metrics` under `prefix` (`key_` or `full_key_`); null
  * when the server has no such file (404). */
 async function fetchKey(url: string, run: ProofRun, prefix: string): Promise<{ bytes: Uint8Array; seconds: number; cacheKey: string } | null> {
-  performance.clearResourceTimings();
   const t = now();
-  const resp = await fetch(url, { cache: "no-store" });
-  if (resp.status === 404) return null;
-  if (!resp.ok) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
+  const resp = await requestKey(url);
+  if (!resp) return null;
   const bytes = new Uint8Array(await resp.arrayBuffer());
   const seconds = now() - t;
-  const wire = transferBytes(url, resp);
-  if (wire != null) run.metrics[`${prefix}transfer_bytes`] = wire;
-  run.metrics[`${prefix}content_encoded`] = resp.headers.get("content-encoding") ? 1 : 0;
-  run.metrics[`${prefix}file_bytes`] = bytes.length;
+  keyMetrics(url, resp, run, prefix, bytes.length);
   return { bytes, seconds, cacheKey: `${url}|${resp.headers.get("last-modified") ?? ""}|${bytes.length}` };
 }
 
-/** A first proof from the key file at `url` while it downloads: the prover starts before the
- * request (`Prover.streamKeysBegin`, on the worker pool) and each chunk of the response body goes
+/** The response for the key file at `url`, past the HTTP cache (a first visit); null for 404. */
+async function requestKey(url: string): Promise<Response | null> {
+  performance.clearResourceTimings();
+  const resp = await fetch(url, { cache: "no-store" });
+  if (resp.status === 404) return null;
+  if (!resp.ok || !resp.body) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
+  return resp;
+}
+
+/** A fetched key file's wire size, encoding and decoded size in `run.metrics` under `prefix`. */
+function keyMetrics(url: string, resp: Response, run: ProofRun, prefix: string, fileBytes: number) {
+  const wire = transferBytes(url, resp);
+  if (wire != null) run.metrics[`${prefix}transfer_bytes`] = wire;
+  run.metrics[`${prefix}content_encoded`] = resp.headers.get("content-encoding") ? 1 : 0;
+  run.metrics[`${prefix}file_bytes`] = fileBytes;
+}
+
+/** A first proof from the key file at `url` while it downloads: the prover starts once the
+ * response's headers are in (`Prover.streamKeysBegin`, on the worker pool) and each chunk of the response body goes
  * to it as it arrives, so that the witness map and each table's MSM run while the rest of the
  * file is on the way; `streamKeysEnd` waits for the proof, after which `p` holds the keys. The
  * seconds to the last byte (`fetched`) and to the proof (`proved`), both from the request; null
  * when the server has no such file (404). `p` needs its witness first. */
 async function proveStreamed(p: any, url: string, run: ProofRun, prefix: string): Promise<{ fetched: number; proved: number } | null> {
-  performance.clearResourceTimings();
   const t = now();
-  const resp = await fetch(url, { cache: "no-store" });
-  if (resp.status === 404) return null;
-  if (!resp.ok || !resp.body) throw new Error(`fetching ${url}: HTTP ${resp.status}`);
+  const resp = await requestKey(url);
+  if (!resp) return null;
   p.streamKeysBegin();
   let bytes = 0;
   try {
-    const reader = resp.body.getReader();
+    const reader = resp.body!.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -314,15 +324,12 @@ async function proveStreamed(p: any, url: string, run: ProofRun, prefix: string)
   const fetched = now() - t;
   p.streamKeysEnd();
   const proved = now() - t;
-  // when the prover reached its milestones (seconds from its start, just before the request):
+  // when the prover reached its milestones (seconds from its start, once the headers were in):
   // stream_msm_z_s, stream_matrices_s, stream_h_s, stream_file_s, stream_proof_s
   for (const [k, v] of Object.entries(JSON.parse(p.metricsJson()) as Record<string, number>)) {
     if (k.startsWith("phase_stream_")) run.metrics[k.slice("phase_".length)] = v;
   }
-  const wire = transferBytes(url, resp);
-  if (wire != null) run.metrics[`${prefix}transfer_bytes`] = wire;
-  run.metrics[`${prefix}content_encoded`] = resp.headers.get("content-encoding") ? 1 : 0;
-  run.metrics[`${prefix}file_bytes`] = bytes;
+  keyMetrics(url, resp, run, prefix, bytes);
   return { fetched, proved };
 }
 

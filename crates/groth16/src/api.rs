@@ -419,15 +419,9 @@ impl Circuit {
             // fast as a warm one; a missing, damaged or stale cache is derived
             // data: rebuilt below and rewritten. The key and the cache are read
             // at the same time (the cache is checked against the key after).
-            #[cfg(feature = "parallel")]
-            let (pk, cache) = rayon::join(
+            let (pk, cache) = crate::join(
                 || keys::read_proving_key(&path),
                 || crate::prover_cache::read_unbound(&path),
-            );
-            #[cfg(not(feature = "parallel"))]
-            let (pk, cache) = (
-                keys::read_proving_key(&path),
-                crate::prover_cache::read_unbound(&path),
             );
             let pk = pk?;
             let pvk = prepare_verifying_key(&pk.vk);

@@ -54,6 +54,18 @@ pub mod system;
 pub mod testing;
 pub mod zkey;
 
+/// Both closures, side by side on the thread pool with the `parallel`
+/// feature, one after the other without it.
+pub(crate) fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(feature = "parallel")]
+    return rayon::join(a, b);
+    #[cfg(not(feature = "parallel"))]
+    (a(), b())
+}
+
 /// The statements, from `zkbench-statement` (one definition for every backend).
 pub use zkbench_statement as statement;
 

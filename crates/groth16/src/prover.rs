@@ -271,15 +271,9 @@ pub(crate) fn witness_map_with<Q: QapArith>(
         qap.coset_fft(&mut v);
         v
     };
-    #[cfg(feature = "parallel")]
-    let (a, (b, c)) = rayon::join(
+    let (a, (b, c)) = crate::join(
         || chain(&matrices.a, true),
-        || rayon::join(|| chain(&matrices.b, false), || chain(&matrices.c, false)),
-    );
-    #[cfg(not(feature = "parallel"))]
-    let (a, (b, c)) = (
-        chain(&matrices.a, true),
-        (chain(&matrices.b, false), chain(&matrices.c, false)),
+        || crate::join(|| chain(&matrices.b, false), || chain(&matrices.c, false)),
     );
     let z_inv = domain
         .evaluate_vanishing_polynomial(Fr::GENERATOR)

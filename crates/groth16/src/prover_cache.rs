@@ -486,10 +486,7 @@ fn join(
     matrices: impl FnOnce() -> Result<(Vec<u8>, ConstraintMatrices<Fr>), Groth16Error> + Send,
     tables: impl FnOnce() -> Result<ProverTables, Groth16Error> + Send,
 ) -> Result<Unbound, Groth16Error> {
-    #[cfg(feature = "parallel")]
-    let (a, b) = rayon::join(matrices, tables);
-    #[cfg(not(feature = "parallel"))]
-    let (a, b) = (matrices(), tables());
+    let (a, b) = crate::join(matrices, tables);
     let (vk, matrices) = a?;
     Ok(Unbound {
         vk,

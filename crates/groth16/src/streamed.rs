@@ -30,7 +30,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::prover::{h_scalars, scalars, MsmSums, ProverTables, Scalar};
 use crate::prover_cache::{self, Header, HEADER, TABLE_HEADER};
-use crate::{keys, Assignment, Groth16Error, Keys};
+use crate::{join, keys, Assignment, Groth16Error, Keys};
 use ark_ec::short_weierstrass::Projective;
 use zkbench_msm::{FixedBaseTable, RawCurve};
 
@@ -80,16 +80,6 @@ impl KeyStream {
     pub fn close(&self) {
         self.lock().closed = true;
         self.more.notify_all();
-    }
-
-    /// The bytes that have arrived so far.
-    pub fn len(&self) -> usize {
-        self.lock().bytes.len()
-    }
-
-    /// Whether no byte has arrived.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// Bytes `start..end` of the file, once they have arrived.
@@ -314,14 +304,6 @@ impl Tables<'_> {
         }
         Ok(())
     }
-}
-
-/// Both closures, side by side with the `parallel` feature.
-fn join<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
-    #[cfg(feature = "parallel")]
-    return rayon::join(a, b);
-    #[cfg(not(feature = "parallel"))]
-    (a(), b())
 }
 
 #[cfg(test)]

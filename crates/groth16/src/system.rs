@@ -97,13 +97,10 @@ impl ProofSystem for Groth16 {
         seed: u64,
         witness: &Witness,
     ) -> Result<(Keys, Assignment), Groth16Error> {
-        #[cfg(feature = "parallel")]
-        let (keys, prepared) = rayon::join(
+        let (keys, prepared) = crate::join(
             || self.read_keys(circuit, dir, seed),
             || circuit.witness(witness),
         );
-        #[cfg(not(feature = "parallel"))]
-        let (keys, prepared) = (self.read_keys(circuit, dir, seed), circuit.witness(witness));
         Ok((keys?, prepared?))
     }
 
