@@ -304,7 +304,7 @@ function proofCase(cfg: ProofConfig, threads: number): CaseObj {
 // metrics that belong to one phase's record only
 const PHASE_METRICS: Record<string, string[]> = {
   prove_cold: ["key_fetch_s", "key_load_s", "prove_cold_prover_s", "key_transfer_bytes", "key_content_encoded", "key_streamed",
-    "stream_msm_z_s", "stream_matrices_s", "stream_h_s", "stream_file_s", "stream_proof_s"],
+    "stream_matrices_s", "stream_h_s", "stream_msms_s", "stream_file_s", "stream_proof_s"],
   prove_cold_cached: ["key_cache_store_s", "key_cache_read_s", "key_cache_load_s", "prove_cold_cached_prover_s", "key_cache_opfs"],
 };
 

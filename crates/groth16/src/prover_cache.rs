@@ -8,18 +8,14 @@
 //! a warm one. This file stores both next to the proving key
 //! (`<key>.prover`), so that a cold proof is a warm proof plus a file read.
 //!
-//! # Format (version 5)
+//! # Format (version 6)
 //!
 //! `ZKBG16PC` magic, version (u8), three reserved bytes, the XXH3-64
-//! checksums of the two sections (tables, then matrices) and the length of
-//! the tables' section (u64 LE each), then the sections, all integers u64
+//! checksums of the two sections (matrices, then tables) and the length of
+//! the matrices' section (u64 LE each), then the sections, all integers u64
 //! LE unless noted:
 //!
-//! 1. the tables' section: the five tables (`a`, `b_g1`, `b_g2`, `l`, `h`):
-//!    window, rows (points per base: the number of windows in a full table,
-//!    fewer in a compact one, `zkbench_msm::FixedBaseTable::compact`), number
-//!    of bases, base indices (u32 LE), then the points;
-//! 2. the matrices' section: the verifying key, compressed, length-prefixed
+//! 1. the matrices' section: the verifying key, compressed, length-prefixed
 //!    (the cache is used only with the proving key whose `vk` is
 //!    byte-identical: binding), then the matrices: instance, witness and
 //!    constraint counts, the distinct coefficients (count, then each as
@@ -28,13 +24,21 @@
 //!    coefficients are few (156 distinct among the 35,961 entries of the
 //!    Griffin spend's matrices), so its entries take 8 bytes where their
 //!    values would take 36: the spend's matrices 0.3 MB instead of 1.4 MB,
-//!    the Poseidon membership's 1.8 MB instead of 7.9 MB.
+//!    the Poseidon membership's 1.8 MB instead of 7.9 MB;
+//! 2. the tables' section: the five tables in the order [`TABLE_ORDER`]
+//!    names them: window, rows (points per base: the number of windows in a
+//!    full table, fewer in a compact one,
+//!    `zkbench_msm::FixedBaseTable::compact`), number of bases, base indices
+//!    (u32 LE), then the points.
 //!
 //! The order is the order a prover reading the file as it arrives needs it
-//! ([`crate::streamed`]): the MSMs over the assignment (`a`, `b`, `l`) can
-//! start at once, the one over `h` once the matrices have given `h`.
-//! (Version 3 had the matrices first and `h` before `l`; version 4 wrote
-//! every coefficient in full.)
+//! ([`crate::streamed`]): the small matrices first, so that the witness map
+//! (`h`, its FFTs) runs while the tables come in, then the tables, the one
+//! with the most work per byte (`b_g2`) first and the cheapest MSM (`b_g1`)
+//! last, so that little is left to do after the last byte. (Version 3 had
+//! the matrices first too, written in full: 7.9 MB for the membership, too
+//! long a wait before the first table; versions 4 and 5 had the tables
+//! first and the matrices after them.)
 //!
 //! The sections are checked and decoded at the same time (version 1 had one
 //! checksum over both, so one thread read the whole file); the proving key
@@ -80,12 +84,14 @@ use crate::Groth16Error;
 use zkbench_msm::{num_windows, Backing, FixedBaseTable, PointBytes, RawCurve};
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
-const VERSION: u8 = 5;
+const VERSION: u8 = 6;
 /// Magic, version and reserved bytes, the two sections' checksums, the
-/// tables' section's length.
+/// matrices' section's length.
 pub(crate) const HEADER: usize = 8 + 4 + 8 + 8 + 8;
 /// A table's window, rows and number of bases (u64 LE each).
 pub(crate) const TABLE_HEADER: usize = 8 + 8 + 8;
+/// The tables in the order the file holds them (see the module docs).
+pub const TABLE_ORDER: [&str; 5] = ["b_g2", "h", "a", "l", "b_g1"];
 const WHAT: &str = "prover cache";
 
 /// Where the prover cache of the proving key at `pk_path` lives.
@@ -171,12 +177,6 @@ pub fn to_bytes(
     tables: &ProverTables,
 ) -> Vec<u8> {
     let mut w = Writer(Vec::new());
-    w.table(&tables.a);
-    w.table(&tables.b_g1);
-    w.table(&tables.b_g2);
-    w.table(&tables.l);
-    w.table(&tables.h);
-    let tables = std::mem::take(&mut w.0);
     let vk = vk_bytes(&pk.vk);
     w.u64(vk.len());
     w.0.extend_from_slice(&vk);
@@ -184,15 +184,22 @@ pub fn to_bytes(
     w.u64(matrices.num_witness_variables);
     w.u64(matrices.num_constraints);
     w.matrices([&matrices.a, &matrices.b, &matrices.c]);
-    let matrices = w.0;
+    let matrices = std::mem::take(&mut w.0);
+    // TABLE_ORDER
+    w.table(&tables.b_g2);
+    w.table(&tables.h);
+    w.table(&tables.a);
+    w.table(&tables.l);
+    w.table(&tables.b_g1);
+    let tables = w.0;
     let mut out = Vec::with_capacity(HEADER + tables.len() + matrices.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&[VERSION, 0, 0, 0]);
-    out.extend_from_slice(&checksum(&tables).to_le_bytes());
     out.extend_from_slice(&checksum(&matrices).to_le_bytes());
-    out.extend_from_slice(&(tables.len() as u64).to_le_bytes());
-    out.extend_from_slice(&tables);
+    out.extend_from_slice(&checksum(&tables).to_le_bytes());
+    out.extend_from_slice(&(matrices.len() as u64).to_le_bytes());
     out.extend_from_slice(&matrices);
+    out.extend_from_slice(&tables);
     out
 }
 
@@ -431,7 +438,7 @@ pub fn from_bytes(
 pub fn from_shared(backing: Arc<dyn Backing>) -> Result<Unbound, Groth16Error> {
     let data = (*backing).as_ref();
     let (tables, matrices) = sections(data)?;
-    let offset = HEADER;
+    let offset = data.len() - tables.0.len();
     join(
         || decode_matrices(matrices.0, matrices.1),
         || {
@@ -448,19 +455,19 @@ pub fn from_shared(backing: Arc<dyn Backing>) -> Result<Unbound, Groth16Error> {
 fn sections(data: &[u8]) -> Result<((&[u8], u64), (&[u8], u64)), Groth16Error> {
     let h = Header::parse(data.get(..HEADER).unwrap_or(data))?;
     let body = &data[HEADER..];
-    let split = usize::try_from(h.tables_len)
+    let split = usize::try_from(h.matrices_len)
         .ok()
         .filter(|&n| n <= body.len())
-        .ok_or_else(|| bad("tables' section longer than the file"))?;
-    let (tables, matrices) = body.split_at(split);
+        .ok_or_else(|| bad("matrices' section longer than the file"))?;
+    let (matrices, tables) = body.split_at(split);
     Ok(((tables, h.tables_sum), (matrices, h.matrices_sum)))
 }
 
 /// The fixed-size header of a cache file.
 pub(crate) struct Header {
-    pub(crate) tables_sum: u64,
     pub(crate) matrices_sum: u64,
-    pub(crate) tables_len: u64,
+    pub(crate) tables_sum: u64,
+    pub(crate) matrices_len: u64,
 }
 
 impl Header {
@@ -473,9 +480,9 @@ impl Header {
         }
         let word = |i: usize| u64::from_le_bytes(h[i..i + 8].try_into().expect("8"));
         Ok(Header {
-            tables_sum: word(12),
-            matrices_sum: word(20),
-            tables_len: word(28),
+            matrices_sum: word(12),
+            tables_sum: word(20),
+            matrices_len: word(28),
         })
     }
 }
@@ -544,8 +551,8 @@ pub(crate) fn decode_matrices(
     Ok((vk, matrices))
 }
 
-/// The tables' section: the five tables, their points `points(range)` of
-/// the section.
+/// The tables' section: the five tables ([`TABLE_ORDER`]), their points
+/// `points(range)` of the section.
 fn decode_tables(
     section: &[u8],
     sum: u64,
@@ -553,8 +560,9 @@ fn decode_tables(
 ) -> Result<ProverTables, Groth16Error> {
     check(section, sum)?;
     let mut r = Cursor::new(section);
-    let (a, b_g1, b_g2) = (r.table(points)?, r.table(points)?, r.table(points)?);
-    let (l, h) = (r.table(points)?, r.table(points)?);
+    // TABLE_ORDER
+    let (b_g2, h, a) = (r.table(points)?, r.table(points)?, r.table(points)?);
+    let (l, b_g1) = (r.table(points)?, r.table(points)?);
     let tables = ProverTables {
         a,
         b_g1,
@@ -673,16 +681,16 @@ mod tests {
             ("truncated", bytes[..bytes.len() / 2].to_vec()),
             ("flipped byte in a table", {
                 let mut b = bytes.clone();
-                b[HEADER + 200] ^= 1;
+                let i = b.len() - 200;
+                b[i] ^= 1;
                 b
             }),
             ("flipped byte in a matrix", {
                 let mut b = bytes.clone();
-                let i = b.len() - 5;
-                b[i] ^= 1;
+                b[HEADER + 200] ^= 1;
                 b
             }),
-            ("tables' section past the end", {
+            ("matrices' section past the end", {
                 let mut b = bytes.clone();
                 b[28..36].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
                 b

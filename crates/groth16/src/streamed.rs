@@ -2,15 +2,15 @@
 //!
 //! A first visit to a proving page fetches the key file, then proves; the
 //! network and the prover take turns. The key file ([`crate::Keys::to_bytes`])
-//! is laid out in the order a prover needs it: the fixed-base tables of the
-//! [`crate::prover_cache`] (those of `a`, `b` in G1 and G2 and `l` first:
-//! their MSMs are over the assignment, which the prover has before the
-//! first byte; then `h`'s), the constraint matrices (the witness map gives
-//! `h`, then the H MSM runs), and last the proving key (its binding checks
-//! and the randomisers' terms). So [`prove_streamed`] reads a
-//! [`KeyStream`] that another thread fills as the bytes come in, and
-//! works on what has arrived: each table's MSM as soon as that table is
-//! there, while the rest of the file is on the way.
+//! is laid out in the order a prover needs it: the [`crate::prover_cache`]'s
+//! constraint matrices (small: the witness map gives `h` while the rest
+//! arrives), then its fixed-base tables (the one with the most work per
+//! byte first, the cheapest MSM last: [`prover_cache::TABLE_ORDER`]), and
+//! last the proving key (its binding checks and the randomisers' terms).
+//! So [`prove_streamed`] reads a [`KeyStream`] that another thread fills
+//! as the bytes come in, and works on what has arrived: each table's MSM
+//! as soon as that table is there, while the rest of the file is on the
+//! way.
 //!
 //! The proof is the one [`crate::prover::create_proof`] makes from the same
 //! keys and randomness: the same scalars, tables and formulas, each MSM
@@ -120,12 +120,12 @@ impl KeyStream {
 /// its start ([`prove_streamed`]): how much of it the download hid.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Milestones {
-    /// The MSMs over the assignment (A, B in G1 and G2, L) done.
-    pub msm_z: f64,
     /// The matrices arrived and decoded.
     pub matrices: f64,
-    /// The witness map and the H MSM done.
+    /// The witness map done: the H MSM's scalars.
     pub h: f64,
+    /// The five MSMs done (A, B in G1 and G2, L over the assignment; H).
+    pub msms: f64,
     /// The last byte of the file arrived.
     pub file: f64,
     /// The proof and the keys ready.
@@ -133,12 +133,13 @@ pub struct Milestones {
 }
 
 impl Milestones {
-    /// The milestones by name (`stream_<name>`), as a prover's parts.
+    /// The milestones by name (`stream_<name>`), in the order they are
+    /// reached, as a prover's parts.
     pub fn parts(&self) -> [(&'static str, f64); 5] {
         [
-            ("stream_msm_z", self.msm_z),
             ("stream_matrices", self.matrices),
             ("stream_h", self.h),
+            ("stream_msms", self.msms),
             ("stream_file", self.file),
             ("stream_proof", self.proof),
         ]
@@ -171,39 +172,39 @@ fn streamed_on_pool(
     let aux = z
         .get(assignment.num_instance..)
         .ok_or_else(|| bad("the assignment is shorter than its instance"))?;
-    // the prover cache: its tables (the MSMs over the assignment at once),
-    // then the matrices (the witness map, then the H MSM)
+    // the prover cache: its matrices (the witness map while the tables
+    // arrive), then its tables, each table's MSM as soon as it is there
     let (cache_len, cache_end) = stream.length(0)?;
     let header = Header::parse(&stream.wait(8, 8 + HEADER)?)?;
-    let tables_end = usize::try_from(header.tables_len)
+    let matrices_end = usize::try_from(header.matrices_len)
         .ok()
         .and_then(|n| (8 + HEADER).checked_add(n))
         .filter(|&e| e <= 8 + cache_len)
-        .ok_or_else(|| bad("tables' section longer than the file"))?;
-    let mut tables = Tables {
-        stream,
-        at: 8 + HEADER,
-        end: tables_end,
-        sum: Xxh3::new(),
-    };
-    let (a, a_sum) = tables.next_msm(&z)?;
-    let (b_g1, b_g1_sum) = tables.next_msm(&z)?;
-    let (b_g2, b_g2_sum) = tables.next_msm(&z)?;
-    let (l, l_sum) = tables.next_msm(aux)?;
-    times.msm_z = at();
-    let (ht, ht_bytes) = tables.next::<ark_bn254::g1::Config>()?;
-    tables.sum.update(&ht_bytes);
-    tables.finish(header.tables_sum)?;
-    let (vk, matrices) =
-        prover_cache::decode_matrices(&stream.wait(tables_end, cache_end)?, header.matrices_sum)?;
+        .ok_or_else(|| bad("matrices' section longer than the file"))?;
+    let (vk, matrices) = prover_cache::decode_matrices(
+        &stream.wait(8 + HEADER, matrices_end)?,
+        header.matrices_sum,
+    )?;
     times.matrices = at();
     crate::api::check_assignment(&matrices, assignment)?;
     // the H MSM's scalars, all of them: its table's bases are checked
     // against the key's `h_query` below
     let h = h_scalars(&matrices, &assignment.full, usize::MAX)?;
-    prover_cache::within(&ht, h.len())?;
-    let h_sum = ht.msm(&h);
     times.h = at();
+    let mut tables = Tables {
+        stream,
+        at: matrices_end,
+        end: cache_end,
+        sum: Xxh3::new(),
+    };
+    // prover_cache::TABLE_ORDER
+    let (b_g2, b_g2_sum) = tables.next_msm(&z)?;
+    let (ht, h_sum) = tables.next_msm(&h)?;
+    let (a, a_sum) = tables.next_msm(&z)?;
+    let (l, l_sum) = tables.next_msm(aux)?;
+    let (b_g1, b_g1_sum) = tables.next_msm(&z)?;
+    times.msms = at();
+    tables.finish(header.tables_sum)?;
     let (pk, test_setup) = proving_key(stream, cache_end)?;
     times.file = at();
     let tables = ProverTables {
@@ -282,7 +283,7 @@ impl Tables<'_> {
         let (table, bytes) = self.next::<P>()?;
         if prover_cache::within(&table, scalars.len()).is_err() {
             return Err(bad(format!(
-                "a table has more bases than the assignment's {} values: keys for another circuit",
+                "a table has more bases than its MSM's {} scalars: keys for another circuit",
                 scalars.len()
             )));
         }
@@ -418,8 +419,8 @@ mod tests {
         }
         // a changed table point: the proof is withheld at the checksum
         let mut bad = file.clone();
-        let tables_len = u64::from_le_bytes(file[8 + 28..8 + 36].try_into().unwrap());
-        let at = 8 + HEADER + tables_len as usize / 2;
+        let cache_len = u64::from_le_bytes(file[..8].try_into().unwrap()) as usize;
+        let at = 8 + cache_len - 100;
         bad[at] ^= 1;
         let e = fails(&bad, &a, r, s, bad.len());
         assert!(e.to_string().contains("checksum"), "{e}");
