@@ -150,18 +150,19 @@ impl Keys {
 
     /// The keys as one byte string, for serving as a static file or storing
     /// in a browser (`zkbench-wasm`): the prover cache's bytes
-    /// ([`crate::prover_cache::to_bytes`]: fixed-base tables and matrices,
-    /// built here if they are not yet), then the proving-key file's
-    /// ([`keys::proving_key_to_bytes`]), each after its length as a
+    /// ([`crate::prover_cache::to_bytes`]: matrices and fixed-base tables,
+    /// built here if they are not yet), then the proving key's head
+    /// ([`keys::proving_key_head_to_bytes`]: the key without its queries,
+    /// whose points are the tables' first rows), each after its length as a
     /// little-endian `u64`. [`Keys::from_bytes`] reads it back. The order is
-    /// a streamed first proof's ([`crate::streamed`]): it needs the tables
-    /// first and the proving key (for its binding checks and the
-    /// randomisers' terms) last.
+    /// a streamed first proof's ([`crate::streamed`]): it needs the
+    /// matrices and tables first and the key's head (for the binding checks
+    /// and the randomisers' terms) last.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let pk = keys::proving_key_to_bytes(&self.pk, self.test_setup);
+        let head = keys::proving_key_head_to_bytes(&self.pk, self.test_setup);
         let cache = crate::prover_cache::to_bytes(&self.pk, &self.matrices, self.prover_tables());
-        let mut out = Vec::with_capacity(16 + pk.len() + cache.len());
-        for part in [&cache, &pk] {
+        let mut out = Vec::with_capacity(16 + head.len() + cache.len());
+        for part in [&cache, &head] {
             out.extend_from_slice(&(part.len() as u64).to_le_bytes());
             out.extend_from_slice(part);
         }
@@ -173,37 +174,34 @@ impl Keys {
     /// The tables' points are copied out of `data`; [`Keys::from_shared`]
     /// keeps them where they are.
     pub fn from_bytes(data: &[u8]) -> Result<Self, Groth16Error> {
-        let (pk, cache) = key_file_parts(data)?;
-        Self::assemble(&data[pk], |pk| {
-            crate::prover_cache::from_bytes(pk, &data[cache])
-        })
+        let (head, cache) = key_file_parts(data)?;
+        Self::assemble(
+            &data[head],
+            crate::prover_cache::unbound_from_bytes(&data[cache])?,
+        )
     }
 
     /// [`Keys::from_bytes`] of bytes the keys may keep: the tables' points
     /// stay in `data` (a range of it each, nothing copied), as a browser's
     /// key file read straight into WebAssembly memory does.
     pub fn from_shared(data: Arc<dyn zkbench_msm::Backing>) -> Result<Self, Groth16Error> {
-        let (pk, cache) = key_file_parts((*data).as_ref())?;
-        let pk_bytes = &(*data).as_ref()[pk];
-        Self::assemble(pk_bytes, |pk| {
-            let part = Arc::new(Part {
-                data: data.clone(),
-                range: cache,
-            });
-            crate::prover_cache::from_shared(part)?.bind(pk)
-        })
+        let (head, cache) = key_file_parts((*data).as_ref())?;
+        let part = Arc::new(Part {
+            data: data.clone(),
+            range: cache,
+        });
+        let unbound = crate::prover_cache::from_shared(part)?;
+        Self::assemble(&(*data).as_ref()[head], unbound)
     }
 
-    /// The keys from the proving key's bytes and `cache`, which decodes the
-    /// prover cache for that key.
+    /// The keys from the proving key head's bytes and the decoded prover
+    /// cache, bound to each other ([`crate::prover_cache::Unbound::bind_head`]).
     fn assemble(
-        pk_bytes: &[u8],
-        cache: impl FnOnce(
-            &ProvingKey<Bn254>,
-        ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error>,
+        head_bytes: &[u8],
+        cache: crate::prover_cache::Unbound,
     ) -> Result<Self, Groth16Error> {
-        let (pk, test_setup) = keys::proving_key_from_bytes(pk_bytes)?;
-        let (matrices, tables) = cache(&pk)?;
+        let (head, test_setup) = keys::proving_key_head_from_bytes(head_bytes)?;
+        let (pk, matrices, tables) = cache.bind_head(head)?;
         if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
             return Err(Groth16Error::decode(
                 "keys",
@@ -737,11 +735,11 @@ fn key_file_parts(
         Ok(start..at)
     };
     let cache = part()?;
-    let pk = part()?;
+    let head = part()?;
     if at != data.len() {
         return Err(Groth16Error::decode(what, "trailing bytes"));
     }
-    Ok((pk, cache))
+    Ok((head, cache))
 }
 
 /// A range of shared bytes, itself shared (the prover cache inside a key

@@ -39,6 +39,7 @@ use crate::Groth16Error;
 pub const FORMAT_VERSION: u8 = 2;
 
 const PK_MAGIC: &[u8; 8] = b"ZKBG16PK";
+const HEAD_MAGIC: &[u8; 8] = b"ZKBG16PH";
 const VK_MAGIC: &[u8; 8] = b"ZKBG16VK";
 const HEADER: usize = 8 + 4 + 8;
 
@@ -154,6 +155,15 @@ impl Reader<'_> {
         }
         self.pos += bytes.len();
         Ok(out)
+    }
+
+    fn u64(&mut self) -> Result<u64, Groth16Error> {
+        let b = self
+            .data
+            .get(self.pos..self.pos + 8)
+            .ok_or_else(|| self.err("truncated"))?;
+        self.pos += 8;
+        Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
 
     fn finish(&self) -> Result<(), Groth16Error> {
@@ -341,6 +351,69 @@ pub fn proving_key_from_bytes(data: &[u8]) -> Result<(ProvingKey<Bn254>, bool), 
             })
         },
         |pk| &pk.vk,
+    )
+}
+
+/// A proving key without its five queries, whose points a key file's
+/// prover tables already hold (each table's first row is its bases:
+/// [`crate::prover_cache`]); [`crate::prover_cache::Unbound::bind_head`]
+/// rebuilds the key from both.
+pub struct ProvingKeyHead {
+    /// The verifying key.
+    pub vk: VerifyingKey<Bn254>,
+    /// `β` in G1.
+    pub beta_g1: G1Affine,
+    /// `δ` in G1.
+    pub delta_g1: G1Affine,
+    /// The queries' lengths, points at infinity included: `a`, `b_g1`,
+    /// `b_g2`, `h`, `l`.
+    pub query_lens: [u64; 5],
+}
+
+/// Serialises the head of a proving key (framed like a proving key file,
+/// magic `ZKBG16PH`): the verifying key, `beta_g1`, `delta_g1` and the
+/// five queries' lengths (u64 LE), a few hundred bytes where the queries
+/// take megabytes (3.0 MB of the Poseidon membership's).
+pub fn proving_key_head_to_bytes(pk: &ProvingKey<Bn254>, test_setup: bool) -> Vec<u8> {
+    write_framed(HEAD_MAGIC, test_setup, Compress::No, |w| {
+        put_vk(w, &pk.vk);
+        w.put(&pk.beta_g1);
+        w.put(&pk.delta_g1);
+        for len in [
+            pk.a_query.len(),
+            pk.b_g1_query.len(),
+            pk.b_g2_query.len(),
+            pk.h_query.len(),
+            pk.l_query.len(),
+        ] {
+            w.buf.extend_from_slice(&(len as u64).to_le_bytes());
+        }
+    })
+}
+
+/// Decodes [`proving_key_head_to_bytes`]' output (checksum-verified;
+/// points not re-validated, as a proving key's). Returns it and the
+/// test-setup flag.
+pub fn proving_key_head_from_bytes(data: &[u8]) -> Result<(ProvingKeyHead, bool), Groth16Error> {
+    read_framed(
+        HEAD_MAGIC,
+        data,
+        "proving key head",
+        Validate::No,
+        |r| {
+            let (vk, beta_g1, delta_g1) = (get_vk(r)?, r.get()?, r.get()?);
+            let mut query_lens = [0; 5];
+            for len in &mut query_lens {
+                *len = r.u64()?;
+            }
+            Ok(ProvingKeyHead {
+                vk,
+                beta_g1,
+                delta_g1,
+                query_lens,
+            })
+        },
+        |head| &head.vk,
     )
 }
 

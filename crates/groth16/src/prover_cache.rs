@@ -372,6 +372,60 @@ impl Unbound {
     }
 }
 
+impl Unbound {
+    /// The proving key of `head` with its five queries rebuilt from the
+    /// tables' bases (points at infinity where a table has no base), then
+    /// the matrices and tables bound to it ([`Unbound::bind`]). The
+    /// queries' lengths are checked against the matrices before anything
+    /// is allocated, every base's coordinates to be below the modulus (as
+    /// a proving key file's reader does).
+    pub fn bind_head(
+        self,
+        head: crate::keys::ProvingKeyHead,
+    ) -> Result<(ProvingKey<ark_bn254::Bn254>, ConstraintMatrices<Fr>, ProverTables), Groth16Error>
+    {
+        let m = &self.matrices;
+        let vars = m.num_instance_variables.saturating_add(m.num_witness_variables) as u64;
+        // the QAP's domain holds the constraints and one per public input
+        let domain = (m.num_constraints.saturating_add(m.num_instance_variables) as u64)
+            .checked_next_power_of_two()
+            .unwrap_or(u64::MAX);
+        let [a, b_g1, b_g2, h, l] = head.query_lens;
+        if a != vars || b_g1 != vars || b_g2 != vars || l != m.num_witness_variables as u64 || h > domain
+        {
+            return Err(bad("the proving key's query lengths do not match the matrices"));
+        }
+        let t = &self.tables;
+        let pk = ProvingKey {
+            vk: head.vk,
+            beta_g1: head.beta_g1,
+            delta_g1: head.delta_g1,
+            a_query: query(&t.a, a)?,
+            b_g1_query: query(&t.b_g1, b_g1)?,
+            b_g2_query: query(&t.b_g2, b_g2)?,
+            h_query: query(&t.h, h)?,
+            l_query: query(&t.l, l)?,
+        };
+        let (matrices, tables) = self.bind(&pk)?;
+        Ok((pk, matrices, tables))
+    }
+}
+
+/// A proving key's query of `len` points from `table`'s bases.
+fn query<P: RawCurve>(
+    table: &FixedBaseTable<P>,
+    len: u64,
+) -> Result<Vec<ark_ec::short_weierstrass::Affine<P>>, Groth16Error> {
+    let len = len as usize; // at most the matrices' sizes (checked)
+    within(table, len)?;
+    let mut q = vec![ark_ec::short_weierstrass::Affine::<P>::identity(); len];
+    for (i, bytes) in table.bases() {
+        q[i as usize] =
+            P::get_checked(bytes).ok_or_else(|| bad("a base's coordinate not below the modulus"))?;
+    }
+    Ok(q)
+}
+
 /// An error unless every base of `table` is one of the key's `bases`.
 pub(crate) fn within<P: RawCurve>(
     table: &FixedBaseTable<P>,
@@ -421,6 +475,13 @@ pub fn from_bytes(
     pk: &ProvingKey<ark_bn254::Bn254>,
     data: &[u8],
 ) -> Result<(ConstraintMatrices<Fr>, ProverTables), Groth16Error> {
+    unbound_from_bytes(data)?.bind(pk)
+}
+
+/// Decodes a cache file (the tables' points copied out of `data`) without
+/// its proving key: bind it with [`Unbound::bind`] or
+/// [`Unbound::bind_head`].
+pub fn unbound_from_bytes(data: &[u8]) -> Result<Unbound, Groth16Error> {
     let (tables, matrices) = sections(data)?;
     join(
         || decode_matrices(matrices.0, matrices.1),
@@ -430,7 +491,6 @@ pub fn from_bytes(
             })
         },
     )
-    .and_then(|u| u.bind(pk))
 }
 
 /// Decodes a cache file held by a shared `backing` (a mapped file, or a file

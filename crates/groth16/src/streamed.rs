@@ -6,7 +6,9 @@
 //! constraint matrices (small: the witness map gives `h` while the rest
 //! arrives), then its fixed-base tables (the one with the most work per
 //! byte first, the cheapest MSM last: [`prover_cache::TABLE_ORDER`]), and
-//! last the proving key (its binding checks and the randomisers' terms).
+//! last the proving key's head (the key without its queries, whose points
+//! are the tables' first rows; its binding checks and the randomisers'
+//! terms).
 //! So [`prove_streamed`] reads a [`KeyStream`] that another thread fills
 //! as the bytes come in, and works on what has arrived: each table's MSM
 //! as soon as that table is there, while the rest of the file is on the
@@ -23,7 +25,7 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use ark_bn254::{Bn254, Fr};
-use ark_groth16::{prepare_verifying_key, Proof, ProvingKey};
+use ark_groth16::{prepare_verifying_key, Proof};
 // `web_time::Instant` is `std::time::Instant` natively, `performance.now()` in browsers
 use web_time::Instant;
 use xxhash_rust::xxh3::Xxh3;
@@ -205,7 +207,7 @@ fn streamed_on_pool(
     let (b_g1, b_g1_sum) = tables.next_msm(&z)?;
     times.msms = at();
     tables.finish(header.tables_sum)?;
-    let (pk, test_setup) = proving_key(stream, cache_end)?;
+    let (head, test_setup) = proving_key_head(stream, cache_end)?;
     times.file = at();
     let tables = ProverTables {
         a,
@@ -214,8 +216,10 @@ fn streamed_on_pool(
         h: ht,
         l,
     };
-    // the binding checks, then the proof
-    let (matrices, tables) = prover_cache::Unbound::new(vk, matrices, tables).bind(&pk)?;
+    // the key rebuilt from its head and the tables' bases, bound to the
+    // matrices and tables; then the proof
+    let (pk, matrices, tables) =
+        prover_cache::Unbound::new(vk, matrices, tables).bind_head(head)?;
     let sums = MsmSums {
         a: a_sum,
         b_g1: b_g1_sum,
@@ -230,18 +234,21 @@ fn streamed_on_pool(
     Ok((proof, keys, times))
 }
 
-/// The proving key after the prover cache ending at `at`, which must end
-/// the file; and its test-setup flag.
-fn proving_key(stream: &KeyStream, at: usize) -> Result<(ProvingKey<Bn254>, bool), Groth16Error> {
+/// The proving key's head after the prover cache ending at `at`, which
+/// must end the file; and its test-setup flag.
+fn proving_key_head(
+    stream: &KeyStream,
+    at: usize,
+) -> Result<(keys::ProvingKeyHead, bool), Groth16Error> {
     let (_, end) = stream.length(at)?;
-    let pk = keys::proving_key_from_bytes(&stream.wait(at + 8, end)?)?;
+    let head = keys::proving_key_head_from_bytes(&stream.wait(at + 8, end)?)?;
     let len = stream.wait_closed();
     if len != end {
         return Err(bad(format!(
             "the file is {len} bytes, its lengths say {end}"
         )));
     }
-    Ok(pk)
+    Ok(head)
 }
 
 /// The tables' section of a streamed key file, read table by table.

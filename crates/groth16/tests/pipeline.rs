@@ -334,3 +334,66 @@ fn compact_keys_prove_the_same() {
         assert_eq!(proof_with(&back), full, "rows {rows}, from its key file");
     }
 }
+
+/// A key file stores the proving key's queries once, as the tables' first
+/// rows, and its head (the key without them): the key read back is the
+/// setup's, for full and compact tables, and a head or a base that does not
+/// fit the rest is an error.
+#[test]
+fn key_files_rebuild_the_proving_key() {
+    use zkbench_groth16::prover_cache;
+    let c = toy_circuit(2, 16, CircuitKind::Spend);
+    let keys = c.setup(3).unwrap(); // TEST SETUP
+    for rows in [None, Some(4), Some(1)] {
+        let compact;
+        let k = match rows {
+            None => &keys,
+            Some(r) => {
+                compact = keys.compacted(r);
+                &compact
+            }
+        };
+        let file = k.to_bytes();
+        let back = zkbench_groth16::Keys::from_bytes(&file).unwrap();
+        assert_eq!(back.pk, keys.pk, "rows {rows:?}");
+        assert!(back.test_setup);
+        // the queries are not stored twice: the file is the cache and a head
+        let cache = prover_cache::to_bytes(&k.pk, &k.matrices, k.prover_tables());
+        let head = keys::proving_key_head_to_bytes(&k.pk, true);
+        assert_eq!(file.len(), 16 + cache.len() + head.len());
+        assert!(head.len() < 2048, "{} bytes", head.len());
+    }
+    let cache = prover_cache::to_bytes(&keys.pk, &keys.matrices, keys.prover_tables());
+    let with_head = |head: &[u8]| {
+        let mut f = Vec::new();
+        for part in [&cache[..], head] {
+            f.extend_from_slice(&(part.len() as u64).to_le_bytes());
+            f.extend_from_slice(part);
+        }
+        zkbench_groth16::Keys::from_bytes(&f).map(|_| ())
+    };
+    // a query one point longer than the matrices' variables
+    let mut longer = keys.pk.clone();
+    longer.a_query.push(longer.a_query[0]);
+    let e = with_head(&keys::proving_key_head_to_bytes(&longer, true)).unwrap_err();
+    assert!(e.to_string().contains("query lengths"), "{e}");
+    // another key's head (another setup of the same circuit)
+    let other = c.setup(4).unwrap(); // TEST SETUP
+    let e = with_head(&keys::proving_key_head_to_bytes(&other.pk, true)).unwrap_err();
+    assert!(e.to_string().contains("another proving key"), "{e}");
+    // a base's coordinate out of range, under a valid checksum
+    let mut bad = cache.clone();
+    let matrices_len = u64::from_le_bytes(bad[28..36].try_into().unwrap()) as usize;
+    let tables = 36 + matrices_len;
+    let n = u64::from_le_bytes(bad[tables + 16..tables + 24].try_into().unwrap()) as usize;
+    let base = tables + 24 + 4 * n;
+    bad[base..base + 32].fill(0xff);
+    let sum = xxhash_rust::xxh3::xxh3_64(&bad[tables..]);
+    bad[20..28].copy_from_slice(&sum.to_le_bytes());
+    let head = keys::proving_key_head_to_bytes(&keys.pk, true);
+    let e = prover_cache::unbound_from_bytes(&bad)
+        .and_then(|u| u.bind_head(keys::proving_key_head_from_bytes(&head)?.0))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("not below the modulus"), "{e}");
+}

@@ -231,6 +231,16 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self.points
     }
 
+    /// Every kept base with its index, as raw limbs: the table's first row
+    /// (`2^0` times the base), so that a table also stores its bases.
+    pub fn bases(&self) -> impl Iterator<Item = (u32, &[u8])> + '_ {
+        let stride = self.rows * P::BYTES;
+        self.indices
+            .iter()
+            .copied()
+            .zip(self.points.chunks_exact(stride).map(|p| &p[..P::BYTES]))
+    }
+
     /// Whether the points are a range of a shared backing (a mapped cache
     /// file) rather than the table's own memory.
     pub fn is_shared(&self) -> bool {
