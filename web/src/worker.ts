@@ -28,32 +28,18 @@ const initTimes: Record<string, number> = {};
 // MSM's vector kernel (SIMD128, or fused multiply-add in a ZKBENCH_WEB_FMA=1 build) on in the
 // threaded build (`?simd=1`; off by default, because its proofs were slower than the scalar
 // path's in Chromium: docs/browser.md).
-/** A small Groth16 proof (binary Poseidon membership, 16 leaves: test setup, witness, two
- * proofs) right after start-up, before the page asks for anything: V8 runs a new module's
- * functions in its baseline tier first and recompiles the hot ones later, so without it the
- * first real proof ran at about half speed (spend: 486 ms against 229 ms warm). It ends with
- * a first visit's path, a proof streamed from compact tables (`keysToBytesCompact`): without it
- * the first membership proof from compact keys took 225.6 ms against 206.3 ms for the next one,
- * with it 194.7 against 197.3 (Chromium 156, 2 threads). Time in initTimes.warm_up_s; a
- * failure only costs the warm-up. */
+/** The module's warm-up (`warmUp()`: a small test-setup Groth16 membership, two proofs from
+ * full tables and one streamed from compact ones, as a first visit makes it) right after
+ * start-up, before the page asks for anything: V8 runs a new module's functions in its baseline
+ * tier first and recompiles the hot ones later, so without it the first real proof ran at about
+ * half speed (spend: 486 ms against 229 ms warm); without its streamed compact proof the first
+ * membership proof from compact keys took 225.6 ms against 206.3 ms for the next one, with it
+ * 194.7 against 197.3 (Chromium 156, 2 threads). Time in initTimes.warm_up_s; a failure only
+ * costs the warm-up. */
 function warmUp() {
   const t = performance.now();
   try {
-    const w = new pkg.Prover(JSON.stringify({ system: "groth16", hash: "poseidon", arity: 2, leaves: 16, circuit: "membership" }));
-    try {
-      w.setup(1);
-      w.witness(1);
-      w.prove();
-      w.prove();
-      // a first visit's path too: compact tables, read as they stream in
-      const compact = w.keysToBytesCompact(4);
-      w.streamKeysBegin(1);
-      w.streamKeysPush(compact);
-      w.streamKeysEnd();
-      w.prove();
-    } finally {
-      w.free();
-    }
+    pkg.warmUp();
   } catch (e) {
     console.warn(`warm-up proof failed: ${e instanceof Error ? e.message : e}`);
   }

@@ -382,18 +382,32 @@ impl Unbound {
     pub fn bind_head(
         self,
         head: crate::keys::ProvingKeyHead,
-    ) -> Result<(ProvingKey<ark_bn254::Bn254>, ConstraintMatrices<Fr>, ProverTables), Groth16Error>
-    {
+    ) -> Result<
+        (
+            ProvingKey<ark_bn254::Bn254>,
+            ConstraintMatrices<Fr>,
+            ProverTables,
+        ),
+        Groth16Error,
+    > {
         let m = &self.matrices;
-        let vars = m.num_instance_variables.saturating_add(m.num_witness_variables) as u64;
+        let vars = m
+            .num_instance_variables
+            .saturating_add(m.num_witness_variables) as u64;
         // the QAP's domain holds the constraints and one per public input
         let domain = (m.num_constraints.saturating_add(m.num_instance_variables) as u64)
             .checked_next_power_of_two()
             .unwrap_or(u64::MAX);
         let [a, b_g1, b_g2, h, l] = head.query_lens;
-        if a != vars || b_g1 != vars || b_g2 != vars || l != m.num_witness_variables as u64 || h > domain
+        if a != vars
+            || b_g1 != vars
+            || b_g2 != vars
+            || l != m.num_witness_variables as u64
+            || h > domain
         {
-            return Err(bad("the proving key's query lengths do not match the matrices"));
+            return Err(bad(
+                "the proving key's query lengths do not match the matrices",
+            ));
         }
         let t = &self.tables;
         let pk = ProvingKey {
@@ -420,8 +434,8 @@ fn query<P: RawCurve>(
     within(table, len)?;
     let mut q = vec![ark_ec::short_weierstrass::Affine::<P>::identity(); len];
     for (i, bytes) in table.bases() {
-        q[i as usize] =
-            P::get_checked(bytes).ok_or_else(|| bad("a base's coordinate not below the modulus"))?;
+        q[i as usize] = P::get_checked(bytes)
+            .ok_or_else(|| bad("a base's coordinate not below the modulus"))?;
     }
     Ok(q)
 }

@@ -216,6 +216,14 @@ impl Prover {
     }
 }
 
+/// Runs the prover's paths once on a small test-setup circuit, so that
+/// the first real proof does not run in V8's baseline tier (see
+/// `session::warm_up`); call it once after loading the module.
+#[wasm_bindgen(js_name = warmUp)]
+pub fn warm_up() -> Result<(), JsError> {
+    crate::session::warm_up().map_err(js)
+}
+
 /// Verifies a Groth16 proof in snarkjs JSON (three JSON strings) with
 /// zkbench's verifier ([`session::verify_snarkjs`]).
 #[wasm_bindgen(js_name = verifySnarkjs)]

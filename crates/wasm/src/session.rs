@@ -739,6 +739,41 @@ impl Session {
     }
 }
 
+/// Runs the prover's paths once on a small circuit (a binary Poseidon
+/// membership over 16 leaves, **test setup**): two proofs from full tables,
+/// then a first visit's, streamed from compact tables. V8 runs a new
+/// module's functions in its baseline tier and recompiles the hot ones
+/// later, so a page that calls this right after loading the module gets its
+/// first real proof at full speed (without it the benchmark page's first
+/// spend proof took about twice a warm one). An error if a proof does not
+/// verify.
+pub fn warm_up() -> Result<(), WasmError> {
+    let mut s = Session::new(&ProveConfig {
+        system: "groth16".into(),
+        hash: "poseidon".into(),
+        alpha: None,
+        arity: 2,
+        leaves: 16,
+        circuit: "membership".into(),
+    })?;
+    s.setup(1)?; // TEST SETUP: warm-up only, its proofs are discarded
+    s.witness(1)?;
+    s.prove()?;
+    s.prove()?;
+    let compact = s.compact_keys_to_bytes(4)?;
+    s.stream_keys_begin(Some(1))?;
+    s.stream_keys_push(&compact)?;
+    s.stream_keys_end()?;
+    s.prove()?;
+    if !s.verify()? {
+        return Err(WasmError::Backend {
+            system: s.system().into(),
+            message: "the warm-up proof does not verify".into(),
+        });
+    }
+    Ok(())
+}
+
 /// A field element as a decimal string.
 pub fn fr_to_decimal(x: &Fr) -> String {
     x.into_bigint().to_string()

@@ -307,3 +307,10 @@ fn streamed_keys_prove_the_same() {
     let e = h.stream_keys_begin(None).unwrap_err().to_string();
     assert!(e.contains("Groth16 has one"), "{e}");
 }
+
+/// The warm-up (what a page runs right after loading the module) takes
+/// every path a first visit takes and its proofs verify.
+#[test]
+fn warm_up_runs_the_first_visit_s_paths() {
+    zkbench_wasm::session::warm_up().unwrap();
+}

@@ -77,7 +77,7 @@ export function init(options: InitOptions = {}): Promise<InitInfo> {
   worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "zkbench-prover" });
   worker.onmessage = onReply;
   worker.onerror = onWorkerError;
-  started = call<InitInfo>({ op: "init", threads, threadedModule: threadedModuleUrl(options) });
+  started = call<InitInfo>({ op: "init", threads, threadedModule: threadedModuleUrl(options), warmUp: options.warmUp ?? false });
   started.catch(() => terminate());
   return started;
 }

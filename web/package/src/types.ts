@@ -90,6 +90,15 @@ export interface InitOptions {
    * that loads the package unbundled reaches.
    */
   threadedModule?: string | URL;
+  /**
+   * Right after `init` resolves, run the prover once on a small test-setup circuit (its proofs
+   * are discarded), before the first request: WebAssembly engines run a new module's code in a
+   * baseline tier at first, and without this the first real proof takes up to twice as long.
+   * It costs about a second on two threads (two on one), which an app that calls `init` when
+   * its page loads spends while the user fills a form; requests made meanwhile wait for it.
+   * Default `false`.
+   */
+  warmUp?: boolean;
 }
 
 /** What `init` loaded. */

@@ -32,6 +32,7 @@ interface WasmModule {
   verifySnarkjs(vk: string, proof: string, publicSignals: string): boolean;
   threads(): number;
   buildInfo(): string;
+  warmUp(): void;
   initThreadPool?(threads: number): Promise<void>;
 }
 
@@ -188,6 +189,15 @@ async function answer(r: Envelope) {
     reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };
   }
   self.postMessage(reply);
+  // after init has answered, before the next request: the prover's paths once, so that the
+  // first real proof runs in V8's optimizing tier (InitOptions.warmUp)
+  if (r.op === "init" && reply.ok && r.warmUp) {
+    try {
+      loaded().warmUp();
+    } catch (e) {
+      console.warn(`zkbench-prover: warm-up failed (${e instanceof Error ? e.message : e}); proofs still work`);
+    }
+  }
 }
 
 // One request at a time, in order, even across a request's awaits: a proof made while its key
