@@ -396,4 +396,25 @@ fn key_files_rebuild_the_proving_key() {
         .map(|_| ())
         .unwrap_err();
     assert!(e.to_string().contains("not below the modulus"), "{e}");
+    // a variables' count far past the matrices' entries, with a head to
+    // match: an error before it sizes an allocation
+    let mut big = cache.clone();
+    let vk_len = u64::from_le_bytes(big[36..44].try_into().unwrap()) as usize;
+    let at = 36 + 8 + vk_len + 8; // the witness variables' count
+    let witness = 1u64 << 40;
+    big[at..at + 8].copy_from_slice(&witness.to_le_bytes());
+    let sum = xxhash_rust::xxh3::xxh3_64(&big[36..36 + matrices_len]);
+    big[12..20].copy_from_slice(&sum.to_le_bytes());
+    let vars = witness + keys.pk.vk.gamma_abc_g1.len() as u64;
+    let head = keys::ProvingKeyHead {
+        vk: keys.pk.vk.clone(),
+        beta_g1: keys.pk.beta_g1,
+        delta_g1: keys.pk.delta_g1,
+        query_lens: [vars, vars, vars, keys.pk.h_query.len() as u64, witness],
+    };
+    let e = prover_cache::unbound_from_bytes(&big)
+        .and_then(|u| u.bind_head(head))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("more variables"), "{e}");
 }
