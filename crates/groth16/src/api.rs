@@ -201,13 +201,8 @@ impl Keys {
         cache: crate::prover_cache::Unbound,
     ) -> Result<Self, Groth16Error> {
         let (head, test_setup) = keys::proving_key_head_from_bytes(head_bytes)?;
+        // bind_head checks the public inputs' count among the dimensions
         let (pk, matrices, tables) = cache.bind_head(head)?;
-        if pk.vk.gamma_abc_g1.len() != matrices.num_instance_variables {
-            return Err(Groth16Error::decode(
-                "keys",
-                "proving key and matrices disagree on the number of public inputs",
-            ));
-        }
         let pvk = prepare_verifying_key(&pk.vk);
         Ok(Keys::with_tables(
             pk,

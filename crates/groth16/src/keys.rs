@@ -108,11 +108,7 @@ impl Reader<'_> {
     /// A vector's length prefix, checked against the bytes left for
     /// elements of `elem_size` bytes (before anything is allocated).
     fn len_prefix(&mut self, elem_size: usize) -> Result<usize, Groth16Error> {
-        if self.data.len() - self.pos < 8 {
-            return Err(self.err("truncated length prefix"));
-        }
-        let len = u64::from_le_bytes(self.data[self.pos..self.pos + 8].try_into().unwrap());
-        self.pos += 8;
+        let len = self.u64()?;
         let left = (self.data.len() - self.pos) as u64;
         if len > left / elem_size as u64 {
             return Err(self.err(format!(
@@ -157,11 +153,12 @@ impl Reader<'_> {
         Ok(out)
     }
 
+    /// A length (u64 LE): a vector's prefix or a query's length.
     fn u64(&mut self) -> Result<u64, Groth16Error> {
         let b = self
             .data
             .get(self.pos..self.pos + 8)
-            .ok_or_else(|| self.err("truncated"))?;
+            .ok_or_else(|| self.err("truncated length"))?;
         self.pos += 8;
         Ok(u64::from_le_bytes(b.try_into().expect("8 bytes")))
     }
