@@ -351,6 +351,11 @@ pub trait MsmField: crate::inverse::BatchInverse {
     fn add_msm(&self, rhs: &Self) -> Self;
     /// `self − rhs`.
     fn sub_msm(&self, rhs: &Self) -> Self;
+    /// Inverts every element of `v` (all non-zero) with one field
+    /// inversion (Montgomery's trick); `prefix` is scratch memory.
+    fn invert_all(v: &mut [Self], prefix: &mut Vec<Self>)
+    where
+        Self: Sized;
     /// Words per group of eight elements in the layout of
     /// [`MsmField::batch_add_x8`] (0 where there is no such kernel).
     const SOA_GROUP: usize = 0;
@@ -469,8 +474,12 @@ impl VectorKernel {
 /// `MsmField` for a field with this module's `mul` and `square` functions
 /// (used on `wasm32`; ark-ff's operations elsewhere).
 macro_rules! msm_field {
-    ($field:ty, $mul:ident, $square:ident, $add:ident, $sub:ident, $put:ident, $get:ident, $group:ident, $batch:ident) => {
+    ($field:ty, $mul:ident, $square:ident, $add:ident, $sub:ident, $put:ident, $get:ident, $group:ident, $batch:ident, $invert:path) => {
         impl MsmField for $field {
+            fn invert_all(v: &mut [Self], prefix: &mut Vec<Self>) {
+                $invert(v, prefix)
+            }
+
             #[cfg(any(
                 target_arch = "x86_64",
                 all(target_arch = "wasm32", target_feature = "simd128")
@@ -577,7 +586,8 @@ msm_field!(
     put_fq,
     get_fq,
     FQ_GROUP,
-    batch_add_g1
+    batch_add_g1,
+    crate::inverse::batch_invert
 );
 msm_field!(
     Fq2,
@@ -588,7 +598,8 @@ msm_field!(
     put_fq2,
     get_fq2,
     FQ2_GROUP,
-    batch_add_g2
+    batch_add_g2,
+    crate::inverse::batch_invert_fq2
 );
 
 /// `acc += q` (mixed Jacobian + affine addition) with [`MsmField`]

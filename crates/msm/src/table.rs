@@ -41,9 +41,12 @@ const SCALAR_BITS: usize = 254;
 /// points are 256 MiB).
 const MAX_TABLE_POINTS: usize = 1 << 22;
 /// Cost of the reduction `Σ (i+1)·bucket[i]` per bucket, in batched affine
-/// additions: a mixed and a projective addition (about 11 and 14 field
-/// multiplications) against about 6 for a batched affine one.
-const REDUCTION_COST: f64 = 4.0;
+/// additions: two of them (the running sum's and the weighted sum's, see
+/// `buckets::reduce_batched`), which is also about what the Jacobian
+/// formulas of a bucket set too small for batches cost per bucket (a mixed
+/// and a projective addition, about 11 and 16 field multiplications, against
+/// about 6 for a batched affine addition) over its few buckets.
+const REDUCTION_COST: usize = 2;
 
 /// Precomputed multiples `2^(c·j)·P` of the bases of one MSM (all of them,
 /// or every `rounds`-th: see the module docs).
@@ -89,10 +92,10 @@ impl Round<'static> {
 pub struct Digits(Vec<i16>);
 
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
-/// `chunks` independent bucket sets, in `rounds` passes: mixed additions
-/// plus bucket reductions (a projective addition counted as 1.5 mixed ones).
+/// `chunks` independent bucket sets, in `rounds` passes, in batched affine
+/// additions: one per digit plus the bucket reductions.
 fn cost(n: usize, c: usize, chunks: usize, rounds: usize) -> usize {
-    n * SCALAR_BITS.div_ceil(c) + rounds * chunks * 3 * (1 << (c - 1))
+    n * SCALAR_BITS.div_ceil(c) + rounds * chunks * REDUCTION_COST * (1 << (c - 1))
 }
 
 /// Bucket passes of a table with `rows` points per base and window `c`.
@@ -307,7 +310,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
         Shape {
             bases: self.len(),
             base_cost: self.rows as f64 * P::ADD_COST,
-            piece_cost: REDUCTION_COST * (1u64 << (self.window - 1)) as f64 * P::ADD_COST,
+            piece_cost: (REDUCTION_COST << (self.window - 1)) as f64 * P::ADD_COST,
             prefix: Vec::new(),
             // sorted digits address table points in 32 bits
             buckets: if (self.points() as u64) < 1 << 32 {
