@@ -261,53 +261,30 @@ where
     /// `false` (nothing done) without the kernel.
     fn flush_x8(&mut self) -> bool {
         let points = self.points;
-        let group = P::BaseField::SOA_GROUP;
-        let words = self.b.batch.len().div_ceil(8) * group;
-        for v in self.b.soa.iter_mut() {
-            v.resize(words, 0);
-        }
         let mut batch = std::mem::take(&mut self.b.batch);
-        let mut n = 0;
         for e in batch.iter_mut() {
             let p = Self::point(points, *e);
-            let q = self.b.buckets[e.bucket as usize];
-            if p.x == q.x {
+            if p.x == self.b.buckets[e.bucket as usize].x {
                 self.add_special(e, p);
-                continue;
             }
-            let [px, py, qx, qy] = &mut self.b.soa;
-            p.x.soa_put(px, n);
-            p.y.soa_put(py, n);
-            q.x.soa_put(qx, n);
-            q.y.soa_put(qy, n);
-            n += 1;
         }
-        let groups = n.div_ceil(8);
-        let [px, py, qx, qy] = &mut self.b.soa;
-        // padding lanes: (1, 0) + (0, 0), a non-zero denominator
-        for k in n..groups * 8 {
-            P::BaseField::one().soa_put(px, k);
-            P::BaseField::zero().soa_put(py, k);
-            P::BaseField::zero().soa_put(qx, k);
-            P::BaseField::zero().soa_put(qy, k);
-        }
-        if !P::BaseField::batch_add_x8(px, py, qx, qy, groups) {
-            // no kernel: undo nothing (the specials are done), the scalar
-            // pass does the rest
+        let live = batch.iter().filter(|e| e.bucket != u32::MAX);
+        let buckets = &self.b.buckets;
+        let pairs = live
+            .clone()
+            .map(|e| (Self::point(points, *e), buckets[e.bucket as usize]));
+        if !add_x8(live.clone().count(), pairs, &mut self.b.soa) {
+            // no kernel: the specials are done, the scalar pass does the rest
             self.b.batch = batch;
             self.b.batch.retain(|e| e.bucket != u32::MAX);
             return false;
         }
-        let mut k = 0;
-        for e in &batch {
-            if e.bucket == u32::MAX {
-                continue;
-            }
+        let [_, _, qx, qy] = &self.b.soa;
+        for (k, e) in live.enumerate() {
             let x = P::BaseField::soa_get(qx, k);
             let y = P::BaseField::soa_get(qy, k);
             self.b.buckets[e.bucket as usize] = Affine::new_unchecked(x, y);
             self.b.state[e.bucket as usize] = FULL;
-            k += 1;
         }
         batch.clear();
         self.b.batch = batch;
@@ -368,7 +345,12 @@ where
         if self.b.buckets.len() >= MIN_BATCHED_REDUCTION {
             self.fold_sides();
             let b = &mut self.b;
-            return reduce_batched(&b.buckets, &b.state, offset, &mut b.scratch, &mut b.prefix);
+            let mut s = BatchScratch {
+                inverses: &mut b.scratch,
+                prefix: &mut b.prefix,
+                soa: self.vector.then_some(&mut b.soa),
+            };
+            return reduce_batched(&b.buckets, &b.state, offset, &mut s);
         }
         let mut running = Projective::<P>::zero();
         let mut acc = Projective::<P>::zero();
@@ -437,8 +419,7 @@ fn reduce_batched<P: RawCurve>(
     buckets: &[Affine<P>],
     state: &[u8],
     offset: u64,
-    scratch: &mut Vec<P::BaseField>,
-    prefix: &mut Vec<P::BaseField>,
+    s: &mut BatchScratch<'_, P::BaseField>,
 ) -> Projective<P>
 where
     P::BaseField: MsmField,
@@ -456,10 +437,10 @@ where
             let i = j * m + t;
             (i < n && state[i] != EMPTY).then(|| (j, buckets[i]))
         }));
-        add_batch(&mut run, &mut pairs, scratch, prefix);
+        add_batch(&mut run, &mut pairs, s);
         pairs.clear();
         pairs.extend((0..k).filter(|&j| !run[j].is_zero()).map(|j| (j, run[j])));
-        add_batch(&mut acc, &mut pairs, scratch, prefix);
+        add_batch(&mut acc, &mut pairs, s);
     }
     // Σ_j A_j + m·Σ_j j·R_j + offset·Σ_j R_j
     let mut total = Projective::<P>::zero();
@@ -479,42 +460,68 @@ where
     total
 }
 
+/// The scratch memory of [`add_batch`]: the denominators and prefix
+/// products of its inversion, and the eight-lane kernel's layout where the
+/// batches go to it (`None`: scalar arithmetic only).
+struct BatchScratch<'a, F> {
+    inverses: &'a mut Vec<F>,
+    prefix: &'a mut Vec<F>,
+    soa: Option<&'a mut [Vec<u64>; 4]>,
+}
+
 /// `dst[j] += p` for every `(j, p)` of `pairs` (each `j` at most once, no
 /// `p` at infinity), with one inversion: an empty `dst[j]` takes `p`, a
 /// cancellation (`dst[j] = −p`) empties it, and a doubling (`dst[j] = p`,
 /// common here: a running sum added to a weighted sum that holds only it)
-/// joins the batch with its own slope `3x² / 2y`. Pairs done at once are
-/// marked `j = usize::MAX`.
+/// joins the scalar batch with its own slope `3x² / 2y` (the eight-lane
+/// kernel adds distinct points only: there it is done at once). Pairs done
+/// at once are marked `j = usize::MAX`.
 fn add_batch<P: RawCurve>(
     dst: &mut [Affine<P>],
     pairs: &mut [(usize, Affine<P>)],
-    scratch: &mut Vec<P::BaseField>,
-    prefix: &mut Vec<P::BaseField>,
+    s: &mut BatchScratch<'_, P::BaseField>,
 ) where
     P::BaseField: MsmField,
 {
-    scratch.clear();
+    let vector = s.soa.is_some() && pairs.len() >= 32;
     for (j, p) in pairs.iter_mut() {
         let q = &mut dst[*j];
-        if q.is_zero() || (q.x == p.x && q.y != p.y) {
+        if q.is_zero() || (q.x == p.x && (q.y != p.y || vector)) {
             // BN254 has no point with y = 0: equal x and unequal y is −p
-            *q = if q.is_zero() { *p } else { Affine::zero() };
+            *q = match (q.is_zero(), q.y == p.y) {
+                (true, _) => *p,
+                (false, true) => (q.into_group() + *p).into_affine(),
+                (false, false) => Affine::zero(),
+            };
             *j = usize::MAX;
-            continue;
         }
-        scratch.push(if q.x == p.x {
+    }
+    let live = || pairs.iter().filter(|(j, _)| *j != usize::MAX);
+    if let Some(soa) = s.soa.as_deref_mut().filter(|_| vector) {
+        if add_x8(live().count(), live().map(|&(j, p)| (p, dst[j])), soa) {
+            let [_, _, qx, qy] = &*soa;
+            for (k, &(j, _)) in live().enumerate() {
+                let (x, y) = (P::BaseField::soa_get(qx, k), P::BaseField::soa_get(qy, k));
+                dst[j] = Affine::new_unchecked(x, y);
+            }
+            return;
+        }
+    }
+    s.inverses.clear();
+    s.inverses.extend(live().map(|&(j, p)| {
+        let q = &dst[j];
+        if q.x == p.x {
             p.y.add_msm(&p.y)
         } else {
             p.x.sub_msm(&q.x)
-        });
-    }
-    if scratch.is_empty() {
+        }
+    }));
+    if s.inverses.is_empty() {
         return;
     }
-    P::BaseField::invert_all(scratch, prefix);
-    let live = pairs.iter().filter(|(j, _)| *j != usize::MAX);
-    for ((j, p), inv) in live.zip(scratch.iter()) {
-        let q = &mut dst[*j];
+    P::BaseField::invert_all(s.inverses, s.prefix);
+    for (&(j, p), inv) in live().zip(s.inverses.iter()) {
+        let q = &mut dst[j];
         let num = if q.x == p.x {
             // doubling: λ = 3x² / 2y
             let x2 = p.x.square_msm();
@@ -534,6 +541,40 @@ fn add_batch<P: RawCurve>(
 #[inline(always)]
 pub(crate) fn point<P: RawCurve>(points: &[u8], i: usize) -> Affine<P> {
     P::get(&points[i * P::BYTES..(i + 1) * P::BYTES])
+}
+
+/// The additions `q += p` of `n` pairs `(p, q)` (no `p.x = q.x`) with the
+/// eight-lane kernel ([`MsmField::batch_add_x8`]): the pairs go into its
+/// layout in `soa` (`[px, py, qx, qy]`), padded to whole groups, and the sum
+/// of pair `k` is then element `k` of `soa[2]`, `soa[3]`; `false` (nothing
+/// done) where there is no kernel.
+fn add_x8<P: RawCurve>(
+    n: usize,
+    pairs: impl Iterator<Item = (Affine<P>, Affine<P>)>,
+    soa: &mut [Vec<u64>; 4],
+) -> bool
+where
+    P::BaseField: MsmField,
+{
+    let groups = n.div_ceil(8);
+    for v in soa.iter_mut() {
+        v.resize(groups * P::BaseField::SOA_GROUP, 0);
+    }
+    let [px, py, qx, qy] = soa;
+    for (k, (p, q)) in pairs.enumerate() {
+        p.x.soa_put(px, k);
+        p.y.soa_put(py, k);
+        q.x.soa_put(qx, k);
+        q.y.soa_put(qy, k);
+    }
+    // padding lanes: (1, 0) + (0, 0), a non-zero denominator
+    for k in n..groups * 8 {
+        P::BaseField::one().soa_put(px, k);
+        P::BaseField::zero().soa_put(py, k);
+        P::BaseField::zero().soa_put(qx, k);
+        P::BaseField::zero().soa_put(qy, k);
+    }
+    P::BaseField::batch_add_x8(px, py, qx, qy, groups)
 }
 
 #[cfg(test)]
@@ -583,10 +624,16 @@ mod tests {
                     .iter()
                     .map(|b| if b.is_zero() { EMPTY } else { FULL })
                     .collect();
-                for offset in [0, 4096] {
-                    let got =
-                        reduce_batched(&set, &state, offset, &mut Vec::new(), &mut Vec::new());
-                    assert_eq!(got, naive(&set, offset), "{n} buckets, offset {offset}");
+                for (offset, vector) in [(0, false), (4096, false), (0, true), (4096, true)] {
+                    let (mut inverses, mut prefix, mut soa) = Default::default();
+                    let mut s = BatchScratch {
+                        inverses: &mut inverses,
+                        prefix: &mut prefix,
+                        soa: vector.then_some(&mut soa),
+                    };
+                    let got = reduce_batched(&set, &state, offset, &mut s);
+                    let want = naive(&set, offset);
+                    assert_eq!(got, want, "{n} buckets, offset {offset}, vector {vector}");
                 }
             }
         }
