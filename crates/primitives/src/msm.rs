@@ -119,14 +119,15 @@ pub fn zkbench<P: RawCurve<ScalarField = Fr, BaseField: MsmField>>(
 /// Field multiplications of the cheapest MSM here for `n` points on
 /// `threads` threads, per point: `⌈256/c⌉` batched affine additions (6
 /// multiplications each) per point plus one reduction of `2^(c−1)`
-/// buckets (2 projective additions of 12 multiplications each), shared by
-/// the threads (cut by bucket ranges), with the best window `c`.
+/// buckets (2 batched affine additions each: a running sum and a weighted
+/// one), shared by the threads (cut by bucket ranges), with the best window
+/// `c`.
 pub fn model_muls_per_point(n: usize, threads: usize) -> f64 {
     let (n, t) = (n.max(1) as f64, threads.max(1) as f64);
     (2..=20)
         .map(|c| {
             let windows = 256f64 / c as f64;
-            (6.0 * n * windows.ceil() + 24.0 * (1u64 << (c - 1)) as f64) / (n * t)
+            (6.0 * n * windows.ceil() + 12.0 * (1u64 << (c - 1)) as f64) / (n * t)
         })
         .fold(f64::INFINITY, f64::min)
 }
