@@ -473,9 +473,10 @@ struct BatchScratch<'a, F> {
 /// `p` at infinity), with one inversion: an empty `dst[j]` takes `p`, a
 /// cancellation (`dst[j] = −p`) empties it, and a doubling (`dst[j] = p`,
 /// common here: a running sum added to a weighted sum that holds only it)
-/// joins the scalar batch with its own slope `3x² / 2y` (the eight-lane
-/// kernel adds distinct points only: there it is done at once). Pairs done
-/// at once are marked `j = usize::MAX`.
+/// joins the scalar batch with its own slope `3x² / 2y`. With the eight-lane
+/// kernel (`s.soa`, at least 32 pairs) the additions of distinct points go
+/// to it and only the doublings take the scalar batch. Pairs done are marked
+/// `j = usize::MAX`.
 fn add_batch<P: RawCurve>(
     dst: &mut [Affine<P>],
     pairs: &mut [(usize, Affine<P>)],
@@ -483,29 +484,32 @@ fn add_batch<P: RawCurve>(
 ) where
     P::BaseField: MsmField,
 {
-    let vector = s.soa.is_some() && pairs.len() >= 32;
     for (j, p) in pairs.iter_mut() {
         let q = &mut dst[*j];
-        if q.is_zero() || (q.x == p.x && (q.y != p.y || vector)) {
-            // BN254 has no point with y = 0: equal x and unequal y is −p
-            *q = match (q.is_zero(), q.y == p.y) {
-                (true, _) => *p,
-                (false, true) => (q.into_group() + *p).into_affine(),
-                (false, false) => Affine::zero(),
-            };
+        // BN254 has no point with y = 0: equal x and unequal y is −p
+        if q.is_zero() || (q.x == p.x && q.y != p.y) {
+            *q = if q.is_zero() { *p } else { Affine::zero() };
             *j = usize::MAX;
         }
     }
-    let live = || pairs.iter().filter(|(j, _)| *j != usize::MAX);
-    if let Some(soa) = s.soa.as_deref_mut().filter(|_| vector) {
-        if add_x8(live().count(), live().map(|&(j, p)| (p, dst[j])), soa) {
+    if let Some(soa) = s.soa.as_deref_mut().filter(|_| pairs.len() >= 32) {
+        let distinct: Vec<usize> = (0..pairs.len())
+            .filter(|&i| pairs[i].0 != usize::MAX && dst[pairs[i].0].x != pairs[i].1.x)
+            .collect();
+        let (d, p) = (&*dst, &*pairs);
+        let x8 = distinct.iter().map(|&i| (p[i].1, d[p[i].0]));
+        if !distinct.is_empty() && add_x8(distinct.len(), x8, soa) {
             let [_, _, qx, qy] = &*soa;
-            for (k, &(j, _)) in live().enumerate() {
+            for (k, &i) in distinct.iter().enumerate() {
                 let (x, y) = (P::BaseField::soa_get(qx, k), P::BaseField::soa_get(qy, k));
-                dst[j] = Affine::new_unchecked(x, y);
+                dst[pairs[i].0] = Affine::new_unchecked(x, y);
+                pairs[i].0 = usize::MAX;
             }
-            return;
         }
+    }
+    let live = || pairs.iter().filter(|(j, _)| *j != usize::MAX);
+    if live().next().is_none() {
+        return;
     }
     s.inverses.clear();
     s.inverses.extend(live().map(|&(j, p)| {
@@ -516,9 +520,6 @@ fn add_batch<P: RawCurve>(
             p.x.sub_msm(&q.x)
         }
     }));
-    if s.inverses.is_empty() {
-        return;
-    }
     P::BaseField::invert_all(s.inverses, s.prefix);
     for (&(j, p), inv) in live().zip(s.inverses.iter()) {
         let q = &mut dst[j];
