@@ -110,8 +110,9 @@ pub fn buffer_ptr() -> u32 {
 }
 
 fn buffer_addr(b: &[u8]) -> u32 {
-    // linear-memory offsets are 32-bit on wasm32; natively the value is unused
-    (b.as_ptr() as usize & 0xffff_ffff) as u32
+    // linear-memory offsets are 32-bit on wasm32; natively the value is
+    // unused (its low 32 bits)
+    b.as_ptr() as usize as u32
 }
 
 fn buffer_set(bytes: &[u8]) -> u32 {
