@@ -1,5 +1,7 @@
 //! Field inversion for the batched affine additions: Bernstein–Yang's
-//! divsteps instead of ark-ff's binary extended Euclid.
+//! divsteps instead of ark-ff's binary extended Euclid, and the batches'
+//! simultaneous inversions (Montgomery's trick; `Fq2`'s through the norms,
+//! in `Fq`).
 //!
 //! **Why.** A batch of affine additions shares one inversion (Montgomery's
 //! trick, [`crate::buckets`]), so its cost is spread over the batch. The
@@ -21,9 +23,9 @@
 
 use ark_bn254::{Fq, Fq2, FqConfig};
 use ark_ff::{BigInt, Field, MontConfig, One};
+use halo2curves_axiom::ff_ext::inverse::BYInverter;
 
 use crate::field::MsmField;
-use halo2curves_axiom::ff_ext::inverse::BYInverter;
 
 /// The inverter for BN254's base field (6 × 62-bit signed limbs: the
 /// modulus and the values stay below `2^(62·6 − 64)`).
