@@ -370,9 +370,7 @@ impl Unbound {
         within(&t.l, pk.l_query.len())?;
         Ok((self.matrices, self.tables))
     }
-}
 
-impl Unbound {
     /// The proving key of `head` with its five queries rebuilt from the
     /// tables' bases (points at infinity where a table has no base), then
     /// the matrices and tables bound to it ([`Unbound::bind`]). The

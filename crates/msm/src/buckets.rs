@@ -321,10 +321,7 @@ where
             } else {
                 p.y.sub_msm(&q.y)
             };
-            let lambda = num.mul_msm(inv);
-            let x = lambda.square_msm().sub_msm(&q.x).sub_msm(&p.x);
-            let y = lambda.mul_msm(&q.x.sub_msm(&x)).sub_msm(&q.y);
-            *q = Affine::new_unchecked(x, y);
+            *q = add_with_slope(q, &p.x, &num, inv);
             self.b.state[e.bucket as usize] = FULL;
         }
     }
@@ -531,11 +528,27 @@ fn add_batch<P: RawCurve>(
             // λ = (p.y − q.y) / (p.x − q.x)
             p.y.sub_msm(&q.y)
         };
-        let lambda = num.mul_msm(inv);
-        let x = lambda.square_msm().sub_msm(&q.x).sub_msm(&p.x);
-        let y = lambda.mul_msm(&q.x.sub_msm(&x)).sub_msm(&q.y);
-        *q = Affine::new_unchecked(x, y);
+        *q = add_with_slope(q, &p.x, &num, inv);
     }
+}
+
+/// `q + p` from the slope's numerator `num` and the inverse `inv` of its
+/// denominator (`λ = num·inv`), given `p.x`: `x = λ² − q.x − p.x`,
+/// `y = λ·(q.x − x) − q.y`.
+#[inline(always)]
+fn add_with_slope<P: RawCurve>(
+    q: &Affine<P>,
+    px: &P::BaseField,
+    num: &P::BaseField,
+    inv: &P::BaseField,
+) -> Affine<P>
+where
+    P::BaseField: MsmField,
+{
+    let lambda = num.mul_msm(inv);
+    let x = lambda.square_msm().sub_msm(&q.x).sub_msm(px);
+    let y = lambda.mul_msm(&q.x.sub_msm(&x)).sub_msm(&q.y);
+    Affine::new_unchecked(x, y)
 }
 
 /// Table point `i` of the raw point bytes (see [`crate::points`]).

@@ -760,7 +760,8 @@ pub fn warm_up() -> Result<(), WasmError> {
     s.witness(1)?;
     s.prove()?;
     s.prove()?;
-    let compact = s.compact_keys_to_bytes(4)?;
+    // the rows of the browser suite's compact key files (web/suite.json)
+    let compact = s.compact_keys_to_bytes(2)?;
     s.stream_keys_begin(Some(1))?;
     s.stream_keys_push(&compact)?;
     s.stream_keys_end()?;
