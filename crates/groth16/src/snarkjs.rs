@@ -255,7 +255,7 @@ pub fn vk_from_json(v: &Value) -> Result<VerifyingKey<Bn254>, Groth16Error> {
         .as_array()
         .ok_or_else(|| Groth16Error::decode(what, "IC is not an array"))?;
     if let Some(n) = v.get("nPublic") {
-        if n.as_u64() != Some(ic.len() as u64 - 1).filter(|_| !ic.is_empty()) {
+        if n.as_u64() != ic.len().checked_sub(1).map(|k| k as u64) {
             return Err(Groth16Error::decode(
                 what,
                 format!("nPublic {n} does not match {} IC points", ic.len()),
@@ -275,4 +275,32 @@ pub fn vk_from_json(v: &Value) -> Result<VerifyingKey<Bn254>, Groth16Error> {
             .map(|p| g1_from_json(p, "IC"))
             .collect::<Result<_, _>>()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key with no IC points is refused with an error, whatever its
+    /// `nPublic` says (never an arithmetic overflow on the empty list).
+    #[test]
+    fn vk_without_ic_points_is_an_error() {
+        let vk = VerifyingKey::<Bn254> {
+            gamma_abc_g1: vec![G1Affine::generator()],
+            ..Default::default()
+        };
+        let good = vk_to_json(&vk);
+        assert_eq!(vk_from_json(&good).unwrap(), vk);
+        for n_public in [json!(0), json!(u64::MAX), Value::Null] {
+            let mut v = good.clone();
+            v["IC"] = json!([]);
+            if n_public.is_null() {
+                v.as_object_mut().unwrap().remove("nPublic");
+            } else {
+                v["nPublic"] = n_public;
+            }
+            let err = vk_from_json(&v).unwrap_err().to_string();
+            assert!(err.contains("IC"), "{err}");
+        }
+    }
 }
