@@ -32,6 +32,19 @@ export function missingBrowser(kind) {
   return findBrowser(kind) ? null : `no ${kind} found (${install[kind]})`;
 }
 
+/** `name=value` pairs, space-separated, as Firefox preferences (`true`, `false` and integers
+ * typed; anything else a string); an entry without `=` is an error that says so. */
+export function firefoxPrefs(text) {
+  const prefs = {};
+  for (const entry of text.split(/\s+/).filter(Boolean)) {
+    const at = entry.indexOf("=");
+    if (at <= 0) throw new Error(`ZKBENCH_FIREFOX_PREFS: ${JSON.stringify(entry)} is not name=value`);
+    const v = entry.slice(at + 1);
+    prefs[entry.slice(0, at)] = v === "true" ? true : v === "false" ? false : /^-?\d+$/.test(v) ? Number(v) : v;
+  }
+  return prefs;
+}
+
 /** puppeteer-core's Browser for `kind` (headless); `protocolTimeoutMs` bounds one call. */
 export async function launchBrowser(kind, { protocolTimeoutMs = 600000 } = {}) {
   const why = missingBrowser(kind);
@@ -52,6 +65,9 @@ export async function launchBrowser(kind, { protocolTimeoutMs = 600000 } = {}) {
         "browser.shell.checkDefaultBrowser": false,
         "datareporting.policy.dataSubmissionEnabled": false,
         "network.captive-portal-service.enabled": false,
+        // ZKBENCH_FIREFOX_PREFS: more preferences, space-separated name=value (experiments,
+        // e.g. javascript.options.wasm_wide_arithmetic=true)
+        ...firefoxPrefs(process.env.ZKBENCH_FIREFOX_PREFS || ""),
       },
     });
   }

@@ -152,6 +152,7 @@ pub fn detect_environment() -> Environment {
             .into(),
         user_agent: None,
         cross_origin_isolated: None,
+        wasm_build: None,
     }
 }
 

@@ -62,6 +62,12 @@ fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {
         Some(true),
         "zkbench serve isolates the page"
     );
+    // which module ran, and the MSM's arithmetic in it
+    let build = doc.env.wasm_build.as_deref().unwrap_or_default();
+    assert!(
+        build.starts_with("threads (") && build.contains(", MSM "),
+        "env.wasm_build: {build:?}"
+    );
     // a later visit: the key file read back from the origin-private file system (Chromium has
     // it in workers), decoded, and a first proof
     let cached = doc

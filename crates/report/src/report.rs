@@ -131,6 +131,20 @@ fn browser_table(rows: &[BrowserRow]) -> Table {
     t
 }
 
+/// The browser and the WebAssembly module the browser records were measured
+/// in (`env.user_agent`, `env.wasm_build` of the first record with them).
+fn browser_env(recs: &[&Record]) -> Option<String> {
+    let env = recs
+        .iter()
+        .map(|r| &r.env)
+        .find(|e| e.user_agent.is_some() || e.wasm_build.is_some())?;
+    let parts: Vec<String> = [("browser", &env.user_agent), ("module", &env.wasm_build)]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| format!("{k}: {v}")))
+        .collect();
+    Some(parts.join("; "))
+}
+
 fn browser_markdown(recs: &[&Record]) -> String {
     let rows = browser_rows(recs);
     if rows.is_empty() {
@@ -138,6 +152,9 @@ fn browser_markdown(recs: &[&Record]) -> String {
     }
     let mut out = browser_table(&rows).markdown();
     out.pop();
+    if let Some(env) = browser_env(recs) {
+        out += &format!("\n{env}\n");
+    }
     for (ours, peer, case) in browser_same_page(&rows) {
         out += &format!(
             "\nSame page, same statement ({case}): zkbench groth16 {} / snarkjs {} = **{:.2}×**\n",
@@ -155,6 +172,9 @@ fn browser_html(recs: &[&Record]) -> String {
         return String::new();
     }
     let mut h = browser_table(&rows).html();
+    if let Some(env) = browser_env(recs) {
+        h += &format!("<p>{}</p>", esc(&env));
+    }
     for (ours, peer, case) in browser_same_page(&rows) {
         h += &format!(
             "<p>Same page, same statement ({}): zkbench groth16 {} / snarkjs {} = <b>{:.2}×</b></p>",
@@ -925,7 +945,9 @@ mod tests {
             r
         };
         let native = rec("groth16", false, 0.4);
-        let wasm = rec("groth16", true, 1.0);
+        let mut wasm = rec("groth16", true, 1.0);
+        wasm.env.user_agent = Some("HeadlessChrome/156 <x>".into());
+        wasm.env.wasm_build = Some("threads (simd128, wide-arithmetic)".into());
         let snarkjs = rec("snarkjs", true, 5.0);
         let recs = [&native, &wasm, &snarkjs];
         let rows = browser_rows(&recs);
@@ -942,7 +964,18 @@ mod tests {
             md.contains("zkbench groth16 1.00 s / snarkjs 5.00 s = **0.20×**"),
             "{md}"
         );
-        assert!(browser_html(&recs).contains("<b>2.50×</b>"));
+        assert!(
+            md.contains(
+                "browser: HeadlessChrome/156 <x>; module: threads (simd128, wide-arithmetic)"
+            ),
+            "{md}"
+        );
+        let html = browser_html(&recs);
+        assert!(html.contains("<b>2.50×</b>"));
+        assert!(
+            html.contains("HeadlessChrome/156 &lt;x&gt;"),
+            "user strings escaped: {html}"
+        );
         assert_eq!(native_only(&recs).len(), 1);
     }
 

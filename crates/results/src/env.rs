@@ -37,4 +37,9 @@ pub struct Environment {
     /// which WebAssembly threads need.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_origin_isolated: Option<bool>,
+    /// Browser runs: which `zkbench-wasm` module ran and the MSM's arithmetic
+    /// in it (e.g. `threads (wasm-bindgen-rayon, atomics, simd128,
+    /// wide-arithmetic), MSM scalar (…)`), as the page reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wasm_build: Option<String>,
 }
