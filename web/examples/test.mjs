@@ -158,6 +158,13 @@ async function checkRun(kind, got, threaded) {
   if (got.status !== "done") return;
   if (threaded) check(got.init.build === "threaded" && got.init.threads > 1, `${kind}: the threaded module ran (${got.init.threads} threads)`);
   else check(got.init.build === "single-threaded" && got.init.threads === 1, `${kind}: the single-threaded module ran (${got.init.reason})`);
+  // the wide-arithmetic build runs exactly where it is packed, the page threaded, and the
+  // browser validates i64.mul_wide_u (ZKBENCH_CHROMIUM_FLAGS / ZKBENCH_FIREFOX_PREFS turn it on)
+  const wide = threaded && got.widePacked === true && got.wideSupported === true;
+  check(
+    got.init.wideArithmetic === wide,
+    `${kind}: wide-arithmetic module ${wide ? "ran" : "not run"} (packed: ${got.widePacked}, browser validates it: ${got.wideSupported})`,
+  );
   check(
     got.keySource === "key file keys/membership-rows2.bin (streamed into the first proof), then keys/membership.bin",
     `${kind}: the first proof streamed the compact key file from its URL, then the full one loaded`,

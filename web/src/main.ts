@@ -190,7 +190,8 @@ const hasSimd = WebAssembly.validate(
  * whose one function uses `i64.mul_wide_u` validates only where it does (Chromium 156: behind
  * `--js-flags=--wasm-wide_arithmetic`). Where it does and the page has a threaded build made
  * with it (`pkg-mt-wide`: `ZKBENCH_WEB_WIDE=1 bash scripts/build-web.sh`), that build runs:
- * halo2curves' field products no longer call compiler-rt's `__multi3`. */
+ * halo2curves' field products no longer call compiler-rt's `__multi3`, and the Groth16 MSMs and
+ * FFTs multiply on 64-bit limbs (`zkbench_msm::field::mul_cios`). */
 const hasWide = WebAssembly.validate(
   new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 126, 126, 1, 126, 3, 2, 1, 0, 10, 11, 1, 9, 0, 32, 0, 32, 1, 252, 22, 26, 11]),
 );

@@ -15,21 +15,25 @@ const isolation = {
 // The package's threaded module (when it was packed with one) stays static files: its thread
 // pool's workers import it by URL. Copied to dist/zkbench-prover-mt; main.ts passes that URL
 // to init() as `threadedModule`.
+// The same for the wide-arithmetic build, when packed: dist/zkbench-prover-mt-wide, `wideModule`.
 const mt = fileURLToPath(new URL("./node_modules/zkbench-prover/dist/wasm-mt", import.meta.url));
 const hasMt = fs.existsSync(path.join(mt, "zkbench_wasm.js"));
+const mtWide = fileURLToPath(new URL("./node_modules/zkbench-prover/dist/wasm-mt-wide", import.meta.url));
+const hasMtWide = hasMt && fs.existsSync(path.join(mtWide, "zkbench_wasm.js"));
 
 function copyThreadedModule() {
   return {
     name: "zkbench-prover-threaded-module",
     writeBundle(options) {
       if (hasMt) fs.cpSync(mt, path.join(options.dir, "zkbench-prover-mt"), { recursive: true });
+      if (hasMtWide) fs.cpSync(mtWide, path.join(options.dir, "zkbench-prover-mt-wide"), { recursive: true });
     },
   };
 }
 
 export default defineConfig({
   base: "./",
-  define: { __ZKBENCH_PROVER_MT__: JSON.stringify(hasMt) },
+  define: { __ZKBENCH_PROVER_MT__: JSON.stringify(hasMt), __ZKBENCH_PROVER_MT_WIDE__: JSON.stringify(hasMtWide) },
   build: { target: "es2022", outDir: "dist", emptyOutDir: true },
   worker: { format: "es" },
   optimizeDeps: { exclude: ["zkbench-prover"] },

@@ -3,9 +3,12 @@
 //   1. src/*.ts -> dist/*.js + dist/*.d.ts (TypeScript from web/node_modules: cd web && npm ci);
 //   2. the single-threaded zkbench-wasm (wasm-bindgen --target web) -> dist/wasm-st;
 //   3. the threaded one, when built -> dist/wasm-mt (static files that the worker imports by
-//      URL, never bundled), named in dist/packed.js; otherwise the package runs single-threaded.
-// The modules come from ZKBENCH_WASM_ST / ZKBENCH_WASM_MT (directories of wasm-bindgen output),
-// default web/public/pkg-st and web/public/pkg-mt (what scripts/build-web.sh writes).
+//      URL, never bundled), named in dist/packed.js; otherwise the package runs single-threaded;
+//   4. with it, the threaded one built with wide arithmetic, when built -> dist/wasm-mt-wide
+//      (loaded where the browser validates i64.mul_wide_u).
+// The modules come from ZKBENCH_WASM_ST / ZKBENCH_WASM_MT / ZKBENCH_WASM_MT_WIDE (directories of
+// wasm-bindgen output), default web/public/pkg-st, pkg-mt and pkg-mt-wide (what
+// scripts/build-web.sh writes; pkg-mt-wide with ZKBENCH_WEB_WIDE=1).
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -17,6 +20,7 @@ const web = path.resolve(pkgDir, "..");
 const dist = path.join(pkgDir, "dist");
 const st = path.resolve(process.env.ZKBENCH_WASM_ST || path.join(web, "public", "pkg-st"));
 const mt = path.resolve(process.env.ZKBENCH_WASM_MT || path.join(web, "public", "pkg-mt"));
+const mtWide = path.resolve(process.env.ZKBENCH_WASM_MT_WIDE || path.join(web, "public", "pkg-mt-wide"));
 const glue = "zkbench_wasm.js";
 
 function fail(msg) {
@@ -53,7 +57,16 @@ copyModule(st, "wasm-st", reexport);
 if (fs.existsSync(path.join(mt, glue))) {
   // not bundled: its thread pool's workers import the glue by URL (wasm-bindgen-rayon)
   copyModule(mt, "wasm-mt", reexport);
-  fs.writeFileSync(path.join(dist, "packed.js"), `export const THREADED_MODULE = "wasm-mt/${glue}";\n`);
+  let wide = "null";
+  if (fs.existsSync(path.join(mtWide, glue))) {
+    copyModule(mtWide, "wasm-mt-wide", reexport);
+    wide = JSON.stringify(`wasm-mt-wide/${glue}`);
+    console.error(`zkbench-prover build: wide-arithmetic threaded module from ${mtWide}`);
+  }
+  fs.writeFileSync(
+    path.join(dist, "packed.js"),
+    `export const THREADED_MODULE = "wasm-mt/${glue}";\nexport const WIDE_MODULE = ${wide};\n`,
+  );
   console.error(`zkbench-prover build: threaded module from ${mt}`);
 } else {
   console.error(`zkbench-prover build: no threaded module at ${mt}: the package runs single-threaded`);

@@ -7,7 +7,7 @@
 //   await loadKeys(config, "/keys/membership.bin");
 //   const { proof, publicSignals } = await prove(config, { leaf, index, siblings });
 //   await verify(await verificationKey(config), publicSignals, proof); // true
-import { THREADED_MODULE } from "./packed.js";
+import { THREADED_MODULE, WIDE_MODULE } from "./packed.js";
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type {
   InitInfo,
@@ -24,6 +24,9 @@ import type {
 } from "./types.js";
 
 export type * from "./types.js";
+/** Whether this browser validates WebAssembly wide arithmetic (`i64.mul_wide_u`), where `init`
+ * loads the wide-arithmetic threaded module if the package has one. */
+export { wideArithmeticSupported } from "./probe.js";
 
 let worker: Worker | null = null;
 let started: Promise<InitInfo> | null = null;
@@ -60,9 +63,20 @@ function onWorkerError(ev: ErrorEvent) {
  * as the static files it must stay: its thread pool's workers import it by URL).
  */
 function threadedModuleUrl(options: InitOptions): string | null {
+  return moduleUrl(options.threadedModule, THREADED_MODULE);
+}
+
+/** Where the wide-arithmetic threaded module's glue is: `options.wideModule`, else the package's
+ * own copy when it was packed with one (as {@link threadedModuleUrl}). */
+function wideModuleUrl(options: InitOptions): string | null {
+  return moduleUrl(options.wideModule, WIDE_MODULE);
+}
+
+/** `given` against the page's base URL, else `packed` beside this file, else null. */
+function moduleUrl(given: string | URL | undefined, packed: string | null): string | null {
   const base = typeof document !== "undefined" ? document.baseURI : import.meta.url;
-  if (options.threadedModule) return new URL(String(options.threadedModule), base).href;
-  return THREADED_MODULE ? new URL([".", THREADED_MODULE].join("/"), import.meta.url).href : null;
+  if (given) return new URL(String(given), base).href;
+  return packed ? new URL([".", packed].join("/"), import.meta.url).href : null;
 }
 
 /**
@@ -77,7 +91,13 @@ export function init(options: InitOptions = {}): Promise<InitInfo> {
   worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "zkbench-prover" });
   worker.onmessage = onReply;
   worker.onerror = onWorkerError;
-  started = call<InitInfo>({ op: "init", threads, threadedModule: threadedModuleUrl(options), warmUp: options.warmUp ?? false });
+  started = call<InitInfo>({
+    op: "init",
+    threads,
+    threadedModule: threadedModuleUrl(options),
+    wideModule: wideModuleUrl(options),
+    warmUp: options.warmUp ?? false,
+  });
   started.catch(() => terminate());
   return started;
 }

@@ -91,6 +91,13 @@ export interface InitOptions {
    */
   threadedModule?: string | URL;
   /**
+   * URL of the threaded module built with WebAssembly wide arithmetic (`dist/wasm-mt-wide`'s
+   * `zkbench_wasm.js`, when the package was packed with one), loaded instead of `threadedModule`
+   * where the browser validates `i64.mul_wide_u`: field products on 64-bit limbs, about twice
+   * as fast. Default: the package's own copy, if any.
+   */
+  wideModule?: string | URL;
+  /**
    * Right after `init` resolves, run the prover once on a small test-setup circuit (its proofs
    * are discarded), before the first request: WebAssembly engines run a new module's code in a
    * baseline tier at first, and without this the first real proof takes up to twice as long.
@@ -107,6 +114,8 @@ export interface InitInfo {
   threads: number;
   /** Which module runs. */
   build: "threaded" | "single-threaded";
+  /** Whether it is the wide-arithmetic build (`InitOptions.wideModule`). */
+  wideArithmetic: boolean;
   /** Why the single-threaded module runs when more threads were asked for. */
   reason?: string;
   /** `crossOriginIsolated` of the page. */

@@ -1,10 +1,12 @@
 /// <reference lib="webworker" />
 // zkbench-prover's worker: loads zkbench-wasm (the threaded module when it is in the package,
-// more than one thread is asked for and the page is cross-origin isolated; the single-threaded
-// one otherwise) and answers the main thread's requests one at a time, so that a proof never
+// more than one thread is asked for and the page is cross-origin isolated — its wide-arithmetic
+// build where the package has one and the engine validates it —; the single-threaded one
+// otherwise) and answers the main thread's requests one at a time, so that a proof never
 // blocks the page.
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type { ProofConfig } from "./types.js";
+import { wideArithmeticSupported } from "./probe.js";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -58,17 +60,33 @@ async function loadThreaded(url: string, threads: number): Promise<WasmModule> {
   return mt;
 }
 
-async function load(threads: number, threadedModule: string | null) {
+/** The threaded module: the wide-arithmetic build where the package has it and the engine takes
+ * it (its field products on 64-bit limbs, about twice as fast), else the plain threaded one. */
+async function loadThreadedBest(threadedModule: string, wideModule: string | null, threads: number) {
+  if (wideModule && wideArithmeticSupported()) {
+    try {
+      return { module: await loadThreaded(wideModule, threads), wide: true };
+    } catch (e) {
+      console.warn(`zkbench-prover: ${e instanceof Error ? e.message : e}; loading the plain threaded module`);
+    }
+  }
+  return { module: await loadThreaded(threadedModule, threads), wide: false };
+}
+
+async function load(threads: number, threadedModule: string | null, wideModule: string | null) {
   if (wasm) throw new Error("zkbench-prover: init() was already called");
   let reason: string | undefined;
   let build: "threaded" | "single-threaded" = "single-threaded";
+  let wideArithmetic = false;
   if (threads > 1) {
     if (!threadedModule) reason = "this zkbench-prover was packed without the threaded module (zkbench's scripts/build-web.sh builds it)";
     else if (!self.crossOriginIsolated)
       reason = "the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it has no SharedArrayBuffer for WebAssembly threads";
     else {
       try {
-        wasm = await loadThreaded(threadedModule, threads);
+        const best = await loadThreadedBest(threadedModule, wideModule, threads);
+        wasm = best.module;
+        wideArithmetic = best.wide;
         build = "threaded";
       } catch (e) {
         reason = e instanceof Error ? e.message : String(e);
@@ -85,6 +103,7 @@ async function load(threads: number, threadedModule: string | null) {
   return {
     threads: wasm.threads(),
     build,
+    wideArithmetic,
     reason,
     crossOriginIsolated: self.crossOriginIsolated,
     buildInfo: JSON.parse(wasm.buildInfo()),
@@ -183,7 +202,7 @@ function handle(r: Request): unknown {
 async function answer(r: Envelope) {
   let reply: Reply;
   try {
-    const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule) : await handle(r);
+    const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule, r.wideModule) : await handle(r);
     reply = { id: r.id, ok: true, value };
   } catch (e) {
     reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };

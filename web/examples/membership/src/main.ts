@@ -9,6 +9,7 @@ import {
   setupTestKeys,
   verificationKey,
   verify,
+  wideArithmeticSupported,
   type ProofConfig,
 } from "zkbench-prover";
 
@@ -20,8 +21,10 @@ const config: ProofConfig = { system: "groth16", hash: "poseidon", arity: 2, lea
 const COMPACT_KEY_URL = "keys/membership-rows2.bin";
 const KEY_URL = "keys/membership.bin";
 
-// true when the package has a threaded module (vite.config.js copies it to zkbench-prover-mt/)
+// true when the package has a threaded module (vite.config.js copies it to zkbench-prover-mt/),
+// and one built with wide arithmetic (zkbench-prover-mt-wide/)
 declare const __ZKBENCH_PROVER_MT__: boolean;
+declare const __ZKBENCH_PROVER_MT_WIDE__: boolean;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const state: Record<string, unknown> = {};
@@ -38,10 +41,13 @@ async function start() {
   const info = await init({
     threads: navigator.hardwareConcurrency,
     threadedModule: __ZKBENCH_PROVER_MT__ ? "zkbench-prover-mt/zkbench_wasm.js" : undefined,
+    wideModule: __ZKBENCH_PROVER_MT_WIDE__ ? "zkbench-prover-mt-wide/zkbench_wasm.js" : undefined,
   });
   state.init = info;
+  state.wideSupported = wideArithmeticSupported();
+  state.widePacked = __ZKBENCH_PROVER_MT_WIDE__;
   $("engine").textContent =
-    `Prover: ${info.build}, ${info.threads} thread(s)${info.reason ? ` (${info.reason})` : ""}; keys: downloaded with the first proof.`;
+    `Prover: ${info.build}${info.wideArithmetic ? " (wide arithmetic)" : ""}, ${info.threads} thread(s)${info.reason ? ` (${info.reason})` : ""}; keys: downloaded with the first proof.`;
   ($("prove") as HTMLButtonElement).disabled = false;
   status("ready", "Ready.");
 }
