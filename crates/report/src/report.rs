@@ -756,9 +756,10 @@ const BY_ARITY: [ArityChart; 4] = [
 /// One [`ArityChart`], one line per series ([`collect_series`]).
 fn arity_chart(recs: &[&Record], (title, y_label, log_y, value): &ArityChart) -> Option<String> {
     let s = collect_series(recs, "prove", |r| {
-        Some((r.case.arity? as f64, value(r)?)).filter(|_| {
-            r.case.kind == CaseKind::Proof && r.case.circuit != Some(Circuit::BatchRoot)
-        })
+        if r.case.kind != CaseKind::Proof || r.case.circuit == Some(Circuit::BatchRoot) {
+            return None;
+        }
+        Some((r.case.arity? as f64, value(r)?))
     });
     line_chart(title, "arity (children per node)", y_label, &s, *log_y)
 }
@@ -770,8 +771,10 @@ fn overview_charts(recs: &[&Record], no_grid: bool) -> Vec<String> {
     let mut charts: Vec<String> = Vec::new();
     charts.extend(arity_chart(recs, &BY_ARITY[0]));
     let s = collect_series(recs, "prove", |r| {
+        if r.case.circuit != Some(Circuit::BatchRoot) || !no_grid {
+            return None;
+        }
         Some((r.case.depth? as f64, r.median()?))
-            .filter(|_| r.case.circuit == Some(Circuit::BatchRoot) && no_grid)
     });
     charts.extend(line_chart(
         "Batch-root prove time vs depth",
