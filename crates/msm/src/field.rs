@@ -235,8 +235,8 @@ fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
 /// does not need (the gnark-crypto "no-carry" variant; `modulus` asserts
 /// the bound). Fully reduced, equal to ark-ff's product.
 ///
-/// **Why here.** This is what ark-ff does natively; in WebAssembly its
-/// 32 products are `__multi3` calls unless the build has the
+/// **Why here.** This is ark-ff's portable algorithm; in WebAssembly its
+/// 32 wide products are `__multi3` calls unless the build has the
 /// wide-arithmetic proposal, where each is one `i64.mul_wide_u`. There this
 /// takes 13.6 ns per `Fq` product against 29.3 ns for the 29-bit [`mul`]
 /// (headless Chromium 156 with `--js-flags=--wasm-wide_arithmetic`, a chain
@@ -421,8 +421,8 @@ pub(crate) fn fq2_square(a: &Fq2) -> Fq2 {
 }
 
 /// The base-field multiplications of the MSM's point additions: ark-ff's
-/// natively, the 29-bit-limb ones of this module on `wasm32` (see the module
-/// docs). Results are identical either way.
+/// natively, this module's on `wasm32` (29-bit limbs, or 64-bit ones in a
+/// [`WIDE`] build; see the module docs). Results are identical either way.
 pub trait MsmField: crate::inverse::BatchInverse {
     /// `self · rhs`.
     fn mul_msm(&self, rhs: &Self) -> Self;
