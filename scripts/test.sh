@@ -26,6 +26,10 @@ for f in README.md docs/*.md; do
 done
 [ "$bad" = 0 ]
 
+step "API docs (cargo doc --no-deps, warnings denied: every intra-doc link resolves and names a public item)"
+# about 6 min from a cold cache on 2 cores (its dependencies' metadata), seconds when warm
+RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
+
 if [ "${ZKBENCH_TEST_WEB:-0}" = 1 ]; then
   # the browser page (wasm threaded + single-threaded, keys, snarkjs artifacts, Vite): the
   # interop and end-to-end browser tests below then run instead of skipping (docs/browser.md)

@@ -7,7 +7,7 @@
 //!   harness, the CLI, the WebAssembly bindings and the pool program against;
 //! - [`audit`]: the report of a soundness (mutation) audit; [`fuzz`]: the
 //!   malformed-proof fuzzer every verifier must survive;
-//! - [`case`], [`results`], [`stats`], [`env`]: the versioned results schema
+//! - [`case`], [`results`], [`stats`], [`mod@env`]: the versioned results schema
 //!   (`docs/results-schema.md`), defined in `zkbench-results` and re-exported
 //!   here at the same paths; [`case`] adds the link from a case to its
 //!   statement ([`CaseStatement`]).

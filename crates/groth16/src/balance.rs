@@ -15,7 +15,7 @@
 //! has 1,398 variables in B and 2,493 in A, a fifth less of that cost.
 //!
 //! It runs on the matrices of every circuit before its keys are made
-//! ([`crate::api`]'s `setup_matrices`), so the test setup, the powers-of-tau
+//! (the crate's `setup_matrices`), so the test setup, the powers-of-tau
 //! setup, the prover and the exported `.zkey` all see the same rows.
 
 use ark_relations::r1cs::{

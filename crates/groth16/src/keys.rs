@@ -14,7 +14,7 @@
 //! Proving keys are written uncompressed: the verifying key, `beta_g1` and
 //! `delta_g1` with ark-serialize, the five queries (tens of thousands of
 //! points) as raw Montgomery limbs (4 × u64 LE per base-field element, the
-//! layout of [`crate::table_store::RawCurve`]; the point at infinity as zero
+//! layout of [`zkbench_msm::RawCurve`]; the point at infinity as zero
 //! bytes), so that reading a query is a copy with a range check per
 //! coordinate, not a field conversion (version 1 used ark-serialize's
 //! canonical encoding throughout: 2.7 ms to read the 2.4 MB key of the

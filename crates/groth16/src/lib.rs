@@ -16,10 +16,9 @@
 //!   trait does not cover (the CLI's snarkjs-format proofs, the pool); the
 //!   front door by system name is `zkbench-systems`;
 //! * [`prover`]: the Groth16 prover used by [`Circuit::prove_assignment`]
-//!   (ark-groth16's proofs, with fixed-base MSM tables); [`wasm_mont`]: the
-//!   29-bit-limb field multiplication its MSM uses in WebAssembly;
-//!   `avx512` (x86_64): its batched affine additions eight at a time with
-//!   AVX-512 IFMA, where the CPU has it;
+//!   (ark-groth16's proofs, with `zkbench-msm`'s fixed-base MSM tables, whose
+//!   crate also holds the field arithmetic the MSMs use in WebAssembly and
+//!   the AVX-512 IFMA kernel of their batched affine additions on x86_64);
 //! * [`pool`]: the private pool's slot-insert (batch) circuit;
 //! * [`system`]: [`Groth16`], this crate as a `zkbench_core::ProofSystem`;
 //! * [`keys`]: binary key files; [`snarkjs`]: `proof.json`, `public.json`,

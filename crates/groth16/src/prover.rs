@@ -10,7 +10,7 @@
 //! for them ([`zkbench_msm::FixedBaseTable`]: batched affine bucket
 //! additions, eight lanes at a time with AVX-512 IFMA where the CPU has it),
 //! and the five MSMs run as one batch of pieces cut for the thread pool by
-//! [`zkbench_msm::split`]: about one piece per thread, sized by cost (a G2
+//! [`zkbench_msm::split()`]: about one piece per thread, sized by cost (a G2
 //! addition counts three G1 ones), so that the work of a proof stays the
 //! same at any thread count while the threads finish together.
 //!

@@ -58,7 +58,7 @@
 //! Field elements are written as their **Montgomery-form limbs** (4 × u64 LE
 //! per base-field element), so reading needs no field conversion. A table's
 //! points are exactly the bytes the table holds in memory
-//! ([`crate::table_store`]), so they are used where they lie in the file
+//! ([`zkbench_msm::PointBytes`]), so they are used where they lie in the file
 //! and never decoded one by one. Every matrix coefficient is checked to be below the modulus, and
 //! every length, index and window against the proving key before anything is
 //! allocated, so a damaged or truncated file gives [`Groth16Error::Decode`],

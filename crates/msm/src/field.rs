@@ -45,7 +45,7 @@
 //! **With wide arithmetic.** A WebAssembly build with the wide-arithmetic
 //! proposal (`-C target-feature=+wide-arithmetic`: `i64.mul_wide_u`, one
 //! instruction per 64×64→128-bit product) multiplies with 4×64-bit limbs
-//! instead ([`mul_cios`], [`WIDE`]): 36 products, 32 of them wide, against
+//! instead (`mul_cios`, [`WIDE`]): 36 products, 32 of them wide, against
 //! 171 `i64.mul`s, and 2.2× faster per product where the engine runs it.
 
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -260,9 +260,9 @@ pub(crate) fn mul_cios(a: &[u64; 4], b: &[u64; 4], m: &Modulus) -> [u64; 4] {
     sub_if_ge(t, p)
 }
 
-/// Whether this build multiplies field elements with [`mul_cios`]
-/// (WebAssembly with the wide-arithmetic proposal) instead of the 29-bit
-/// [`mul`] and [`square`].
+/// Whether this build multiplies field elements with 64-bit limbs
+/// (`mul_cios`: WebAssembly with the wide-arithmetic proposal) instead of
+/// 29-bit ones (`mul`, `square`).
 pub const WIDE: bool = cfg!(all(
     target_arch = "wasm32",
     target_feature = "wide-arithmetic"

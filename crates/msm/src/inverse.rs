@@ -4,7 +4,7 @@
 //! in `Fq`).
 //!
 //! **Why.** A batch of affine additions shares one inversion (Montgomery's
-//! trick, [`crate::buckets`]), so its cost is spread over the batch. The
+//! trick, `buckets`), so its cost is spread over the batch. The
 //! Halo2 prover's commitments are MSMs of a few hundred bases: their bucket
 //! sets are small, so their batches are (at most a quarter of the buckets),
 //! and `perf` of a Halo2 spend proof showed ark-ff's inversion (Guajardo et

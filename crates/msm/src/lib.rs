@@ -20,7 +20,7 @@
 //! * [`inverse`]: the batches' one inversion (Bernstein–Yang divsteps);
 //! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
 //!   [`PointBytes`]), the same bytes in memory as in a cache file;
-//! * [`split`]: how a batch of MSMs is cut into work for a thread pool;
+//! * [`mod@split`]: how a batch of MSMs is cut into work for a thread pool;
 //! * [`fft`]: the radix-2 FFT of the Groth16 prover's H polynomial, cut for
 //!   the same pool.
 //!

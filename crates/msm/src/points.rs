@@ -43,7 +43,7 @@ pub trait RawCurve: SWCurveConfig {
     /// Bytes per point.
     const BYTES: usize = Self::WORDS * 8;
     /// Cost of one batched affine addition relative to one in G1 (an `Fq2`
-    /// multiplication is about three `Fq` ones): what [`crate::split`]
+    /// multiplication is about three `Fq` ones): what [`mod@crate::split`]
     /// weighs pieces by.
     const ADD_COST: f64;
     /// Writes the point's limbs into exactly [`Self::BYTES`] bytes.

@@ -26,14 +26,14 @@
 //! `p`, limbs below 2^29): one conditional subtraction per product.
 //!
 //! The arithmetic is written once, over a tiny lane abstraction
-//! ([`Lanes`]: 32-bit lane operations, the widening product, narrowing),
+//! (`Lanes`: 32-bit lane operations, the widening product, narrowing),
 //! with two implementations: `v128` on `wasm32` with `simd128`, and plain
 //! arrays everywhere, which is how `cargo test -p zkbench-msm` checks the
 //! same arithmetic lane by lane against ark-ff natively.
 //!
-//! [`batch_add_g1`] and [`batch_add_g2`] are the whole batch of the
+//! `batch_add_g1` and `batch_add_g2` are the whole batch of the
 //! prover's affine bucket additions (Montgomery's trick, then `λ`, `x₃`,
-//! `y₃`) over entries laid out as [`Soa`]: groups of eight (two sets of
+//! `y₃`) over entries laid out as `Soa`: groups of eight (two sets of
 //! four lanes), two interleaved product chains in the inversion, the eight
 //! lane products inverted with ark-ff.
 //!

@@ -305,7 +305,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
         Some(Digits(out))
     }
 
-    /// What [`crate::split`] needs to cut this table's MSM into pieces.
+    /// What [`mod@crate::split`] needs to cut this table's MSM into pieces.
     pub fn shape(&self) -> Shape {
         Shape {
             bases: self.len(),
@@ -347,7 +347,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
     }
 
     /// `Σ scalars[i] · base[i]` over all bases, cut into pieces for the
-    /// current thread pool ([`crate::split`]). This is the MSM of zkbench's
+    /// current thread pool ([`mod@crate::split`]). This is the MSM of zkbench's
     /// prover on its own, for the `primitives` suite (the Groth16 prover
     /// splits its five MSMs together instead).
     pub fn msm(&self, scalars: &[Scalar]) -> Projective<P>

@@ -11,7 +11,7 @@
 //!   and commits a batch of `2^slot_depth` deposits;
 //! * [`wallet`]: notes (`zkbench-<network>-<wei>-<pool>-0x…`), written to disk
 //!   before the deposit is sent;
-//! * [`simulate`]: the whole protocol with a real attempt behind every check;
+//! * [`mod@simulate`]: the whole protocol with a real attempt behind every check;
 //! * [`tornado`]: the Tornado Cash baseline (table 2 of Guo et al.) in the same
 //!   harness: `contracts/TornadoBaseline.sol`, circomlibjs's MiMCSponge hasher;
 //! * [`chain`]: where it runs, the embedded EVM or a JSON-RPC node (alloy),

@@ -16,7 +16,7 @@
 //!   a speedup chart per case), first in the summary when a run has it;
 //! - [`compare`]: `zkbench compare`, the ratio of medians of two files;
 //! - the building blocks: [`table::Table`] (one table, rendered as Markdown
-//!   or HTML), [`charts`] (every SVG chart) and [`format`] (numbers and text).
+//!   or HTML), [`charts`] (every SVG chart) and [`mod@format`] (numbers and text).
 //!
 //! What only the harness knows (which proof systems are zkbench's, a hash
 //! family's default exponent) comes in a [`Context`].

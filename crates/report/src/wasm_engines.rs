@@ -67,7 +67,8 @@ pub fn is_engine_record(r: &Record) -> bool {
     r.case_id.starts_with(ENGINES_PREFIX)
 }
 
-/// The engines measured, in [`ORDER`] then by name.
+/// The engines measured: native first, then the WebAssembly engines in the
+/// section's order, then any others by name.
 pub fn rows(recs: &[&Record]) -> Vec<EngineRow> {
     let mut out: Vec<EngineRow> = Vec::new();
     for r in recs.iter().filter(|r| is_engine_record(r)) {

@@ -9,7 +9,7 @@
 //!   holds them, reading, checking, writing and CSV export;
 //! - [`stats`]: the order statistics of a record's samples ([`Summary`]) and
 //!   the one [`median`](stats::median);
-//! - [`env`]: the machine and build a record was measured on;
+//! - [`mod@env`]: the machine and build a record was measured on;
 //! - [`security`]: the security table (hash families' claimed levels and
 //!   attacks, the curve's and FRI's estimates), with citations.
 //!

@@ -1,7 +1,7 @@
 //! Storage: the `submissions` table in SQLite or PostgreSQL, through sqlx's
 //! `Any` driver (why one driver: see the crate docs), with the embedded
 //! migrations of `crates/server/migrations`, and the leaderboard summaries
-//! written with each submission ([`summaries`]), a device class's runs among them.
+//! written with each submission (`summaries`), a device class's runs among them.
 //! Submissions are stored in batches, one transaction each ([`batch`],
 //! [`Db::insert_batch`]); the server's single writer ([`crate::writer`])
 //! makes the batches.

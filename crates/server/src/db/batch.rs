@@ -8,7 +8,7 @@
 //! In the transaction, submissions go in id order (one lock order for every
 //! writer): per submission its `submissions` row, entries and runs (rows of
 //! its own); then, once for the batch, the rows submissions share: filter
-//! values, groups ([`super::groups`]) and the stored-submission count.
+//! values, groups (`groups`) and the stored-submission count.
 
 use sqlx::{AnyConnection, Connection};
 
