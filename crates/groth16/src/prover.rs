@@ -219,8 +219,8 @@ impl QapArith for ArkQap {
 /// rather than one after another: each FFT of a few thousand points is too
 /// small to keep two threads busy on its own. The FFTs are
 /// `zkbench_msm::fft::Fft`'s (cut once for the thread pool), with ark-ff's `Fr`
-/// multiplication natively and the 29-bit-limb one on `wasm32` (ark-ff's
-/// costs 32 `__multi3` calls there); ark-poly's ([`ArkQap`]) only for a
+/// multiplication natively and `zkbench_msm::field::fr_mul` on `wasm32`
+/// (ark-ff's costs 32 `__multi3` calls there); ark-poly's ([`ArkQap`]) only for a
 /// domain that is not a power of two.
 fn witness_map(
     matrices: &ConstraintMatrices<Fr>,

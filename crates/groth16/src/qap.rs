@@ -1,6 +1,7 @@
 //! The QAP witness map's arithmetic (the prover's H polynomial): radix-2
 //! FFTs cut for the thread pool, with ark-ff's `Fr` multiplication natively
-//! and the 29-bit-limb one of [`zkbench_msm::field`] on WebAssembly.
+//! and [`zkbench_msm::field::fr_mul`] on WebAssembly (29-bit limbs, or
+//! 64-bit ones in a build with wide arithmetic).
 //!
 //! [`QapArith`] is what the prover's witness map
 //! (`crate::prover::witness_map_with`, ark-groth16's
@@ -10,7 +11,7 @@
 //!
 //! The transforms are [`zkbench_msm::fft::Fft`]'s (radix-2, cut once for the
 //! thread pool; the reasons it is not ark-poly's are in its module docs),
-//! with ark-ff's multiplication natively and the 29-bit-limb one on wasm32.
+//! with ark-ff's multiplication natively and `fr_mul` on wasm32.
 //! Field elements are canonical and the transforms are the same linear maps
 //! as ark-poly's (same domain generator and coset), so the witness map's
 //! output is bit-identical (the tests compare it with ark-groth16's).

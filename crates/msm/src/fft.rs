@@ -8,8 +8,8 @@
 //! layers with a table of `ω^k`. It is written here rather than taken from
 //! ark-poly for two reasons. On `wasm32` ark-ff's `Fr` multiplication costs
 //! 32 `__multi3` calls, and the transform takes its multiplication as a type
-//! parameter ([`FrMul`]: ark-ff's, or the 29-bit-limb one of
-//! [`crate::field::fr_mul`]). And ark-poly's parallel FFT opens one rayon
+//! parameter ([`FrMul`]: ark-ff's, or [`crate::field::fr_mul`]: 29-bit
+//! limbs, or 64-bit ones in a build with wide arithmetic). And ark-poly's parallel FFT opens one rayon
 //! region per butterfly layer, each cut as finely as the pool is large: with
 //! a pool larger than the machine (or three FFTs at once, as in the witness
 //! map) the idle workers spin between regions, and the CPU time of a proof
@@ -47,7 +47,8 @@ impl FrMul for ArkMul {
     }
 }
 
-/// The 29-bit-limb multiplication (WebAssembly; bit-identical to ark-ff's).
+/// [`crate::field::fr_mul`]'s multiplication (WebAssembly: 29-bit limbs, or
+/// 64-bit ones with wide arithmetic; bit-identical to ark-ff's).
 pub struct LimbMul;
 
 impl FrMul for LimbMul {

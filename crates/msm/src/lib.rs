@@ -10,7 +10,8 @@
 //! * `buckets`: affine buckets filled by batched affine additions, one field
 //!   inversion per batch (Montgomery's trick);
 //! * [`field`]: [`MsmField`], the base-field arithmetic of those additions:
-//!   ark-ff's natively, 29-bit-limb Montgomery products on `wasm32`, and the
+//!   ark-ff's natively, 29-bit-limb Montgomery products on `wasm32` (64-bit
+//!   limbs where the build has wide arithmetic), and the
 //!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time);
 //! * [`simd128`]: the same batched additions four lanes at a time in
 //!   WebAssembly SIMD128, tested natively;
