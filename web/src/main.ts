@@ -3,6 +3,7 @@
 // results document as `window.zkbenchResults` (the contract in
 // docs/browser.md).
 import suiteJson from "../suite.json";
+import { wideArithmeticSupported } from "../package/src/probe.js";
 import { caseId, compactKeyFile, keyFile, summary } from "./shared.js";
 import type { FromWorker, HashRun, ProofConfig, ProofRun, Profile, SnarkjsProof, Suite } from "./types";
 import "./style.css";
@@ -186,15 +187,12 @@ const isolated = window.crossOriginIsolated === true && typeof SharedArrayBuffer
 const hasSimd = WebAssembly.validate(
   new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]),
 );
-/** Whether this browser has the wide-arithmetic proposal's 64×64→128-bit product: a module
- * whose one function uses `i64.mul_wide_u` validates only where it does (Chromium 156: behind
- * `--js-flags=--wasm-wide_arithmetic`). Where it does and the page has a threaded build made
- * with it (`pkg-mt-wide`: `ZKBENCH_WEB_WIDE=1 bash scripts/build-web.sh`), that build runs:
+/** Whether this browser has the wide-arithmetic proposal's 64×64→128-bit product (the probe
+ * zkbench-prover uses). Where it does and the page has a threaded build made with it
+ * (`pkg-mt-wide`: `ZKBENCH_WEB_WIDE=1 bash scripts/build-web.sh`), that build runs:
  * halo2curves' field products no longer call compiler-rt's `__multi3`, and the Groth16 MSMs and
  * FFTs multiply on 64-bit limbs (`zkbench_msm::field::mul_cios`). */
-const hasWide = WebAssembly.validate(
-  new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 126, 126, 1, 126, 3, 2, 1, 0, 10, 11, 1, 9, 0, 32, 0, 32, 1, 252, 22, 26, 11]),
-);
+const hasWide = wideArithmeticSupported();
 const cores = navigator.hardwareConcurrency || 1;
 /** Worker threads by default: one per logical core the browser reports, at most 16. */
 const MAX_DEFAULT_THREADS = 16;
