@@ -97,6 +97,11 @@ fn main() {
             .chain(compact.iter().map(|(l, k)| (l.clone(), k)))
         {
             let bytes = keys.to_bytes();
+            if std::env::var_os("DESCRIBE").is_some() {
+                for (query, bases, window, points) in keys.prover_tables().describe() {
+                    println!("  rows {label}, table {query}: {bases} bases, window {window}, {points} points in memory");
+                }
+            }
             if let Some(dir) = &out {
                 std::fs::create_dir_all(dir).unwrap();
                 std::fs::write(dir.join(format!("rows-{label}.bin")), &bytes).unwrap();

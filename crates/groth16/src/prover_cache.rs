@@ -8,7 +8,7 @@
 //! a warm one. This file stores both next to the proving key
 //! (`<key>.prover`), so that a cold proof is a warm proof plus a file read.
 //!
-//! # Format (version 6)
+//! # Format (version 7)
 //!
 //! `ZKBG16PC` magic, version (u8), three reserved bytes, the XXH3-64
 //! checksums of the two sections (matrices, then tables) and the length of
@@ -28,8 +28,10 @@
 //! 2. the tables' section: the five tables in the order [`TABLE_ORDER`]
 //!    names them: window, rows (points per base: the number of windows in a
 //!    full table, fewer in a compact one,
-//!    `zkbench_msm::FixedBaseTable::compact`), number of bases, base indices
-//!    (u32 LE), then the points.
+//!    `zkbench_msm::FixedBaseTable::compact`), split (1: the scalars are cut
+//!    in halves by the curve's endomorphism, whose images of the points the
+//!    reader computes, `zkbench_msm::glv`; 0: not), number of bases, base
+//!    indices (u32 LE), then the points.
 //!
 //! The order is the order a prover reading the file as it arrives needs it
 //! ([`crate::streamed`]): the small matrices first, so that the witness map
@@ -81,15 +83,15 @@ use ark_serialize::CanonicalSerialize;
 
 use crate::prover::ProverTables;
 use crate::Groth16Error;
-use zkbench_msm::{num_windows, Backing, FixedBaseTable, PointBytes, RawCurve};
+use zkbench_msm::{Backing, FixedBaseTable, PointBytes, RawCurve};
 
 const MAGIC: &[u8; 8] = b"ZKBG16PC";
-const VERSION: u8 = 6;
+const VERSION: u8 = 7;
 /// Magic, version and reserved bytes, the two sections' checksums, the
 /// matrices' section's length.
 pub(crate) const HEADER: usize = 8 + 4 + 8 + 8 + 8;
-/// A table's window, rows and number of bases (u64 LE each).
-pub(crate) const TABLE_HEADER: usize = 8 + 8 + 8;
+/// A table's window, rows, split flag and number of bases (u64 LE each).
+pub(crate) const TABLE_HEADER: usize = 8 + 8 + 8 + 8;
 /// The tables in the order the file holds them (see the module docs).
 pub const TABLE_ORDER: [&str; 5] = ["b_g2", "h", "a", "l", "b_g1"];
 const WHAT: &str = "prover cache";
@@ -161,11 +163,12 @@ impl Writer {
     fn table<P: RawCurve>(&mut self, t: &FixedBaseTable<P>) {
         self.u64(t.window());
         self.u64(t.rows());
+        self.u64(usize::from(t.is_split()));
         self.u64(t.indices().len());
         for i in t.indices() {
             self.u32(*i as usize);
         }
-        // the table's memory is already the file's layout
+        // the table's stored points are already the file's layout
         self.0.extend_from_slice(t.point_bytes());
     }
 }
@@ -299,11 +302,10 @@ impl<'a> Cursor<'a> {
         &mut self,
         points: &impl Fn(std::ops::Range<usize>) -> Option<PointBytes>,
     ) -> Result<FixedBaseTable<P>, Groth16Error> {
-        let window = self.u64()? as usize;
-        let rows = self.u64()? as usize;
-        if !(2..=16).contains(&window) || !(1..=num_windows(window)).contains(&rows) {
-            return Err(bad(format!("bad window {window} / {rows} rows")));
-        }
+        let window = self.u64()?;
+        let rows = self.u64()?;
+        let split = self.u64()?;
+        let (window, rows, split) = table_shape::<P>(window, rows, split)?;
         let n = self.count(4)?;
         let indices: Vec<u32> = self
             .take(n * 4)?
@@ -321,7 +323,7 @@ impl<'a> Cursor<'a> {
         let start = self.pos;
         self.pos += bytes;
         let points = points(start..start + bytes).ok_or_else(|| bad("table outside the file"))?;
-        FixedBaseTable::from_parts(window, rows, indices, points)
+        FixedBaseTable::from_parts(window, rows, split, indices, points)
             .ok_or_else(|| bad(format!("table of {bytes} bytes does not match its window")))
     }
 }
@@ -460,6 +462,27 @@ pub(crate) fn within<P: RawCurve>(
     }
 }
 
+/// A table header's window, rows and split flag, or an error naming what
+/// is accepted ([`FixedBaseTable::valid_shape`]).
+fn table_shape<P: RawCurve>(
+    window: u64,
+    rows: u64,
+    split: u64,
+) -> Result<(usize, usize, bool), Groth16Error> {
+    let shape = match (usize::try_from(window), usize::try_from(rows), split) {
+        (Ok(w), Ok(r), 0 | 1) => Some((w, r, split == 1)),
+        _ => None,
+    };
+    shape
+        .filter(|&(w, r, s)| FixedBaseTable::<P>::valid_shape(w, r, s))
+        .ok_or_else(|| {
+            bad(format!(
+                "bad table shape: window {window}, {rows} rows, split {split} (a window of 2 to 16 bits, \
+                 15 when split, at most a scalar's windows of rows, split 0 or 1)"
+            ))
+        })
+}
+
 /// The length in bytes of the table whose first [`TABLE_HEADER`] bytes
 /// are `head`, if it fits in the `left` bytes of its section: for a reader
 /// that gets the file in pieces ([`crate::streamed`]).
@@ -467,11 +490,10 @@ pub(crate) fn table_len<P: RawCurve>(head: &[u8], left: usize) -> Result<usize, 
     let mut c = Cursor::new(head);
     let window = c.u64()?;
     let rows = c.u64()?;
+    let split = c.u64()?;
     let n = c.u64()?;
-    if !(2..=16).contains(&window) || !(1..=num_windows(window as usize) as u64).contains(&rows) {
-        return Err(bad(format!("bad window {window} / {rows} rows")));
-    }
-    n.checked_mul(4 + rows * P::BYTES as u64)
+    let (_, rows, _) = table_shape::<P>(window, rows, split)?;
+    n.checked_mul(4 + rows as u64 * P::BYTES as u64)
         .and_then(|b| b.checked_add(TABLE_HEADER as u64))
         .and_then(|b| usize::try_from(b).ok())
         .filter(|&b| b <= left)

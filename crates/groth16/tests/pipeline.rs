@@ -385,8 +385,9 @@ fn key_files_rebuild_the_proving_key() {
     let mut bad = cache.clone();
     let matrices_len = u64::from_le_bytes(bad[28..36].try_into().unwrap()) as usize;
     let tables = 36 + matrices_len;
-    let n = u64::from_le_bytes(bad[tables + 16..tables + 24].try_into().unwrap()) as usize;
-    let base = tables + 24 + 4 * n;
+    // a table's header: window, rows, split, bases (u64 each)
+    let n = u64::from_le_bytes(bad[tables + 24..tables + 32].try_into().unwrap()) as usize;
+    let base = tables + 32 + 4 * n;
     bad[base..base + 32].fill(0xff);
     let sum = xxhash_rust::xxh3::xxh3_64(&bad[tables..]);
     bad[20..28].copy_from_slice(&sum.to_le_bytes());
@@ -396,6 +397,21 @@ fn key_files_rebuild_the_proving_key() {
         .map(|_| ())
         .unwrap_err();
     assert!(e.to_string().contains("not below the modulus"), "{e}");
+    // a table header's split flag other than 0 or 1, and a split window of
+    // 16 bits (its negated digits would not fit), under a valid checksum
+    for (at, value) in [(16, 2u64), (0, 16)] {
+        let mut bad = cache.clone();
+        bad[tables + at..tables + at + 8].copy_from_slice(&value.to_le_bytes());
+        if at == 0 {
+            bad[tables + 16..tables + 24].copy_from_slice(&1u64.to_le_bytes());
+        }
+        let sum = xxhash_rust::xxh3::xxh3_64(&bad[tables..]);
+        bad[20..28].copy_from_slice(&sum.to_le_bytes());
+        let e = prover_cache::unbound_from_bytes(&bad)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(e.to_string().contains("bad table shape"), "{e}");
+    }
     // a variables' count far past the matrices' entries, with a head to
     // match: an error before it sizes an allocation
     let mut big = cache.clone();

@@ -18,6 +18,8 @@
 //! * [`fma`]: the same batched additions two lanes at a time with relaxed
 //!   SIMD's fused multiply-add on doubles (52×52→104-bit products; the
 //!   threaded browser build), tested natively;
+//! * [`glv`]: the GLV split of a scalar into two halves of 129 bits, for
+//!   compact tables that serve `φ(P)` beside `P`;
 //! * [`inverse`]: the batches' one inversion (Bernstein–Yang divsteps);
 //! * [`points`]: table points as raw Montgomery limbs ([`RawCurve`],
 //!   [`PointBytes`]), the same bytes in memory as in a cache file;
@@ -41,6 +43,7 @@ mod buckets;
 pub mod fft;
 pub mod field;
 pub mod fma;
+pub mod glv;
 pub mod inverse;
 pub mod points;
 pub mod simd128;

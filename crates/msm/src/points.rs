@@ -32,12 +32,15 @@
 //! limbs of its Montgomery form (`Fp::0.0`, R = 2^256), no infinity flag
 //! (tables never hold the point at infinity).
 
+use crate::field::fq_mul;
 use ark_bn254::{Fq, Fq2, G1Affine, G2Affine};
+use ark_ec::scalar_mul::glv::GLVConfig;
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ff::{BigInt, PrimeField};
 
-/// A curve whose affine points are stored as raw Montgomery limbs.
-pub trait RawCurve: SWCurveConfig {
+/// A curve whose affine points are stored as raw Montgomery limbs (and
+/// whose endomorphism splits scalars, [`crate::glv`]).
+pub trait RawCurve: SWCurveConfig + GLVConfig<ScalarField = ark_bn254::Fr> {
     /// u64 words per point.
     const WORDS: usize;
     /// Bytes per point.
@@ -55,6 +58,18 @@ pub trait RawCurve: SWCurveConfig {
     /// The point from exactly [`Self::BYTES`] bytes, `None` if a coordinate
     /// is not below the modulus.
     fn get_checked(bytes: &[u8]) -> Option<Affine<Self>>;
+    /// The image under the endomorphism `φ(x, y) = (ω·x, y)`
+    /// (`GLVConfig::endomorphism_affine`) of the point in `bytes`, into
+    /// `out`: the same raw limbs with `x` multiplied by `ω` (the MSM's own
+    /// field products, [`crate::field`]: in WebAssembly a third of
+    /// ark-ff's time).
+    fn put_image(bytes: &[u8], out: &mut [u8]);
+}
+
+/// `ω`, the endomorphism's cube root of unity, in `Fq` (G2's is an `Fq2`
+/// with no `c1`, checked by the tests).
+fn omega<P: GLVConfig>(c0: impl Fn(&P::BaseField) -> Fq) -> Fq {
+    c0(&P::ENDO_COEFFS[0])
 }
 
 fn put_fq(x: &Fq, out: &mut [u8]) {
@@ -97,6 +112,11 @@ impl RawCurve for ark_bn254::g1::Config {
             get_fq_checked(&b[32..64])?,
         ))
     }
+    fn put_image(b: &[u8], out: &mut [u8]) {
+        let w = omega::<Self>(|x| *x);
+        put_fq(&fq_mul(&get_fq(&b[..32]), &w), &mut out[..32]);
+        out[32..64].copy_from_slice(&b[32..64]);
+    }
 }
 
 impl RawCurve for ark_bn254::g2::Config {
@@ -122,6 +142,12 @@ impl RawCurve for ark_bn254::g2::Config {
         let x = Fq2::new(get_fq_checked(&b[..32])?, get_fq_checked(&b[32..64])?);
         let y = Fq2::new(get_fq_checked(&b[64..96])?, get_fq_checked(&b[96..128])?);
         Some(G2Affine::new_unchecked(x, y))
+    }
+    fn put_image(b: &[u8], out: &mut [u8]) {
+        let w = omega::<Self>(|x| x.c0);
+        put_fq(&fq_mul(&get_fq(&b[..32]), &w), &mut out[..32]);
+        put_fq(&fq_mul(&get_fq(&b[32..64]), &w), &mut out[32..64]);
+        out[64..128].copy_from_slice(&b[64..128]);
     }
 }
 
@@ -203,6 +229,10 @@ mod tests {
         P::put(&p, &mut b);
         assert_eq!(P::get(&b), p);
         assert_eq!(P::get_checked(&b), Some(p));
+        // the image in raw limbs is arkworks' endomorphism
+        let mut image = vec![0u8; P::BYTES];
+        P::put_image(&b, &mut image);
+        assert_eq!(P::get(&image), P::endomorphism_affine(&p));
     }
 
     #[test]

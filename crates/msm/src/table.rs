@@ -17,6 +17,15 @@
 //! `c` doublings apart). `rows = 1` is Pippenger's algorithm over the bases
 //! themselves: no precomputed multiples, only the bases (as raw limbs).
 //! The full table is `rows = windows`, one round.
+//!
+//! A compact table is also **split** ([`crate::glv`]): every scalar is cut
+//! into two halves of at most 129 bits, `k = k₁ + λ·k₂`, the table serves
+//! the endomorphism's image `φ(P) = λ·P` of each of its points (computed
+//! when the table is built or read: one multiplication per point, held
+//! after the stored points), and the digits of both halves are added in
+//! the same passes. Half-length scalars need half the rounds for the same
+//! stored rows: the bytes a first visit fetches buy the bucket passes of a
+//! table twice their size.
 
 use ark_bn254::Fr;
 use ark_ec::{
@@ -29,6 +38,7 @@ use rayon::prelude::*;
 
 use crate::buckets::{AffineBuckets, Entry};
 use crate::field::MsmField;
+use crate::glv::{GlvSplit, HALF_BITS};
 use crate::points::{PointBytes, RawCurve};
 use crate::split::{on_cores, run_plan, split, threads, Block, Piece, Shape};
 
@@ -47,22 +57,34 @@ const MAX_TABLE_POINTS: usize = 1 << 22;
 /// and a projective addition, about 11 and 16 field multiplications, against
 /// about 6 for a batched affine addition) over its few buckets.
 const REDUCTION_COST: usize = 2;
+/// Most digits of one base: a split table's `2·rows·rounds`, with
+/// `rows·rounds < 2·half_windows(2)`.
+const MAX_DIGITS: usize = 4 * (HALF_BITS + 1).div_ceil(2);
+/// Largest window of a split table: its negated digits reach `2^(c-1)`,
+/// which an `i16` holds for `c <= 15`.
+const MAX_SPLIT_WINDOW: usize = 15;
 
 /// Precomputed multiples `2^(c·j)·P` of the bases of one MSM (all of them,
 /// or every `rounds`-th: see the module docs).
 pub struct FixedBaseTable<P: RawCurve> {
     /// Window size in bits.
     window: usize,
-    /// Number of windows (signed digits) per scalar.
+    /// Signed digits per base: the windows of a scalar, or in a split table
+    /// `2·rows·rounds` (each half's windows, padded to `rows·rounds`).
     windows: usize,
-    /// Table points per base.
+    /// Table points per base, as stored (a split table holds as many again
+    /// in memory: their images under the endomorphism).
     rows: usize,
-    /// Bucket passes per MSM: `⌈windows / rows⌉`.
+    /// Bucket passes per MSM: `⌈windows / rows⌉` (of a half's windows in a
+    /// split table).
     rounds: usize,
+    /// The scalar split of a table that serves `φ(P)` beside `P`.
+    split: Option<Box<GlvSplit>>,
     /// Index into the scalar vector of every kept (non-zero) base.
     indices: Vec<u32>,
     /// Point `k·rows + i` is `2^(window·rounds·i) · base[indices[k]]`, as
-    /// raw limbs ([`crate::points`]).
+    /// raw limbs ([`crate::points`]); in a split table point
+    /// `(len + k)·rows + i` is its image under the endomorphism.
     points: PointBytes,
     _curve: std::marker::PhantomData<P>,
 }
@@ -93,14 +115,35 @@ pub struct Digits(Vec<i16>);
 
 /// Cost model for a fixed-base MSM over `n` bases with window `c` split into
 /// `chunks` independent bucket sets, in `rounds` passes, in batched affine
-/// additions: one per digit plus the bucket reductions.
-fn cost(n: usize, c: usize, chunks: usize, rounds: usize) -> usize {
-    n * SCALAR_BITS.div_ceil(c) + rounds * chunks * REDUCTION_COST * (1 << (c - 1))
+/// additions: one per digit (of both halves of a `split` scalar) plus the
+/// bucket reductions.
+fn cost(n: usize, c: usize, chunks: usize, rounds: usize, split: bool) -> usize {
+    let digits = if split {
+        2 * HALF_BITS.div_ceil(c)
+    } else {
+        SCALAR_BITS.div_ceil(c)
+    };
+    n * digits + rounds * chunks * REDUCTION_COST * (1 << (c - 1))
+}
+
+/// Signed `c`-bit digits of a scalar, or of one half of a `split` one.
+fn scalar_windows(c: usize, split: bool) -> usize {
+    if split {
+        half_windows(c)
+    } else {
+        num_windows(c)
+    }
 }
 
 /// Bucket passes of a table with `rows` points per base and window `c`.
-fn rounds_for(c: usize, rows: usize) -> usize {
-    num_windows(c).div_ceil(rows)
+fn rounds_for(c: usize, rows: usize, split: bool) -> usize {
+    scalar_windows(c, split).div_ceil(rows)
+}
+
+/// Number of signed `c`-bit digits of one half of a split scalar
+/// ([`crate::glv`]; room for the final carry).
+pub fn half_windows(c: usize) -> usize {
+    (HALF_BITS + 1).div_ceil(c)
 }
 
 /// Number of signed `c`-bit digits of a BN254 scalar (room for the final carry).
@@ -114,18 +157,19 @@ impl<P: RawCurve> FixedBaseTable<P> {
     /// Tables for `bases`, with a window chosen for `chunks` parallel bucket
     /// sets.
     pub fn new(bases: &[Affine<P>], chunks: usize) -> Self {
-        Self::build(bases, chunks, None)
+        Self::build(bases, chunks, None, false)
     }
 
-    /// A compact table of at most `rows` points per base (at least 1; 1:
-    /// the bases alone, Pippenger's algorithm), its window chosen for that
-    /// many rows.
+    /// A compact, split table of at most `rows` stored points per base (at
+    /// least 1; 1: the bases alone, Pippenger's algorithm with the
+    /// endomorphism), its window chosen for that many rows.
     pub fn compact(bases: &[Affine<P>], chunks: usize, rows: usize) -> Self {
-        Self::build(bases, chunks, Some(rows.max(1)))
+        Self::build(bases, chunks, Some(rows.max(1)), true)
     }
 
-    /// [`Self::new`] (`rows` `None`: every window) or [`Self::compact`].
-    fn build(bases: &[Affine<P>], chunks: usize, rows: Option<usize>) -> Self {
+    /// [`Self::new`] (`rows` `None`: every window) or [`Self::compact`]
+    /// (`split`: serving `φ(P)`, [`crate::glv`]).
+    fn build(bases: &[Affine<P>], chunks: usize, rows: Option<usize>, split: bool) -> Self {
         let indices: Vec<u32> = bases
             .iter()
             .enumerate()
@@ -133,14 +177,24 @@ impl<P: RawCurve> FixedBaseTable<P> {
             .map(|(i, _)| i as u32)
             .collect();
         let n = indices.len();
-        let rows_for = |c: usize| rows.map_or(num_windows(c), |r| r.min(num_windows(c)));
-        let window = (2..=16)
-            .filter(|&c| n * rows_for(c) <= MAX_TABLE_POINTS || c == 16)
-            .min_by_key(|&c| cost(n, c, chunks.max(1), rounds_for(c, rows_for(c))))
-            .unwrap_or(16);
-        let windows = num_windows(window);
+        let per = |c: usize| scalar_windows(c, split);
+        let rows_for = |c: usize| rows.map_or(per(c), |r| r.min(per(c)));
+        let most = if split { MAX_SPLIT_WINDOW } else { 16 };
+        let images = if split { 2 } else { 1 };
+        let window = (2..=most)
+            .filter(|&c| n * rows_for(c) * images <= MAX_TABLE_POINTS || c == most)
+            .min_by_key(|&c| {
+                cost(
+                    n,
+                    c,
+                    chunks.max(1),
+                    rounds_for(c, rows_for(c), split),
+                    split,
+                )
+            })
+            .unwrap_or(most);
         let rows = rows_for(window);
-        let rounds = rounds_for(window, rows);
+        let rounds = rounds_for(window, rows, split);
         let build = |&i: &u32| {
             let mut p: Projective<P> = bases[i as usize].into_group();
             let mut row = Vec::with_capacity(rows);
@@ -173,15 +227,53 @@ impl<P: RawCurve> FixedBaseTable<P> {
             .iter()
             .zip(points.make_mut().chunks_mut(row_bytes))
             .for_each(put);
+        Self::assemble(window, rows, split, indices, points)
+    }
+
+    /// The table of `window`, `rows` and `split` over the stored `points`
+    /// (checked by the callers), with the endomorphism's images of a split
+    /// table appended.
+    fn assemble(
+        window: usize,
+        rows: usize,
+        split: bool,
+        indices: Vec<u32>,
+        points: PointBytes,
+    ) -> Self {
+        let rounds = rounds_for(window, rows, split);
+        let (windows, split, points) = if split {
+            (
+                2 * rows * rounds,
+                Some(Box::new(GlvSplit::new::<P>())),
+                with_images::<P>(&points),
+            )
+        } else {
+            (num_windows(window), None, points)
+        };
         Self {
             window,
             windows,
             rows,
             rounds,
+            split,
             indices,
             points,
             _curve: std::marker::PhantomData,
         }
+    }
+
+    /// Whether `window`, `rows` and `split` make a table: a window in
+    /// `2..=16` (`2..=15` split) and `rows` in `1..=` the windows of a
+    /// scalar (of a half, split).
+    pub fn valid_shape(window: usize, rows: usize, split: bool) -> bool {
+        let most = if split { MAX_SPLIT_WINDOW } else { 16 };
+        (2..=most).contains(&window) && (1..=scalar_windows(window, split)).contains(&rows)
+    }
+
+    /// Whether the table is split ([`crate::glv`]): its scalars are cut in
+    /// two halves and it serves the endomorphism's images of its points.
+    pub fn is_split(&self) -> bool {
+        self.split.is_some()
     }
 
     /// Number of bases kept (non-zero).
@@ -199,18 +291,19 @@ impl<P: RawCurve> FixedBaseTable<P> {
         self.window
     }
 
-    /// Number of precomputed points (`len() · rows()`), the table's memory
-    /// in affine points.
+    /// Number of precomputed points in memory (`len() · rows()`, twice that
+    /// in a split table), the table's memory in affine points.
     pub fn points(&self) -> usize {
         self.points.len() / P::BYTES
     }
 
-    /// Number of windows (signed digits) per scalar.
+    /// Number of signed digits per base: the windows of a scalar (in a
+    /// split table, of both halves, each padded to `rows() · rounds()`).
     pub fn windows(&self) -> usize {
         self.windows
     }
 
-    /// Table points per kept base (`windows()` in a full table).
+    /// Stored table points per kept base (`windows()` in a full table).
     pub fn rows(&self) -> usize {
         self.rows
     }
@@ -228,20 +321,22 @@ impl<P: RawCurve> FixedBaseTable<P> {
         &self.indices
     }
 
-    /// The table points as raw limbs ([`crate::points`]): point `k·rows + i`
-    /// is `2^(window·rounds·i)` times base `indices()[k]`.
+    /// The stored table points as raw limbs ([`crate::points`]): point
+    /// `k·rows + i` is `2^(window·rounds·i)` times base `indices()[k]` (a
+    /// split table's images are not stored: they are computed from these).
     pub fn point_bytes(&self) -> &[u8] {
-        &self.points
+        &self.points[..self.len() * self.rows * P::BYTES]
     }
 
     /// Every kept base with its index, as raw limbs: the table's first row
     /// (`2^0` times the base), so that a table also stores its bases.
     pub fn bases(&self) -> impl Iterator<Item = (u32, &[u8])> + '_ {
         let stride = self.rows * P::BYTES;
-        self.indices
-            .iter()
-            .copied()
-            .zip(self.points.chunks_exact(stride).map(|p| &p[..P::BYTES]))
+        self.indices.iter().copied().zip(
+            self.point_bytes()
+                .chunks_exact(stride)
+                .map(|p| &p[..P::BYTES]),
+        )
     }
 
     /// Whether the points are a range of a shared backing (a mapped cache
@@ -250,50 +345,37 @@ impl<P: RawCurve> FixedBaseTable<P> {
         self.points.is_shared()
     }
 
-    /// A table from its parts, as a cache file stores them; `None` unless
-    /// the window is in `2..=16`, `rows` in `1..=num_windows(window)` and
+    /// A table from its parts, as a cache file stores them (a split table's
+    /// images are computed here); `None` unless [`Self::valid_shape`] and
     /// there are exactly `indices.len() · rows` points.
     pub fn from_parts(
         window: usize,
         rows: usize,
+        split: bool,
         indices: Vec<u32>,
         points: PointBytes,
     ) -> Option<Self> {
-        if !(2..=16).contains(&window) {
-            return None;
-        }
-        let windows = num_windows(window);
-        if !(1..=windows).contains(&rows) {
-            return None;
-        }
-        (points.len() == indices.len() * rows * P::BYTES).then_some(Self {
-            window,
-            windows,
-            rows,
-            rounds: rounds_for(window, rows),
-            indices,
-            points,
-            _curve: std::marker::PhantomData,
-        })
+        (Self::valid_shape(window, rows, split) && points.len() == indices.len() * rows * P::BYTES)
+            .then(|| Self::assemble(window, rows, split, indices, points))
     }
 
     /// The signed digits of `scalars` for every round of a compact table,
     /// computed once (in parallel); `None` for a full table, whose one round
     /// computes them as it adds.
     pub fn digits(&self, scalars: &[Scalar]) -> Option<Digits> {
-        if self.rounds == 1 {
+        if self.rounds == 1 && self.split.is_none() {
             return None;
         }
-        let (w, c) = (self.windows, self.window);
+        let w = self.windows;
         let mut out = vec![0i16; self.len() * w];
         let fill = |(k, row): (usize, &mut [i16])| {
             let s = &scalars[self.indices[k] as usize];
             if s.is_zero() {
                 return;
             }
-            // at most num_windows(2) = 128 windows; digits of c <= 16 bits fit i16
-            let mut d = [0i32; 128];
-            signed_digits(s, c, &mut d[..w]);
+            // digits of c <= 16 bits (15 split) fit i16
+            let mut d = [0i32; MAX_DIGITS];
+            self.base_digits(s, &mut d[..w]);
             for (o, &d) in row.iter_mut().zip(&d[..w]) {
                 *o = d as i16;
             }
@@ -309,7 +391,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
     pub fn shape(&self) -> Shape {
         Shape {
             bases: self.len(),
-            base_cost: self.rows as f64 * P::ADD_COST,
+            base_cost: (self.rows * (1 + usize::from(self.is_split()))) as f64 * P::ADD_COST,
             piece_cost: (REDUCTION_COST << (self.window - 1)) as f64 * P::ADD_COST,
             prefix: Vec::new(),
             // sorted digits address table points in 32 bits
@@ -335,8 +417,16 @@ impl<P: RawCurve> FixedBaseTable<P> {
         prefix.push(acc);
         for &i in &self.indices {
             let bits = scalars[i as usize].num_bits();
-            let used = bits.div_ceil(c) + u32::from(bits > 0 && bits <= c);
-            let adds = used.saturating_sub(r).div_ceil(s);
+            let adds = if self.is_split() && bits > 128 {
+                // both halves, each about half_windows digits
+                2 * (half_windows(c as usize) as u32)
+                    .saturating_sub(r)
+                    .div_ceil(s)
+            } else {
+                // (a split scalar below 2^128 is its own first half)
+                let used = bits.div_ceil(c) + u32::from(bits > 0 && bits <= c);
+                used.saturating_sub(r).div_ceil(s)
+            };
             acc += adds as f64 * P::ADD_COST;
             prefix.push(acc);
         }
@@ -508,14 +598,44 @@ impl<P: RawCurve> FixedBaseTable<P> {
             if s.is_zero() {
                 continue;
             }
-            signed_digits(s, self.window, &mut digits);
+            self.base_digits(s, &mut digits);
             self.emit(k, round.index, digits.iter().copied(), &mut f);
+        }
+    }
+
+    /// The `windows()` signed digits of one base's scalar `s`: its windows,
+    /// or in a split table those of its halves (negated for a negative
+    /// half), the first half's from 0 and the second's from `rows·rounds`.
+    fn base_digits(&self, s: &Scalar, out: &mut [i32]) {
+        let Some(split) = &self.split else {
+            return signed_digits(s, self.window, out);
+        };
+        out.fill(0);
+        let half = self.rows * self.rounds;
+        let used = half_windows(self.window);
+        for ((neg, v), out) in split.split(s).iter().zip(out.chunks_exact_mut(half)) {
+            let out = &mut out[..used];
+            signed_digits(v, self.window, out);
+            if *neg {
+                out.iter_mut().for_each(|d| *d = -*d);
+            }
+        }
+    }
+
+    /// Table point `i` of base `k` in memory: `k·rows + i`, or for
+    /// `i >= rows` in a split table the image of point `i − rows`.
+    #[inline(always)]
+    fn point(&self, k: usize, i: usize) -> usize {
+        if i < self.rows {
+            k * self.rows + i
+        } else {
+            (self.len() + k) * self.rows + i - self.rows
         }
     }
 
     /// `f` of the additions of base `k` in round `round`: its digits of
     /// windows `round`, `round + rounds`, … go with its table points
-    /// `k·rows + 0, 1, …`.
+    /// [`Self::point`]`(k, 0, 1, …)`.
     #[inline(always)]
     fn emit(
         &self,
@@ -529,7 +649,7 @@ impl<P: RawCurve> FixedBaseTable<P> {
                 f(Entry {
                     bucket: d.unsigned_abs() - 1,
                     neg: d < 0,
-                    point: k * self.rows + i,
+                    point: self.point(k, i),
                 });
             }
         }
@@ -554,6 +674,37 @@ impl SortedDigits {
             bucket: (v >> 33) as u32,
         }
     }
+}
+
+/// The stored points of a split table followed by their images under the
+/// endomorphism `φ(x, y) = (ω·x, y)` ([`RawCurve::put_image`]), in memory
+/// of the table's own.
+fn with_images<P: RawCurve>(stored: &[u8]) -> PointBytes {
+    // the stored points copied, the images' half zeroed once and written
+    let mut out = Vec::with_capacity(2 * stored.len());
+    out.extend_from_slice(stored);
+    out.resize(2 * stored.len(), 0);
+    let images = &mut out[stored.len()..];
+    let image = |(src, dst): (&[u8], &mut [u8])| {
+        for (s, d) in src
+            .chunks_exact(P::BYTES)
+            .zip(dst.chunks_exact_mut(P::BYTES))
+        {
+            P::put_image(s, d);
+        }
+    };
+    let block = 256 * P::BYTES;
+    #[cfg(feature = "parallel")]
+    stored
+        .par_chunks(block)
+        .zip(images.par_chunks_mut(block))
+        .for_each(image);
+    #[cfg(not(feature = "parallel"))]
+    stored
+        .chunks(block)
+        .zip(images.chunks_mut(block))
+        .for_each(image);
+    PointBytes::owned(out)
 }
 
 /// The signed `c`-bit digits `d_j ∈ [-2^(c-1), 2^(c-1))` of `s = Σ d_j·2^(c·j)`
@@ -641,8 +792,9 @@ mod tests {
     }
 
     /// Compact tables (every row count from the bases alone to the full
-    /// table) give arkworks' MSM, whole and joined from their rounds' range
-    /// sums, G1 and G2, and hold `len · rows` points.
+    /// table), split and not, give arkworks' MSM, whole and joined from
+    /// their rounds' range sums, G1 and G2, and hold `len · rows` points
+    /// (twice that in memory, split).
     #[test]
     fn compact_tables_match_arkworks() {
         let mut rng = ChaCha20Rng::seed_from_u64(17);
@@ -653,18 +805,41 @@ mod tests {
             }
             let mut scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
             scalars[0] = -Fr::from(1u64);
+            // a split scalar below 2^128 is its own first half
+            let small = [
+                Fr::from(1u64),
+                Fr::from(u64::MAX),
+                Fr::from(u128::MAX),
+                Fr::zero(),
+            ];
+            for (s, v) in scalars.iter_mut().skip(2).step_by(3).zip(small) {
+                *s = v;
+            }
             let big: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
             let expected = G1Projective::msm(&bases, &scalars).unwrap();
             let full = FixedBaseTable::new(&bases, 1);
-            for rows in [1, 2, 3, full.windows() - 1, full.windows(), 1000] {
-                let table = FixedBaseTable::compact(&bases, 1, rows);
+            let tables = [1, 2, 3, full.windows() - 1, full.windows(), 1000]
+                .into_iter()
+                .flat_map(|rows| [true, false].map(|split| (rows, split)));
+            for (rows, split) in tables {
+                let table = FixedBaseTable::build(&bases, 1, Some(rows), split);
+                let case = format!("n = {n}, rows = {rows}, split = {split}");
                 assert!(table.rows() <= rows.max(1) && table.rows() >= 1);
-                assert!(table.rows() * table.rounds() >= table.windows());
-                assert_eq!(table.points(), table.len() * table.rows());
-                assert_eq!(table.msm(&big), expected, "n = {n}, rows = {rows}");
+                assert_eq!(table.is_split(), split);
+                let stored = table.len() * table.rows();
+                if split {
+                    assert_eq!(table.windows(), 2 * table.rows() * table.rounds());
+                    assert!(table.rows() * table.rounds() >= half_windows(table.window()));
+                    assert_eq!(table.points(), 2 * stored);
+                } else {
+                    assert!(table.rows() * table.rounds() >= table.windows());
+                    assert_eq!(table.points(), stored);
+                }
+                assert_eq!(table.point_bytes().len(), stored * 64);
+                assert_eq!(table.msm(&big), expected, "{case}");
                 // digits computed per round, and once for all rounds
                 let digits = table.digits(&big);
-                assert_eq!(digits.is_some(), table.rounds() > 1);
+                assert_eq!(digits.is_some(), table.rounds() > 1 || split);
                 for shared in [None, digits.as_ref()] {
                     let sums: Vec<G1Projective> = (0..table.rounds())
                         .map(|index| {
@@ -675,17 +850,20 @@ mod tests {
                             table.msm_range(&big, 0..table.len(), round)
                         })
                         .collect();
-                    assert_eq!(table.join_rounds(&sums), expected, "rounds joined");
+                    assert_eq!(table.join_rounds(&sums), expected, "rounds joined, {case}");
                 }
             }
             let bases2: Vec<G2Affine> = (0..n).map(|_| G2Affine::rand(&mut rng)).collect();
-            let table2 = FixedBaseTable::compact(&bases2, 1, 1);
-            assert_eq!(table2.rows(), 1);
-            assert_eq!(table2.rounds(), table2.windows());
-            assert_eq!(
-                table2.msm(&big),
-                G2Projective::msm(&bases2, &scalars).unwrap()
-            );
+            let expected2 = G2Projective::msm(&bases2, &scalars).unwrap();
+            for rows in [1, 2] {
+                let table2 = FixedBaseTable::compact(&bases2, 1, rows);
+                assert_eq!(table2.rows(), rows);
+                assert_eq!(
+                    table2.rounds(),
+                    half_windows(table2.window()).div_ceil(rows)
+                );
+                assert_eq!(table2.msm(&big), expected2, "G2, rows = {rows}");
+            }
         }
     }
 
@@ -696,21 +874,40 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(18);
         let bases: Vec<G1Affine> = (0..9).map(|_| G1Affine::rand(&mut rng)).collect();
         let scalars: Vec<_> = (0..9).map(|_| Fr::rand(&mut rng).into_bigint()).collect();
-        let t = FixedBaseTable::compact(&bases, 1, 3);
-        let parts = |rows| {
-            FixedBaseTable::<ark_bn254::g1::Config>::from_parts(
-                t.window(),
-                rows,
-                t.indices().to_vec(),
-                PointBytes::owned(t.point_bytes().to_vec()),
-            )
-        };
-        let back = parts(t.rows()).expect("same parts");
-        assert_eq!((back.rows(), back.rounds()), (t.rows(), t.rounds()));
-        assert_eq!(back.msm(&scalars), t.msm(&scalars));
-        assert!(parts(0).is_none());
-        assert!(parts(t.rows() + 1).is_none());
-        assert!(parts(t.windows() + 1).is_none());
+        for split in [true, false] {
+            let t = FixedBaseTable::build(&bases, 1, Some(3), split);
+            let parts = |window, rows, split| {
+                FixedBaseTable::<ark_bn254::g1::Config>::from_parts(
+                    window,
+                    rows,
+                    split,
+                    t.indices().to_vec(),
+                    PointBytes::owned(t.point_bytes().to_vec()),
+                )
+            };
+            let back = parts(t.window(), t.rows(), split).expect("same parts");
+            assert_eq!((back.rows(), back.rounds()), (t.rows(), t.rounds()));
+            assert_eq!(back.points(), t.points());
+            assert_eq!(back.msm(&scalars), t.msm(&scalars));
+            assert!(parts(t.window(), 0, split).is_none());
+            assert!(parts(t.window(), t.rows() + 1, split).is_none());
+            assert!(parts(t.window(), t.windows() + 1, split).is_none());
+            assert!(parts(1, t.rows(), split).is_none());
+            assert!(parts(17, t.rows(), split).is_none());
+        }
+        // a split table's negated digits need a window below 16
+        assert!(FixedBaseTable::<ark_bn254::g1::Config>::valid_shape(
+            16, 1, false
+        ));
+        assert!(!FixedBaseTable::<ark_bn254::g1::Config>::valid_shape(
+            16, 1, true
+        ));
+        assert!(FixedBaseTable::<ark_bn254::g1::Config>::valid_shape(
+            15, 9, true
+        ));
+        assert!(!FixedBaseTable::<ark_bn254::g1::Config>::valid_shape(
+            15, 10, true
+        ));
     }
 
     /// The MSM cut for pools of 1 to 16 threads, odd counts and more threads
