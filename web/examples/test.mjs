@@ -2,7 +2,7 @@
 // The zkbench-prover example, end to end, as a dapp developer would use the package:
 //   1. installs the package's tarball (npm pack of web/package) into web/examples/membership;
 //   2. writes the example's key files (public/keys/membership.bin and the compact
-//      membership-rows2.bin) with the same module in Node (wasm-bindgen --target nodejs output;
+//      membership-rows1.bin) with the same module in Node (wasm-bindgen --target nodejs output;
 //      a test setup, as web/scripts/make-keys.mjs does);
 //   3. builds the example with Vite and serves dist/ on 127.0.0.1 (COOP/COEP headers);
 //   4. in headless Chromium and/or Firefox (puppeteer-core, the system's browser), types
@@ -78,7 +78,7 @@ function makeKeys() {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "membership.bin"), p.keysToBytes());
     // the compact key file a first visit loads first (fixed-base tables of 4 rows per base)
-    fs.writeFileSync(path.join(dir, "membership-rows2.bin"), p.keysToBytesCompact(2));
+    fs.writeFileSync(path.join(dir, "membership-rows1.bin"), p.keysToBytesCompact(1));
   } finally {
     p.free();
   }
@@ -166,7 +166,7 @@ async function checkRun(kind, got, threaded) {
     `${kind}: wide-arithmetic module ${wide ? "ran" : "not run"} (packed: ${got.widePacked}, browser validates it: ${got.wideSupported})`,
   );
   check(
-    got.keySource === "key file keys/membership-rows2.bin (streamed into the first proof), then keys/membership.bin",
+    got.keySource === "key file keys/membership-rows1.bin (streamed into the first proof), then keys/membership.bin",
     `${kind}: the first proof streamed the compact key file from its URL, then the full one loaded`,
   );
   check(got.fullKeys === "loaded", `${kind}: the full key file replaced the compact one (${got.fullKeys})`);

@@ -18,7 +18,7 @@ const config: ProofConfig = { system: "groth16", hash: "poseidon", arity: 2, lea
 // compact one (a fraction of the bytes) streamed into the first proof, which runs while it
 // downloads; the full one loaded behind it for later proofs. Without them the page makes test
 // keys itself (toxic waste known: a demonstration only).
-const COMPACT_KEY_URL = "keys/membership-rows2.bin";
+const COMPACT_KEY_URL = "keys/membership-rows1.bin";
 const KEY_URL = "keys/membership.bin";
 
 // true when the package has a threaded module (vite.config.js copies it to zkbench-prover-mt/),
