@@ -116,9 +116,120 @@ impl ProverTables {
 }
 
 /// The sum of one piece of the batch of MSMs.
-enum Sum {
+pub(crate) enum Sum {
     G1(G1Projective),
     G2(G2Projective),
+}
+
+/// One MSM of a batch ([`msm_batch`]): a table and its scalars.
+pub(crate) enum Job<'a> {
+    G1(&'a FixedBaseTable<ark_bn254::g1::Config>, &'a [Scalar]),
+    G2(&'a FixedBaseTable<ark_bn254::g2::Config>, &'a [Scalar]),
+}
+
+impl Job<'_> {
+    fn rounds(&self) -> usize {
+        match self {
+            Job::G1(t, _) => t.rounds(),
+            Job::G2(t, _) => t.rounds(),
+        }
+    }
+}
+
+/// The MSMs of `jobs` as one batch of pieces on the current pool, one plan
+/// entry per round of each table (one round in a full table): per job its
+/// sum and the thread time its pieces took.
+pub(crate) fn msm_batch(jobs: &[Job<'_>]) -> Vec<(Sum, f64)> {
+    // plan entry j is round rounds[j].1 of job rounds[j].0
+    let rounds: Vec<(usize, usize)> = (0..jobs.len())
+        .flat_map(|m| (0..jobs[m].rounds()).map(move |r| (m, r)))
+        .collect();
+    let shapes: Vec<Shape> = rounds
+        .iter()
+        .map(|&(m, r)| match jobs[m] {
+            Job::G1(t, z) => t.shape_for(z, r),
+            Job::G2(t, z) => t.shape_for(z, r),
+        })
+        .collect();
+    let plan = split(&shapes, zkbench_msm::threads());
+    // a compact table's rounds share its scalars' digits, computed once
+    let digits: Vec<Option<Digits>> = jobs
+        .iter()
+        .map(|j| match *j {
+            Job::G1(t, z) => t.digits(z),
+            Job::G2(t, z) => t.digits(z),
+        })
+        .collect();
+    let round = |j: usize| {
+        let (m, index) = rounds[j];
+        Round {
+            index,
+            digits: digits[m].as_ref(),
+        }
+    };
+    let sort = |b: &Block| match jobs[rounds[b.msm].0] {
+        Job::G1(t, z) => t.sort_digits(z, b, round(b.msm)),
+        Job::G2(t, z) => t.sort_digits(z, b, round(b.msm)),
+    };
+    let add = |p: &Piece, sorted: &[SortedDigits]| {
+        let t = Instant::now();
+        let sum = match jobs[rounds[p.msm].0] {
+            Job::G1(tab, z) => Sum::G1(tab.msm_piece(z, p, sorted, round(p.msm))),
+            Job::G2(tab, z) => Sum::G2(tab.msm_piece(z, p, sorted, round(p.msm))),
+        };
+        (p.msm, sum, t.elapsed().as_secs_f64())
+    };
+    let parts = run_plan(&plan, sort, add);
+    // per job, the sums of its rounds, then joined
+    let mut sums: Vec<(Vec<Sum>, f64)> = jobs
+        .iter()
+        .map(|j| {
+            let zero = |_| match j {
+                Job::G1(..) => Sum::G1(G1Projective::zero()),
+                Job::G2(..) => Sum::G2(G2Projective::zero()),
+            };
+            ((0..j.rounds()).map(zero).collect(), 0.0)
+        })
+        .collect();
+    for (j, sum, t) in parts {
+        let (m, r) = rounds[j];
+        sums[m].1 += t;
+        match (&mut sums[m].0[r], sum) {
+            (Sum::G1(acc), Sum::G1(p)) => *acc += p,
+            (Sum::G2(acc), Sum::G2(p)) => *acc += p,
+            _ => unreachable!("a job's pieces are in its group"),
+        }
+    }
+    jobs.iter()
+        .zip(sums)
+        .map(|(j, (s, busy))| {
+            let joined = match j {
+                Job::G1(t, _) => Sum::G1(t.join_rounds(&g1_of(s))),
+                Job::G2(t, _) => Sum::G2(t.join_rounds(&g2_of(s))),
+            };
+            (joined, busy)
+        })
+        .collect()
+}
+
+/// The G1 points of `sums` (all in G1).
+fn g1_of(sums: Vec<Sum>) -> Vec<G1Projective> {
+    sums.into_iter()
+        .map(|s| match s {
+            Sum::G1(p) => p,
+            Sum::G2(_) => unreachable!("a G1 job's sums"),
+        })
+        .collect()
+}
+
+/// The G2 points of `sums` (all in G2).
+fn g2_of(sums: Vec<Sum>) -> Vec<G2Projective> {
+    sums.into_iter()
+        .map(|s| match s {
+            Sum::G2(p) => p,
+            Sum::G1(_) => unreachable!("a G2 job's sums"),
+        })
+        .collect()
 }
 
 /// Wall-clock seconds of the parts of one [`create_proof_timed`] call.
@@ -399,72 +510,28 @@ fn prove_on_pool(
     let h_done = Instant::now();
     let aux = &z[num_inputs..];
 
-    // The five MSMs as one batch of pieces, one plan entry per round of each
-    // table (one round in a full table): A, B (G1), H, L, then B (G2).
-    let g1 = [&tables.a, &tables.b_g1, &tables.h, &tables.l];
-    let g1_scalars: [&[_]; 4] = [&z, &z, &h, aux];
-    let rounds = |m: usize| g1.get(m).map_or(tables.b_g2.rounds(), |t| t.rounds());
-    // plan entry j is round jobs[j].1 of MSM jobs[j].0
-    let jobs: Vec<(usize, usize)> = (0..5)
-        .flat_map(|m| (0..rounds(m)).map(move |r| (m, r)))
-        .collect();
-    let shapes: Vec<Shape> = jobs
-        .iter()
-        .map(|&(m, r)| match g1.get(m) {
-            Some(table) => table.shape_for(g1_scalars[m], r),
-            None => tables.b_g2.shape_for(&z, r),
-        })
-        .collect();
-    let plan = split(&shapes, zkbench_msm::threads());
+    // The five MSMs as one batch of pieces: A, B (G1), H, L, then B (G2).
+    let jobs = [
+        Job::G1(&tables.a, &z),
+        Job::G1(&tables.b_g1, &z),
+        Job::G1(&tables.h, &h),
+        Job::G1(&tables.l, aux),
+        Job::G2(&tables.b_g2, &z),
+    ];
     let msm_start = Instant::now();
-    // a compact table's rounds share its scalars' digits, computed once
-    let digits: Vec<Option<Digits>> = (0..5)
-        .map(|m| match g1.get(m) {
-            Some(table) => table.digits(g1_scalars[m]),
-            None => tables.b_g2.digits(&z),
-        })
-        .collect();
-    let round = |j: usize| {
-        let (m, index) = jobs[j];
-        Round {
-            index,
-            digits: digits[m].as_ref(),
-        }
-    };
-    let sort = |b: &Block| {
-        let m = jobs[b.msm].0;
-        match g1.get(m) {
-            Some(table) => table.sort_digits(g1_scalars[m], b, round(b.msm)),
-            None => tables.b_g2.sort_digits(&z, b, round(b.msm)),
-        }
-    };
-    let add = |p: &Piece, sorted: &[SortedDigits]| {
-        let m = jobs[p.msm].0;
-        let t = Instant::now();
-        let sum = match g1.get(m) {
-            Some(table) => Sum::G1(table.msm_piece(g1_scalars[m], p, sorted, round(p.msm))),
-            None => Sum::G2(tables.b_g2.msm_piece(&z, p, sorted, round(p.msm))),
-        };
-        (p.msm, sum, t.elapsed().as_secs_f64())
-    };
-    let parts = run_plan(&plan, sort, add);
+    let done = msm_batch(&jobs);
     let msm_wall = msm_start.elapsed().as_secs_f64();
-    // per round of A, B (G1), H, L and of B (G2); busy: thread time per MSM
-    // (index 4: B in G2)
-    let mut g1_sums: [Vec<G1Projective>; 4] =
-        std::array::from_fn(|m| vec![G1Projective::zero(); rounds(m)]);
-    let mut g2_sums = vec![G2Projective::zero(); tables.b_g2.rounds()];
-    let mut busy = [0.0f64; 5];
-    for (j, sum, t) in parts {
-        let (m, r) = jobs[j];
-        busy[m] += t;
-        match sum {
-            Sum::G1(p) => g1_sums[m][r] += p,
-            Sum::G2(p) => g2_sums[r] += p,
-        }
-    }
-    let acc: [G1Projective; 4] = std::array::from_fn(|m| g1[m].join_rounds(&g1_sums[m]));
-    let g2_b_acc = tables.b_g2.join_rounds(&g2_sums);
+    // busy: thread time per MSM (index 4: B in G2)
+    let busy: Vec<f64> = done.iter().map(|d| d.1).collect();
+    let g1 = |m: usize| match done[m].0 {
+        Sum::G1(p) => p,
+        Sum::G2(_) => unreachable!("jobs 0 to 3 are in G1"),
+    };
+    let acc: [G1Projective; 4] = std::array::from_fn(g1);
+    let g2_b_acc = match done[4].0 {
+        Sum::G2(p) => p,
+        Sum::G1(_) => unreachable!("job 4 is in G2"),
+    };
     let [a_acc, b_acc, h_acc, l_acc] = acc;
     let busy_total: f64 = busy.iter().sum();
     let share = |i: usize| {

@@ -30,10 +30,11 @@ use ark_groth16::{prepare_verifying_key, Proof};
 use web_time::Instant;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::prover::{h_scalars, scalars, MsmSums, ProverTables, Scalar};
+use crate::prover::{h_scalars, msm_batch, scalars, Job, MsmSums, ProverTables, Scalar, Sum};
 use crate::prover_cache::{self, Header, HEADER, TABLE_HEADER};
-use crate::{join, keys, Assignment, Groth16Error, Keys};
-use ark_ec::short_weierstrass::Projective;
+use crate::{keys, Assignment, Groth16Error, Keys};
+use ark_bn254::{G1Projective, G2Projective};
+use ark_ff::Zero;
 use zkbench_msm::{FixedBaseTable, RawCurve};
 
 const WHAT: &str = "streamed keys";
@@ -94,6 +95,11 @@ impl KeyStream {
             .get(start..end)
             .map(<[u8]>::to_vec)
             .ok_or_else(|| bad(format!("the file ended at byte {}", s.bytes.len())))
+    }
+
+    /// How many bytes have arrived so far (never waits).
+    fn arrived(&self) -> usize {
+        self.lock().bytes.len()
     }
 
     /// The file's length once it is closed.
@@ -199,12 +205,8 @@ fn streamed_on_pool(
         end: cache_end,
         sum: Xxh3::new(),
     };
-    // prover_cache::TABLE_ORDER
-    let (b_g2, b_g2_sum) = tables.next_msm(&z)?;
-    let (ht, h_sum) = tables.next_msm(&h)?;
-    let (a, a_sum) = tables.next_msm(&z)?;
-    let (l, l_sum) = tables.next_msm(aux)?;
-    let (b_g1, b_g1_sum) = tables.next_msm(&z)?;
+    let (b_g2, g1, sums) = table_msms(&mut tables, &z, &h, aux)?;
+    let [ht, a, l, b_g1] = g1;
     times.msms = at();
     tables.finish(header.tables_sum)?;
     let (head, test_setup) = proving_key_head(stream, cache_end)?;
@@ -220,18 +222,74 @@ fn streamed_on_pool(
     // matrices and tables; then the proof
     let (pk, matrices, tables) =
         prover_cache::Unbound::new(vk, matrices, tables).bind_head(head)?;
-    let sums = MsmSums {
-        a: a_sum,
-        b_g1: b_g1_sum,
-        b_g2: b_g2_sum,
-        h: h_sum,
-        l: l_sum,
-    };
     let proof = sums.proof(&pk, r, s);
     let pvk = prepare_verifying_key(&pk.vk);
     let keys = Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables);
     times.proof = at();
     Ok((proof, keys, times))
+}
+
+/// A table in G1, and in G2.
+type G1Table = FixedBaseTable<ark_bn254::g1::Config>;
+type G2Table = FixedBaseTable<ark_bn254::g2::Config>;
+
+/// The tables of a streamed key file in [`prover_cache::TABLE_ORDER`] (B in
+/// G2, then H, A, L, B in G1) and their MSMs: each batch of MSMs
+/// ([`msm_batch`], as a proof from loaded keys runs its five) takes the
+/// next table, waiting for it, and every following one that has arrived
+/// whole. On a fast link that is one batch of five; on a slow one, one
+/// table at a time as it comes in. (One MSM per table as it arrived took
+/// 1.5 times as long as the batch in a threaded browser build on 2 threads
+/// once every byte was there.)
+fn table_msms(
+    tables: &mut Tables<'_>,
+    z: &[Scalar],
+    h: &[Scalar],
+    aux: &[Scalar],
+) -> Result<(G2Table, [G1Table; 4], MsmSums), Groth16Error> {
+    // the G1 tables' scalars, in file order: H, A, L, B
+    let scalars: [&[Scalar]; 4] = [h, z, aux, z];
+    let mut b_g2: Option<G2Table> = None;
+    let mut g1: Vec<G1Table> = Vec::with_capacity(4);
+    let (mut g2_sum, mut g1_sums) = (G2Projective::zero(), Vec::with_capacity(4));
+    let (mut read, mut done) = (0, 0);
+    while done < 5 {
+        loop {
+            match read {
+                0 => b_g2 = Some(tables.next(z.len())?),
+                i => g1.push(tables.next(scalars[i - 1].len())?),
+            }
+            read += 1;
+            if read == 5 || !tables.ready::<ark_bn254::g1::Config>() {
+                break;
+            }
+        }
+        let jobs: Vec<Job<'_>> = (done..read)
+            .map(|i| match (i, &b_g2) {
+                (0, Some(t)) => Job::G2(t, z),
+                (i, _) => Job::G1(&g1[i - 1], scalars[i - 1]),
+            })
+            .collect();
+        for (sum, _) in msm_batch(&jobs) {
+            match sum {
+                Sum::G2(p) => g2_sum = p,
+                Sum::G1(p) => g1_sums.push(p),
+            }
+        }
+        done = read;
+    }
+    let b_g2 = b_g2.ok_or_else(|| bad("no table in G2"))?;
+    let g1: [G1Table; 4] = g1.try_into().map_err(|_| bad("four tables in G1"))?;
+    let [h_sum, a_sum, l_sum, b_g1_sum]: [G1Projective; 4] =
+        g1_sums.try_into().map_err(|_| bad("four sums in G1"))?;
+    let sums = MsmSums {
+        a: a_sum,
+        b_g1: b_g1_sum,
+        b_g2: g2_sum,
+        h: h_sum,
+        l: l_sum,
+    };
+    Ok((b_g2, g1, sums))
 }
 
 /// The proving key's head after the prover cache ending at `at`, which
@@ -262,9 +320,10 @@ struct Tables<'a> {
 }
 
 impl Tables<'_> {
-    /// The next table, once it has arrived, with its bytes (for the
-    /// checksum).
-    fn next<P: RawCurve>(&mut self) -> Result<(FixedBaseTable<P>, Arc<Vec<u8>>), Groth16Error> {
+    /// The next table, once it has arrived, its bytes added to the
+    /// checksum, its bases checked to be among the `scalars` of its MSM
+    /// (against the key's once it has arrived, by `Unbound::bind`).
+    fn next<P: RawCurve>(&mut self, scalars: usize) -> Result<FixedBaseTable<P>, Groth16Error> {
         let left = self.end - self.at;
         let head = self
             .stream
@@ -272,31 +331,27 @@ impl Tables<'_> {
         let len = prover_cache::table_len::<P>(&head, left)?;
         let bytes = Arc::new(self.stream.wait(self.at, self.at + len)?);
         self.at += len;
-        let table = prover_cache::table_from::<P>(bytes.clone())?;
-        Ok((table, bytes))
-    }
-
-    /// The next table and its MSM over `scalars` (its bases checked to be
-    /// among them; against the key's once it has arrived, by
-    /// `Unbound::bind`); the table's bytes join the checksum while the
-    /// MSM runs.
-    fn next_msm<P: RawCurve>(
-        &mut self,
-        scalars: &[Scalar],
-    ) -> Result<(FixedBaseTable<P>, Projective<P>), Groth16Error>
-    where
-        P::BaseField: zkbench_msm::MsmField,
-    {
-        let (table, bytes) = self.next::<P>()?;
-        if prover_cache::within(&table, scalars.len()).is_err() {
+        self.sum.update(&bytes);
+        let table = prover_cache::table_from::<P>(bytes)?;
+        if prover_cache::within(&table, scalars).is_err() {
             return Err(bad(format!(
-                "a table has more bases than its MSM's {} scalars: keys for another circuit",
-                scalars.len()
+                "a table has more bases than its MSM's {scalars} scalars: keys for another circuit"
             )));
         }
-        let sum = &mut self.sum;
-        let (msm, ()) = join(|| table.msm(scalars), || sum.update(&bytes));
-        Ok((table, msm))
+        Ok(table)
+    }
+
+    /// Whether the next table (in `P`) has arrived whole, without waiting.
+    fn ready<P: RawCurve>(&self) -> bool {
+        let (arrived, left) = (self.stream.arrived(), self.end - self.at);
+        if self.at >= self.end || arrived < self.at + TABLE_HEADER.min(left) {
+            return false;
+        }
+        let Ok(head) = self.stream.wait(self.at, self.at + TABLE_HEADER.min(left)) else {
+            return false;
+        };
+        // a bad header is reported by `next`
+        prover_cache::table_len::<P>(&head, left).is_ok_and(|len| arrived >= self.at + len)
     }
 
     /// Checks that the tables fill their section and match its checksum.
@@ -404,7 +459,48 @@ mod tests {
             assert_eq!(again, expected, "rows {rows:?}, the returned keys");
             assert!(crate::verify(&back.pvk, &c.public_inputs(&w).unwrap(), &proof).unwrap());
             assert_eq!(back.test_setup, keys.test_setup);
+            // the whole file there before the prover starts (one batch of
+            // five MSMs), and table by table with pauses (a batch each)
+            let whole = KeyStream::new();
+            whole.push(&file);
+            whole.close();
+            assert_eq!(prove_streamed(&whole, &a, r, s).unwrap().0, expected);
+            assert_eq!(slowly(&file, &a, r, s).0, expected, "rows {rows:?}, slowly");
         }
+    }
+
+    /// A streamed proof whose file arrives table by table, 20 ms apart.
+    fn slowly(bytes: &[u8], a: &Assignment, r: Fr, s: Fr) -> (Proof<Bn254>, Keys, Milestones) {
+        let (_, end) = {
+            let s = KeyStream::new();
+            s.push(bytes);
+            s.length(0).unwrap()
+        };
+        let header = Header::parse(&bytes[8..8 + HEADER]).unwrap();
+        let mut cuts = vec![8 + HEADER + header.matrices_len as usize];
+        while cuts[cuts.len() - 1] < end {
+            let at = cuts[cuts.len() - 1];
+            let next = match cuts.len() {
+                1 => prover_cache::table_len::<ark_bn254::g2::Config>(&bytes[at..], end - at),
+                _ => prover_cache::table_len::<ark_bn254::g1::Config>(&bytes[at..], end - at),
+            };
+            cuts.push(at + next.unwrap());
+        }
+        cuts.push(bytes.len());
+        assert_eq!(cuts.len(), 7, "matrices, five tables, the head");
+        let stream = KeyStream::new();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let mut at = 0;
+                for &cut in &cuts {
+                    stream.push(&bytes[at..cut]);
+                    at = cut;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                stream.close();
+            });
+            prove_streamed(&stream, a, r, s).unwrap()
+        })
     }
 
     #[test]
