@@ -204,32 +204,34 @@ pub(crate) fn msm_batch(jobs: &[Job<'_>]) -> Vec<(Sum, f64)> {
         .zip(sums)
         .map(|(j, (s, busy))| {
             let joined = match j {
-                Job::G1(t, _) => Sum::G1(t.join_rounds(&g1_of(s))),
-                Job::G2(t, _) => Sum::G2(t.join_rounds(&g2_of(s))),
+                Job::G1(t, _) => {
+                    Sum::G1(t.join_rounds(&s.into_iter().map(Sum::g1).collect::<Vec<_>>()))
+                }
+                Job::G2(t, _) => {
+                    Sum::G2(t.join_rounds(&s.into_iter().map(Sum::g2).collect::<Vec<_>>()))
+                }
             };
             (joined, busy)
         })
         .collect()
 }
 
-/// The G1 points of `sums` (all in G1).
-fn g1_of(sums: Vec<Sum>) -> Vec<G1Projective> {
-    sums.into_iter()
-        .map(|s| match s {
+impl Sum {
+    /// The point of a sum in G1 (a job in G1 sums in G1).
+    fn g1(self) -> G1Projective {
+        match self {
             Sum::G1(p) => p,
-            Sum::G2(_) => unreachable!("a G1 job's sums"),
-        })
-        .collect()
-}
+            Sum::G2(_) => unreachable!("a G1 job's sum"),
+        }
+    }
 
-/// The G2 points of `sums` (all in G2).
-fn g2_of(sums: Vec<Sum>) -> Vec<G2Projective> {
-    sums.into_iter()
-        .map(|s| match s {
+    /// The point of a sum in G2.
+    fn g2(self) -> G2Projective {
+        match self {
             Sum::G2(p) => p,
-            Sum::G1(_) => unreachable!("a G2 job's sums"),
-        })
-        .collect()
+            Sum::G1(_) => unreachable!("a G2 job's sum"),
+        }
+    }
 }
 
 /// Wall-clock seconds of the parts of one [`create_proof_timed`] call.
@@ -523,15 +525,9 @@ fn prove_on_pool(
     let msm_wall = msm_start.elapsed().as_secs_f64();
     // busy: thread time per MSM (index 4: B in G2)
     let busy: Vec<f64> = done.iter().map(|d| d.1).collect();
-    let g1 = |m: usize| match done[m].0 {
-        Sum::G1(p) => p,
-        Sum::G2(_) => unreachable!("jobs 0 to 3 are in G1"),
-    };
-    let acc: [G1Projective; 4] = std::array::from_fn(g1);
-    let g2_b_acc = match done[4].0 {
-        Sum::G2(p) => p,
-        Sum::G1(_) => unreachable!("job 4 is in G2"),
-    };
+    let mut sums = done.into_iter().map(|d| d.0);
+    let acc: [G1Projective; 4] = std::array::from_fn(|_| sums.next().expect("five sums").g1());
+    let g2_b_acc = sums.next().expect("five sums").g2();
     let [a_acc, b_acc, h_acc, l_acc] = acc;
     let busy_total: f64 = busy.iter().sum();
     let share = |i: usize| {
