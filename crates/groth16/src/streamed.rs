@@ -10,9 +10,10 @@
 //! are the tables' first rows; its binding checks and the randomisers'
 //! terms).
 //! So [`prove_streamed`] reads a [`KeyStream`] that another thread fills
-//! as the bytes come in, and works on what has arrived: each table's MSM
-//! as soon as that table is there, while the rest of the file is on the
-//! way.
+//! as the bytes come in, and works on what has arrived: the MSMs of the
+//! tables that are there, as one batch (every table, where the file
+//! arrived before the witness map was done), while the rest of the file
+//! is on the way.
 //!
 //! The proof is the one [`crate::prover::create_proof`] makes from the same
 //! keys and randomness: the same scalars, tables and formulas, each MSM
