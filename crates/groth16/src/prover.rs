@@ -69,10 +69,12 @@ impl ProverTables {
         }
     }
 
-    /// Compact tables for `pk`: at most `rows` points per base
+    /// Compact tables for `pk`: at most `rows` stored points per base
     /// ([`FixedBaseTable::compact`]; 1: the bases alone, Pippenger's
-    /// algorithm). A fraction of the full tables' bytes (a key file a first
-    /// visit can fetch quickly) for a slower MSM: more bucket passes.
+    /// algorithm), their scalars split by the curve's endomorphism
+    /// ([`zkbench_msm::glv`]). A fraction of the full tables' bytes (a key
+    /// file a first visit can fetch quickly) for a slower MSM: more bucket
+    /// passes.
     pub fn compact(pk: &ProvingKey<Bn254>, rows: usize) -> Self {
         let t = CHUNKS_PER_MSM;
         Self {

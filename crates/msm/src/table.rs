@@ -359,9 +359,9 @@ impl<P: RawCurve> FixedBaseTable<P> {
             .then(|| Self::assemble(window, rows, split, indices, points))
     }
 
-    /// The signed digits of `scalars` for every round of a compact table,
-    /// computed once (in parallel); `None` for a full table, whose one round
-    /// computes them as it adds.
+    /// The signed digits of `scalars` for every round of a compact or split
+    /// table, computed once (in parallel); `None` for a full table, whose
+    /// one round computes them as it adds.
     pub fn digits(&self, scalars: &[Scalar]) -> Option<Digits> {
         if self.rounds == 1 && self.split.is_none() {
             return None;
