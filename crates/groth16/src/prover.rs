@@ -182,38 +182,35 @@ pub(crate) fn msm_batch(jobs: &[Job<'_>]) -> Vec<(Sum, f64)> {
         (p.msm, sum, t.elapsed().as_secs_f64())
     };
     let parts = run_plan(&plan, sort, add);
-    // per job, the sums of its rounds, then joined
-    let mut sums: Vec<(Vec<Sum>, f64)> = jobs
+    // per job, the sums of its rounds (in its group), then joined
+    let mut g1: Vec<Vec<G1Projective>> = jobs
         .iter()
-        .map(|j| {
-            let zero = |_| match j {
-                Job::G1(..) => Sum::G1(G1Projective::zero()),
-                Job::G2(..) => Sum::G2(G2Projective::zero()),
-            };
-            ((0..j.rounds()).map(zero).collect(), 0.0)
+        .map(|j| match j {
+            Job::G1(t, _) => vec![G1Projective::zero(); t.rounds()],
+            Job::G2(..) => Vec::new(),
         })
         .collect();
+    let mut g2: Vec<Vec<G2Projective>> = jobs
+        .iter()
+        .map(|j| match j {
+            Job::G2(t, _) => vec![G2Projective::zero(); t.rounds()],
+            Job::G1(..) => Vec::new(),
+        })
+        .collect();
+    let mut busy = vec![0.0; jobs.len()];
     for (j, sum, t) in parts {
         let (m, r) = rounds[j];
-        sums[m].1 += t;
-        match (&mut sums[m].0[r], sum) {
-            (Sum::G1(acc), Sum::G1(p)) => *acc += p,
-            (Sum::G2(acc), Sum::G2(p)) => *acc += p,
-            _ => unreachable!("a job's pieces are in its group"),
+        busy[m] += t;
+        match sum {
+            Sum::G1(p) => g1[m][r] += p,
+            Sum::G2(p) => g2[m][r] += p,
         }
     }
     jobs.iter()
-        .zip(sums)
-        .map(|(j, (s, busy))| {
-            let joined = match j {
-                Job::G1(t, _) => {
-                    Sum::G1(t.join_rounds(&s.into_iter().map(Sum::g1).collect::<Vec<_>>()))
-                }
-                Job::G2(t, _) => {
-                    Sum::G2(t.join_rounds(&s.into_iter().map(Sum::g2).collect::<Vec<_>>()))
-                }
-            };
-            (joined, busy)
+        .enumerate()
+        .map(|(m, j)| match j {
+            Job::G1(t, _) => (Sum::G1(t.join_rounds(&g1[m])), busy[m]),
+            Job::G2(t, _) => (Sum::G2(t.join_rounds(&g2[m])), busy[m]),
         })
         .collect()
 }

@@ -305,7 +305,7 @@ fn add_carry(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
 /// `a − b` over 4×64-bit limbs (mod 2^256) and the borrow out of the top
 /// limb (`a < b`).
 #[inline(always)]
-fn sub_borrow(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
+pub(crate) fn sub_borrow(a: &[u64; 4], b: &[u64; 4]) -> ([u64; 4], bool) {
     let mut d = [0u64; 4];
     let mut borrow = false;
     for i in 0..4 {

@@ -20,15 +20,15 @@
 //! a scalar, as much as the additions it saves on a few thousand bases);
 //! this one rounds as gnark-crypto's `SplitScalar` does, with the
 //! precomputed `g = round(2^256·n/r)` and the top limbs of `k·g`, and the
-//! rest modulo `2^192` (the halves are known to be small, so their low
-//! limbs in two's complement are all of them). The rounding can be off by
+//! rest modulo `2^256` (the halves are small, so two's complement holds
+//! them). The rounding can be off by
 //! one, which keeps
 //! `k₁ + λ·k₂ ≡ k` exact (any lattice vector may be subtracted) and the
 //! halves below `1.5·(|n₁₁| + |n₂₁|) < 2^128.2`: [`HALF_BITS`].
 
 use ark_bn254::Fr;
 use ark_ec::scalar_mul::glv::GLVConfig;
-use ark_ff::{BigInteger, PrimeField};
+use ark_ff::PrimeField;
 use num_bigint::BigUint;
 
 use crate::table::Scalar;
@@ -46,8 +46,8 @@ pub struct GlvSplit {
     n: [(bool, u128); 4],
 }
 
-/// An integer modulo `2^192`, three limbs, in two's complement.
-type Low = [u64; 3];
+/// An integer modulo `2^256`, four limbs, in two's complement.
+type Low = [u64; 4];
 
 /// One half of a split scalar: whether it is negative, and its magnitude.
 pub type Half = (bool, Scalar);
@@ -93,42 +93,48 @@ impl GlvSplit {
         let [b1, b2] = self.g.map(|(neg, g)| (neg, round_mul_hi(l, &g)));
         let [n11, n12, n21, n22] = self.n;
         // (k₁, k₂) = (k, 0) − β·N, exact integers below 2^130 in magnitude
-        let k1 = sub(sub([l[0], l[1], l[2]], term(b1, n11)), term(b2, n21));
-        let k2 = sub(sub([0; 3], term(b1, n12)), term(b2, n22));
+        let k1 = sub(
+            &sub(&[l[0], l[1], l[2], l[3]], &term(b1, n11)),
+            &term(b2, n21),
+        );
+        let k2 = sub(&sub(&[0; 4], &term(b1, n12)), &term(b2, n22));
         [signed(k1), signed(k2)]
     }
 }
 
-/// `±a·b mod 2^192` for signed magnitudes `a`, `b < 2^128`.
+/// `±a·b mod 2^256` for signed magnitudes `a`, `b < 2^128`.
 fn term((a_neg, a): (bool, u128), (b_neg, b): (bool, u128)) -> Low {
-    let (a0, a1) = (a as u64, (a >> 64) as u64);
-    let (b0, b1) = (b as u64, (b >> 64) as u64);
-    let m = |x: u64, y: u64| u128::from(x) * u128::from(y);
-    let lo = m(a0, b0);
-    let mid = m(a0, b1) + (lo >> 64); // < 2^128: no overflow
-    let mid2 = m(a1, b0) + (mid as u64 as u128);
-    let top = (m(a1, b1) as u64)
-        .wrapping_add((mid >> 64) as u64)
-        .wrapping_add((mid2 >> 64) as u64);
-    let p = [lo as u64, mid2 as u64, top];
+    let mut p = [0u64; 4];
+    mul_wide(
+        &[a as u64, (a >> 64) as u64],
+        &[b as u64, (b >> 64) as u64],
+        &mut p,
+    );
     if a_neg != b_neg {
-        sub([0; 3], p)
+        sub(&[0; 4], &p)
     } else {
         p
     }
 }
 
-/// `a − b mod 2^192`.
-fn sub(a: Low, b: Low) -> Low {
-    let mut out = [0u64; 3];
-    let mut borrow = false;
-    for i in 0..3 {
-        let (d, b1) = a[i].overflowing_sub(b[i]);
-        let (d, b2) = d.overflowing_sub(u64::from(borrow));
-        out[i] = d;
-        borrow = b1 || b2;
+/// `a − b mod 2^256`.
+fn sub(a: &Low, b: &Low) -> Low {
+    crate::field::sub_borrow(a, b).0
+}
+
+/// The schoolbook product of `a` and `b` into `out` (`a.len() + b.len()`
+/// limbs).
+fn mul_wide(a: &[u64], b: &[u64], out: &mut [u64]) {
+    out.fill(0);
+    for (i, &x) in a.iter().enumerate() {
+        let mut carry = 0u128;
+        for (j, &y) in b.iter().enumerate() {
+            let t = u128::from(x) * u128::from(y) + u128::from(out[i + j]) + carry;
+            out[i + j] = t as u64;
+            carry = t >> 64;
+        }
+        out[i + b.len()] = carry as u64;
     }
-    out
 }
 
 /// `round(k·g / 2^256)` for `k < 2^256` and `g < 2^192`: the limbs 4 and 5
@@ -136,29 +142,15 @@ fn sub(a: Low, b: Low) -> Low {
 /// `k < r`, `g < 2^130`), rounded by bit 255.
 fn round_mul_hi(k: &[u64], g: &[u64; 3]) -> u128 {
     let mut p = [0u64; 7];
-    for (i, &a) in k.iter().enumerate() {
-        let mut carry = 0u128;
-        for (j, &b) in g.iter().enumerate() {
-            let t = u128::from(a) * u128::from(b) + u128::from(p[i + j]) + carry;
-            p[i + j] = t as u64;
-            carry = t >> 64;
-        }
-        p[i + 3] = carry as u64;
-    }
+    mul_wide(k, g, &mut p);
     let hi = u128::from(p[4]) | u128::from(p[5]) << 64;
     hi + u128::from(p[3] >> 63)
 }
 
 /// A small integer held modulo `2^192` as a sign and a magnitude.
 fn signed(x: Low) -> Half {
-    let neg = x[2] >> 63 == 1;
-    let m = if neg { sub([0; 3], x) } else { x };
-    (neg, Scalar::new([m[0], m[1], m[2], 0]))
-}
-
-/// Whether a half fits [`HALF_BITS`].
-pub fn fits(h: &Half) -> bool {
-    h.1.num_bits() as usize <= HALF_BITS
+    let neg = x[3] >> 63 == 1;
+    (neg, Scalar::new(if neg { sub(&[0; 4], &x) } else { x }))
 }
 
 #[cfg(test)]
@@ -166,9 +158,15 @@ mod tests {
     use super::*;
     use ark_bn254::{g1, g2, G1Projective, G2Projective};
     use ark_ec::{short_weierstrass::Projective, CurveGroup, PrimeGroup};
+    use ark_ff::BigInteger;
     use ark_ff::{Field, UniformRand};
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
+
+    /// Whether a half fits [`HALF_BITS`].
+    fn fits(h: &Half) -> bool {
+        h.1.num_bits() as usize <= HALF_BITS
+    }
 
     fn value(h: &Half) -> Fr {
         let x = Fr::from_bigint(h.1).expect("below r");
