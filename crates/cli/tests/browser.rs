@@ -11,8 +11,7 @@ use std::process::Command;
 
 use zkbench_core::{ResultsFile, Status};
 
-mod common;
-use common::{chromium, repo};
+use crate::common::{chromium, repo};
 
 #[test]
 fn autorun_page_records_and_groth16_proof_verify_natively_and_with_snarkjs() {

@@ -10,7 +10,7 @@ use std::{
 
 use assert_cmd::Command;
 
-mod common;
+use crate::common;
 
 fn data(name: &str) -> String {
     common::repo()

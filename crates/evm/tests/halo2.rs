@@ -9,10 +9,8 @@
 //! 30M gas limit). Also: its runtime bytecode is under the EIP-170 limit, and so
 //! is that of the widest spend the suites measure (α=7, arity 7).
 
-mod common;
-
+use crate::common::solc_or_skip;
 use ark_ff::{BigInteger, PrimeField};
-use common::solc_or_skip;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_evm::{

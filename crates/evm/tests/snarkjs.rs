@@ -6,11 +6,9 @@
 //!
 //! Skipped (one printed line) when Node.js or the npm packages are missing.
 
-mod common;
-
 use std::process::Command;
 
-use common::{fixtures, ours, solc_or_skip};
+use crate::common::{fixtures, ours, solc_or_skip};
 use zkbench_evm::{measure_verifier, precompile_floor_gas, snarkjs, Groth16Calldata};
 
 #[test]

@@ -5,13 +5,11 @@
 //! valid one (under a 30M gas limit); and agrees with a native verifier over
 //! a table of valid and invalid calls.
 
-mod common;
-
+use crate::common::{fixtures, ours, solc_or_skip};
 use ark_bn254::{Bn254, Fq, Fq2, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, PrimeField};
 use ark_groth16::{prepare_verifying_key, Proof, VerifyingKey};
-use common::{fixtures, ours, solc_or_skip};
 use zkbench_evm::{calldata::Word, CallStatus, Chain, Groth16Calldata};
 use zkbench_hash::Fr;
 

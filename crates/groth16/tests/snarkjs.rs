@@ -14,8 +14,7 @@ use rand_chacha::ChaCha20Rng;
 use zkbench_groth16::{artifacts, snarkjs, testing, Circuit, CircuitKind, SpendConfig};
 use zkbench_hash::{Fr, HashFamily};
 
-mod common;
-use common::{ensure_snarkjs, snarkjs_dir};
+use crate::common::{ensure_snarkjs, snarkjs_dir};
 
 /// Runs `snarkjs groth16 verify vk public proof` on the files in `dir`; returns (exit ok, output).
 fn snarkjs_verify(dir: &std::path::Path) -> (bool, String) {

@@ -34,8 +34,7 @@ use serde_json::{json, Value};
 use zkbench_groth16::{snarkjs, Circuit, CircuitKind, PublicInputs, SpendConfig, Witness};
 use zkbench_hash::{Fr, HashFamily};
 
-mod common;
-use common::{ensure_snarkjs, snarkjs_dir};
+use crate::common::{ensure_snarkjs, snarkjs_dir};
 
 /// How a case is made from a valid proof.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -5,10 +5,7 @@
 //! `output` holds the squeezed words). `width` selects the instance (2: l = 1, 4: l = 2).
 //! Each case carries its source; see the JSON file.
 
-#[macro_use]
-mod common;
-
-use common::{KatCase, KatFile};
+use crate::common::{KatCase, KatFile};
 use zkbench_hash::anemoi::{self, AnemoiBn254};
 use zkbench_hash::{Fr, Permutation};
 

@@ -5,7 +5,4 @@
 //! the independent Python re-implementation `scripts/gen-testdata/gmimc_neptune.py`;
 //! `node` (sponge Merkle node) outputs come from that Python script only.
 
-#[macro_use]
-mod common;
-
 zklib_kat_tests!(gmimc, GmimcErfBn254, 3, "gmimc");

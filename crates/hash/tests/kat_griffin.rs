@@ -1,10 +1,7 @@
 //! Known-answer tests for Griffin (`testdata/griffin.json`): the test vectors of
 //! TaceoLabs/noir-griffin (`src/bn254/perm.nr`, `src/lib.nr`) and the shared reference.
 
-#[macro_use]
-mod common;
-
-use common::KatFile;
+use crate::common::KatFile;
 use zkbench_hash::griffin::{self, GriffinHasher};
 use zkbench_hash::FieldHasher;
 

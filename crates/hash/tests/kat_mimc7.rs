@@ -1,9 +1,6 @@
 //! Known-answer tests for MiMC-7 (`testdata/mimc7.json`, generated with circomlibjs 0.1.7).
 
-#[macro_use]
-mod common;
-
-use common::{fr, KatFile};
+use crate::common::{fr, KatFile};
 use zkbench_hash::{
     mimc7::{self, Mimc7Bn254, Mimc7Hasher},
     FieldHasher, Fr, HashFamily, Permutation,

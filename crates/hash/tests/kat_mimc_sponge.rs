@@ -2,10 +2,7 @@
 //! circomlibjs 0.1.7) and Tornado Cash's zero subtrees (`testdata/tornado.json`,
 //! transcribed from tornado-core `MerkleTreeWithHistory.sol`).
 
-#[macro_use]
-mod common;
-
-use common::{fr, KatFile};
+use crate::common::{fr, KatFile};
 use zkbench_hash::{
     mimc_sponge::{self, MimcSpongeBn254, MimcSpongeHasher},
     FieldHasher, Fr, HashFamily, Permutation,

@@ -4,10 +4,7 @@
 //! self-generated α = 7 regression vectors from the independent Python port
 //! (no public α = 7 known-answer vector exists; see each case's `source`).
 
-#[macro_use]
-mod common;
-
-use common::KatFile;
+use crate::common::KatFile;
 use zkbench_hash::poseidon2;
 use zkbench_hash::HashFamily;
 

@@ -3,10 +3,7 @@
 //! the permutation, every round key of the Keccak chain, gnark's `Compress`, its
 //! Merkle–Damgård hash and binary Merkle roots.
 
-#[macro_use]
-mod common;
-
-use common::KatFile;
+use crate::common::KatFile;
 use zkbench_hash::poseidon2_gnark::{self, GnarkMerkleDamgard};
 use zkbench_hash::{FieldHasher, HashFamily};
 

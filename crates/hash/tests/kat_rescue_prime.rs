@@ -4,10 +4,7 @@
 //! KULeuven-COSIC/Marvellous `rescue_prime.sage` (validated on the STARK-Anatomy
 //! instance) and from the project's shared reference file. See each case's `source`.
 
-#[macro_use]
-mod common;
-
-use common::KatFile;
+use crate::common::KatFile;
 use zkbench_hash::rescue_prime::{self, RescuePrimeHasher};
 use zkbench_hash::FieldHasher;
 

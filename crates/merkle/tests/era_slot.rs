@@ -1,9 +1,7 @@
 //! Era/slot tree (Guo et al.) vs. one tree of depth d_slot + d_era (Theorem 2),
 //! with the NON-CRYPTOGRAPHIC toy hasher of `common/` (tree logic only).
 
-mod common;
-
-use common::toy;
+use crate::common::toy;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use zkbench_merkle::{EraSlotPath, EraSlotTree, Fr, SparseMerkleTree};
 

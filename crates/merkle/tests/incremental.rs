@@ -1,9 +1,7 @@
 //! Incremental (Tornado-style) tree vs. the sparse tree, across arities, with
 //! the NON-CRYPTOGRAPHIC toy hasher of `common/` (tree logic only).
 
-mod common;
-
-use common::toy;
+use crate::common::toy;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use zkbench_merkle::{
     tornado_zero_value, Fr, IncrementalMerkleTree, MerkleError, SparseMerkleTree, ROOT_HISTORY_SIZE,

@@ -2,9 +2,7 @@
 //! tampering and malformed-path checks. Uses the NON-CRYPTOGRAPHIC toy hasher
 //! of `common/` (tree logic only; real hashes are in `tornado.rs`).
 
-mod common;
-
-use common::toy;
+use crate::common::toy;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use zkbench_merkle::{height_for, Fr, MerkleError, MerklePath, SparseMerkleTree};
 

@@ -1,9 +1,9 @@
 //! The API contract (docs/server-api.md), run the same against SQLite and a
 //! throwaway PostgreSQL cluster.
 
-mod common;
+use crate::common;
 
-use common::{get_json, sqlite_url, TestServer};
+use crate::common::{get_json, sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
 use zkbench_server::sample::document_json;

@@ -5,11 +5,11 @@
 //! from the documents; a full queue is answered 503 with `Retry-After`.
 //! SQLite and PostgreSQL (the 503: SQLite).
 
-mod common;
+use crate::common;
 
 use std::{collections::HashSet, time::Duration};
 
-use common::{sqlite_url, TestServer};
+use crate::common::{sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::Value;
 use sqlx::{AnyConnection, Connection, Executor};

@@ -2,11 +2,11 @@
 //! document at once store it once; the listing then returns every one of the
 //! 1,001 submissions without paging. SQLite and PostgreSQL.
 
-mod common;
+use crate::common;
 
 use std::{collections::HashSet, sync::Arc};
 
-use common::{get_json, sqlite_url, TestServer};
+use crate::common::{get_json, sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::Value;
 use zkbench_server::sample::document_json;

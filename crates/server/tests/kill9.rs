@@ -2,7 +2,7 @@
 //! restart on the same database, every submission that had received its 201
 //! is there, unchanged. SQLite and PostgreSQL.
 
-mod common;
+use crate::common;
 
 use std::{
     io::{BufRead, BufReader},

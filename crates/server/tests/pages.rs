@@ -3,9 +3,9 @@
 //! `Retry-After`) and the optional submit token (401 unless
 //! `Authorization: Bearer` carries it).
 
-mod common;
+use crate::common;
 
-use common::{get_json, sqlite_url, TestServer};
+use crate::common::{get_json, sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
 use zkbench_server::{sample, RateLimit, ServerConfig, SubmitToken};

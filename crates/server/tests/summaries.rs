@@ -4,11 +4,11 @@
 //! text (the same answer on both databases, never a 5xx), `ETag` / 304, and a
 //! database outage (a fast 503, then recovery). SQLite and PostgreSQL.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{sqlite_url, TestServer};
+use crate::common::{sqlite_url, TestServer};
 use reqwest::{Client, StatusCode};
 use serde_json::{json, Value};
 use zkbench_server::{

@@ -13,8 +13,8 @@ use std::process::Command;
 use zkbench_hash::{mimc_sponge, Fr};
 use zkbench_wasm::{engines, ProveConfig, Session};
 
-mod common;
-use common::repo;
+use crate::common;
+use crate::common::repo;
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

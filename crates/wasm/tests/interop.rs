@@ -10,8 +10,8 @@ use std::{path::PathBuf, process::Command};
 
 use zkbench_wasm::{session, ProveConfig, Session};
 
-mod common;
-use common::repo;
+use crate::common;
+use crate::common::repo;
 
 /// The wasm-bindgen nodejs build, or `None` (with the reason printed) to skip.
 fn wasm_node() -> Option<PathBuf> {

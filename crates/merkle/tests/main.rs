@@ -1,0 +1,10 @@
+//! The integration tests of `zkbench-merkle`, one test binary for the crate: every file
+//! in this folder is a module here, so `cargo test` links one binary, not one a file.
+//! Run one file's tests with `cargo test -p <crate> --test integration <file>::`.
+
+mod common;
+mod era_slot;
+mod incremental;
+mod registry_hashes;
+mod sparse_paths;
+mod tornado;

@@ -1,0 +1,7 @@
+//! The integration tests of `zkbench-pool`, one test binary for the crate: every file
+//! in this folder is a module here, so `cargo test` links one binary, not one a file.
+//! Run one file's tests with `cargo test -p <crate> --test integration <file>::`.
+
+mod pool;
+mod rpc;
+mod tornado;

@@ -1,0 +1,5 @@
+//! The integration tests of `zkbench-recommend`, one test binary for the crate: every file
+//! in this folder is a module here, so `cargo test` links one binary, not one a file.
+//! Run one file's tests with `cargo test -p <crate> --test integration <file>::`.
+
+mod recommend;
