@@ -54,20 +54,21 @@ step "soundness: mutation audit of every circuit (small trees) and 2 x 100,000 m
 # dozens of Merkle paths (tens of ms), so a few hundred here (about 20 s)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system stark-babybear --fuzz 300
 
-if [ "${ZKBENCH_TEST_PRUNE:-0}" = 1 ]; then
-  # CI's disk (.ci/run sets this): the test binaries (some 70 MB each) are spent; the libraries
-  # the next steps reuse stay. Locally they are kept: the next `cargo test` would relink them.
-  step "prune the spent test binaries (ZKBENCH_TEST_PRUNE=1)"
-  find "${CARGO_TARGET_DIR:-target}/debug/deps" -maxdepth 1 -type f -perm -u+x ! -name '*.so' -delete
-  df -h "${CARGO_TARGET_DIR:-target}" | tail -1
-fi
-
 step "cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
 # fuzz/Cargo.lock is kept in step with Cargo.lock; without --locked a workspace dependency
 # added later updates it instead of failing the check. The workspace's target directory (and
 # fuzz/Cargo.toml's copy of its dev profile): the dependencies `cargo doc` checked above are
 # reused, not checked again into a second directory.
 cargo check --manifest-path fuzz/Cargo.toml --bins --target-dir "${CARGO_TARGET_DIR:-$PWD/target}"
+
+if [ "${ZKBENCH_TEST_PRUNE:-0}" = 1 ]; then
+  # CI's disk (.ci/run sets this): nothing below uses the debug build (test binaries some 70 MB
+  # each, the libraries they link), about 2 GB to free before the browser builds. Locally it is
+  # kept: the next `cargo test` would build it again.
+  step "delete the spent debug build (ZKBENCH_TEST_PRUNE=1)"
+  rm -rf "${CARGO_TARGET_DIR:-target}/debug"
+  df -h . | tail -1
+fi
 
 step "the zkbench-prover npm package and its example dapp in a headless browser (scripts/web-package.sh)"
 # builds the browser module (provers, verifiers, hashes; single-threaded, stable, release), packs
