@@ -183,20 +183,13 @@ pub(crate) fn msm_batch(jobs: &[Job<'_>]) -> Vec<(Sum, f64)> {
     };
     let parts = run_plan(&plan, sort, add);
     // per job, the sums of its rounds (in its group), then joined
-    let mut g1: Vec<Vec<G1Projective>> = jobs
+    let (mut g1, mut g2): (Vec<Vec<G1Projective>>, Vec<Vec<G2Projective>>) = jobs
         .iter()
         .map(|j| match j {
-            Job::G1(t, _) => vec![G1Projective::zero(); t.rounds()],
-            Job::G2(..) => Vec::new(),
+            Job::G1(t, _) => (vec![G1Projective::zero(); t.rounds()], Vec::new()),
+            Job::G2(t, _) => (Vec::new(), vec![G2Projective::zero(); t.rounds()]),
         })
-        .collect();
-    let mut g2: Vec<Vec<G2Projective>> = jobs
-        .iter()
-        .map(|j| match j {
-            Job::G2(t, _) => vec![G2Projective::zero(); t.rounds()],
-            Job::G1(..) => Vec::new(),
-        })
-        .collect();
+        .unzip();
     let mut busy = vec![0.0; jobs.len()];
     for (j, sum, t) in parts {
         let (m, r) = rounds[j];
