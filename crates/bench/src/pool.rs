@@ -181,6 +181,7 @@ fn sampled_withdrawal<E: std::fmt::Display>(
     sampled_proof(ctx, "prove_withdraw", constraints, 3, || prove(to, relayer))
 }
 
+/// Measures a case of this design: setup, one simulation, and the batch and withdrawal proofs.
 fn measure_design(
     case: &Case,
     profile: &Profile,
@@ -209,7 +210,30 @@ fn measure_design(
     )];
 
     let cfg = bench_config(shape, family);
-    let sim = measure::once(|| simulate_with(&cfg, &provers));
+    let (r, b) = simulate_design(case, env, &cfg, &provers, (slot, era), (cb, cw))?;
+    out.push(r);
+    out.extend(sampled_design_proofs(
+        (case, profile, env),
+        &cfg,
+        &provers,
+        shape,
+        b,
+        (cb, cw),
+    )?);
+    Ok(out)
+}
+
+/// Times one run of the whole protocol as the record `simulate` (gas, sizes, constraint
+/// counts; an error status when a check failed); also returns the batch size.
+fn simulate_design(
+    case: &Case,
+    env: &Environment,
+    cfg: &SimulateConfig,
+    provers: &PoolProvers,
+    (slot, era): (u32, u32),
+    (cb, cw): (f64, f64),
+) -> Result<(Record, u64), String> {
+    let sim = measure::once(|| simulate_with(cfg, provers));
     let _ = std::fs::remove_dir_all(&cfg.notes_dir);
     let (rep, sim) = sim.map_err(|e| format!("simulation: {e}"))?;
     let b = rep.batch_size as u64;
@@ -244,10 +268,20 @@ fn measure_design(
         r.status = Status::Error;
         r.error = Some(format!("checks failed: {}", failed.join(", ")));
     }
-    out.push(r);
+    Ok((r, b))
+}
 
-    // Proof times with the case's keys: a batch into the empty era tree, and
-    // the withdrawal of a note committed in it.
+/// Proof times with the case's keys: a batch of `b` notes into the empty era tree
+/// (`prove_batch`), and the withdrawal of a note committed in it (`prove_withdraw`).
+fn sampled_design_proofs(
+    ctx: (&Case, &Profile, &Environment),
+    cfg: &SimulateConfig,
+    provers: &PoolProvers,
+    shape: PoolShape,
+    b: u64,
+    (cb, cw): (f64, f64),
+) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
     let mut rng = ChaCha20Rng::seed_from_u64(2);
     let hashes = provers.hashes().clone();
     let note = Note::random(&mut rng, "revm", cfg.denomination, Address::ZERO);
@@ -259,7 +293,7 @@ fn measure_design(
     leaves[0] = note.commitment(&hashes);
     let empty = provers.empty_tree().map_err(|e| e.to_string())?;
     out.push(sampled_proof(
-        (case, profile, env),
+        ctx,
         "prove_batch",
         cb,
         shape.slot_insert_inputs(),
@@ -267,15 +301,11 @@ fn measure_design(
     )?);
     let mut tree = empty.clone();
     tree.commit_slot(&leaves).map_err(|e| e.to_string())?;
-    out.push(sampled_withdrawal(
-        (case, profile, env),
-        cw,
-        |to, relayer| {
-            provers
-                .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
-                .map(|_| ())
-        },
-    )?);
+    out.push(sampled_withdrawal(ctx, cw, |to, relayer| {
+        provers
+            .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
+            .map(|_| ())
+    })?);
     Ok(out)
 }
 

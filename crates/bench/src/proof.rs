@@ -18,8 +18,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkbench_core::{
     fuzz::{fuzz_verifier, FuzzReport},
-    statement::{StatementConfig, Witness},
-    CaseStatement, Metrics, ProofSystem,
+    statement::{PublicInputs, StatementConfig, Witness},
+    CaseStatement, Metrics, PhaseParts, ProofSystem,
 };
 
 use crate::{
@@ -66,11 +66,14 @@ impl<P: ProofSystem> ProofBackend<P> {
         let sys = &self.system;
         let mut out = Vec::new();
         macro_rules! tri {
-            ($e:expr, $what:expr) => {
+            ($e:expr) => {
                 match $e {
                     Ok(v) => v,
-                    Err(e) => return Err((format!("{}: {e}", $what), out)),
+                    Err(e) => return Err((e, out)),
                 }
+            };
+            ($e:expr, $what:expr) => {
+                tri!(phase_err($e, $what))
             };
         }
         let cfg = tri!(case.statement_config(), "configuration");
@@ -80,117 +83,218 @@ impl<P: ProofSystem> ProofBackend<P> {
             measure::once(|| sys.setup(&circuit, BENCH_SETUP_SEED)),
             "setup"
         );
-        // transparent systems (the STARKs) have no toxic waste
-        let test_setup = sys.is_test_setup(&keys);
-        let record = |phase: &str, s: PhaseSamples, extra: &Metrics| {
-            let mut r = Record::new(case, phase, rayon::current_num_threads(), env);
-            r.set_samples(s.wall, s.cpu);
-            r.peak_rss_bytes = s.peak_rss;
-            r.test_setup = test_setup;
-            r.metrics.extend(metrics.clone());
-            r.metrics.extend(extra.clone());
-            r
+        let base = RecordBase {
+            case,
+            env,
+            // transparent systems (the STARKs) have no toxic waste
+            test_setup: sys.is_test_setup(&keys),
+            metrics: &metrics,
         };
         let none = Metrics::new();
 
-        out.push(record("setup", s, &sys.key_metrics(&keys)));
+        out.push(base.record("setup", s, &sys.key_metrics(&keys)));
 
-        // Cold proof: keys read from disk (the CLI's cache layout), witness, prove.
-        let dir = std::env::temp_dir().join(format!(
-            "zkbench-keys-{}-{}",
-            sys.name(),
-            std::process::id()
-        ));
-        let written = sys.write_keys(&circuit, &keys, &dir, BENCH_SETUP_SEED);
-        tri!(written, "writing the proving key");
         let mut rng = ChaCha20Rng::seed_from_u64(1);
-        let witness = zkbench_core::statement::Witness::random(
-            &mut rng,
-            cfg.circuit,
-            &tri!(cfg.shape(), "tree shape"),
-        );
-        let cold = measure::fresh(COLD_SAMPLES, || -> Result<_, P::Error> {
-            let (k, w) = sys.read_keys_and_witness(&circuit, &dir, BENCH_SETUP_SEED, &witness)?;
-            let proof = sys.prove(&circuit, &k, &w, &mut rng)?;
-            // the keys go out with the proof, so that freeing them (tens of
-            // MiB of tables, a mapping) is not timed: the proof was ready
-            Ok((k, proof))
-        });
-        let _ = std::fs::remove_dir_all(&dir);
-        let s = tri!(cold, "cold prove");
-        out.push(record("prove_cold", s, &none));
+        let (witness, s) = tri!(self.cold_prove(&cfg, &circuit, &keys, &mut rng));
+        out.push(base.record("prove_cold", s, &none));
 
-        let mut prepared = None;
-        let s = tri!(
-            measure::sample(profile, || {
-                prepared = Some(sys.witness(&circuit, &witness)?);
-                Ok::<_, P::Error>(())
-            }),
-            "witness"
-        );
-        let prepared = prepared.expect("sampled at least once");
-        out.push(record("witness", s, &none));
+        let (prepared, s) = tri!(self.sample_witness(profile, &circuit, &witness));
+        out.push(base.record("witness", s, &none));
 
-        let mut proof = None;
-        let mut parts: Vec<Vec<(&'static str, f64)>> = Vec::new();
-        let s = tri!(
-            measure::sample(profile, || {
-                let (p, t) = sys.prove_with_phases(&circuit, &keys, &prepared, &mut rng)?;
-                proof = Some(p);
-                parts.push(t);
-                Ok::<_, P::Error>(())
-            }),
-            "prove"
-        );
-        let proof = proof.expect("sampled at least once");
-        let proof_bytes = sys.proof_to_bytes(&proof);
-        let size = Metrics::from([
-            ("proof_bytes".to_string(), proof_bytes.len() as f64),
-            // what carrying the proof's bytes in a transaction costs (EIP-2028)
-            (
-                "proof_calldata_gas".to_string(),
-                zkbench_evm::calldata::calldata_gas(&proof_bytes) as f64,
-            ),
-        ]);
-        let mut prove_rec = record("prove", s, &size);
-        // the measured samples are the last ones (after the warm-up runs)
-        let measured = &parts[parts.len().saturating_sub(prove_rec.samples_s.len())..];
-        prove_rec.metrics.extend(phase_medians(measured));
+        let (proof, parts, s) =
+            tri!(self.sample_prove(profile, &circuit, &keys, &prepared, &mut rng));
+        let size = proof_size_metrics(&sys.proof_to_bytes(&proof));
+        let prove_rec = base.prove_record(s, &size, &parts);
 
         let public = sys.public_inputs(&circuit, &prepared);
-        let s = tri!(
-            measure::sample(profile, || {
-                match sys.verify(&circuit, &keys, &public, &proof) {
-                    Ok(true) => Ok(()),
-                    Ok(false) => Err("the proof did not verify".to_string()),
-                    Err(e) => Err(e.to_string()),
-                }
-            }),
-            "verify"
-        );
-        let verify_rec = record("verify", s, &size);
+        let s = tri!(self.sample_verify(profile, &circuit, &keys, &public, &proof));
+        let verify_rec = base.record("verify", s, &size);
 
         // R1CS backends: one G1 MSM with as many (random) bases as constraints.
         let msm = match metrics.get("constraints") {
             Some(&n) => Some(tri!(reference_msm(n as usize, profile, &mut rng), "msm")),
             None => None,
         };
-        if let Some((s, n)) = msm {
-            let mut msm = Record::new(case, "msm", rayon::current_num_threads(), env);
-            msm.set_samples(s.wall, s.cpu);
-            msm.peak_rss_bytes = s.peak_rss;
-            msm.metrics.insert("msm_size".into(), n as f64);
-            if let (Some(p), Some(m)) = (prove_rec.median(), msm.median()) {
-                prove_rec.metrics.insert("prove_over_msm".into(), p / m);
-            }
-            out.push(prove_rec);
-            out.push(verify_rec);
-            out.push(msm);
-        } else {
-            out.push(prove_rec);
-            out.push(verify_rec);
-        }
+        push_prove_records(&mut out, case, env, prove_rec, verify_rec, msm);
         Ok(out)
+    }
+
+    /// Cold proofs: writes the keys to a temporary directory (the CLI's cache
+    /// layout), draws the witness, then times [`COLD_SAMPLES`] proofs that each
+    /// read the keys from disk, prepare the witness and prove.
+    fn cold_prove(
+        &self,
+        cfg: &StatementConfig,
+        circuit: &P::Circuit,
+        keys: &P::Keys,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<(Witness, PhaseSamples), String> {
+        let sys = &self.system;
+        let dir = std::env::temp_dir().join(format!(
+            "zkbench-keys-{}-{}",
+            sys.name(),
+            std::process::id()
+        ));
+        let written = sys.write_keys(circuit, keys, &dir, BENCH_SETUP_SEED);
+        phase_err(written, "writing the proving key")?;
+        let witness = zkbench_core::statement::Witness::random(
+            &mut *rng,
+            cfg.circuit,
+            &phase_err(cfg.shape(), "tree shape")?,
+        );
+        let cold = measure::fresh(COLD_SAMPLES, || -> Result<_, P::Error> {
+            let (k, w) = sys.read_keys_and_witness(circuit, &dir, BENCH_SETUP_SEED, &witness)?;
+            let proof = sys.prove(circuit, &k, &w, &mut *rng)?;
+            // the keys go out with the proof, so that freeing them (tens of
+            // MiB of tables, a mapping) is not timed: the proof was ready
+            Ok((k, proof))
+        });
+        let _ = std::fs::remove_dir_all(&dir);
+        let s = phase_err(cold, "cold prove")?;
+        Ok((witness, s))
+    }
+
+    /// Samples witness generation; returns the last prepared witness.
+    fn sample_witness(
+        &self,
+        profile: &Profile,
+        circuit: &P::Circuit,
+        witness: &Witness,
+    ) -> Result<(P::Witness, PhaseSamples), String> {
+        let sys = &self.system;
+        let mut prepared = None;
+        let s = phase_err(
+            measure::sample(profile, || {
+                prepared = Some(sys.witness(circuit, witness)?);
+                Ok::<_, P::Error>(())
+            }),
+            "witness",
+        )?;
+        let prepared = prepared.expect("sampled at least once");
+        Ok((prepared, s))
+    }
+
+    /// Samples the warm prover; returns the last proof and every sample's prover parts.
+    fn sample_prove(
+        &self,
+        profile: &Profile,
+        circuit: &P::Circuit,
+        keys: &P::Keys,
+        prepared: &P::Witness,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<(P::Proof, Vec<PhaseParts>, PhaseSamples), String> {
+        let sys = &self.system;
+        let mut proof = None;
+        let mut parts: Vec<Vec<(&'static str, f64)>> = Vec::new();
+        let s = phase_err(
+            measure::sample(profile, || {
+                let (p, t) = sys.prove_with_phases(circuit, keys, prepared, &mut *rng)?;
+                proof = Some(p);
+                parts.push(t);
+                Ok::<_, P::Error>(())
+            }),
+            "prove",
+        )?;
+        let proof = proof.expect("sampled at least once");
+        Ok((proof, parts, s))
+    }
+
+    /// Samples verification of `proof` (a rejected proof is an error).
+    fn sample_verify(
+        &self,
+        profile: &Profile,
+        circuit: &P::Circuit,
+        keys: &P::Keys,
+        public: &PublicInputs,
+        proof: &P::Proof,
+    ) -> Result<PhaseSamples, String> {
+        let sys = &self.system;
+        phase_err(
+            measure::sample(profile, || match sys.verify(circuit, keys, public, proof) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("the proof did not verify".to_string()),
+                Err(e) => Err(e.to_string()),
+            }),
+            "verify",
+        )
+    }
+}
+
+/// Prefixes an error with the phase (or step) it came from: `"{what}: {e}"`.
+fn phase_err<T, E: std::fmt::Display>(r: Result<T, E>, what: &str) -> Result<T, String> {
+    r.map_err(|e| format!("{what}: {e}"))
+}
+
+/// What every record of one proof case carries besides its samples.
+struct RecordBase<'a> {
+    /// The case measured.
+    case: &'a Case,
+    /// The machine it runs on.
+    env: &'a Environment,
+    /// Whether the keys come from a test setup (toxic waste known).
+    test_setup: bool,
+    /// The circuit's metrics.
+    metrics: &'a Metrics,
+}
+
+impl RecordBase<'_> {
+    /// The record of `phase`: samples `s`, the circuit's metrics and `extra`.
+    fn record(&self, phase: &str, s: PhaseSamples, extra: &Metrics) -> Record {
+        let mut r = Record::new(self.case, phase, rayon::current_num_threads(), self.env);
+        r.set_samples(s.wall, s.cpu);
+        r.peak_rss_bytes = s.peak_rss;
+        r.test_setup = self.test_setup;
+        r.metrics.extend(self.metrics.clone());
+        r.metrics.extend(extra.clone());
+        r
+    }
+
+    /// The `prove` record, with the medians of the prover's parts over the measured samples.
+    fn prove_record(&self, s: PhaseSamples, size: &Metrics, parts: &[PhaseParts]) -> Record {
+        let mut prove_rec = self.record("prove", s, size);
+        // the measured samples are the last ones (after the warm-up runs)
+        let measured = &parts[parts.len().saturating_sub(prove_rec.samples_s.len())..];
+        prove_rec.metrics.extend(phase_medians(measured));
+        prove_rec
+    }
+}
+
+/// The proof's size metrics: its bytes and what carrying them in a transaction costs.
+fn proof_size_metrics(proof_bytes: &[u8]) -> Metrics {
+    Metrics::from([
+        ("proof_bytes".to_string(), proof_bytes.len() as f64),
+        // what carrying the proof's bytes in a transaction costs (EIP-2028)
+        (
+            "proof_calldata_gas".to_string(),
+            zkbench_evm::calldata::calldata_gas(proof_bytes) as f64,
+        ),
+    ])
+}
+
+/// Pushes the prove and verify records, and the reference MSM's record (with
+/// `prove_over_msm` on the prove record) when one was measured.
+fn push_prove_records(
+    out: &mut Vec<Record>,
+    case: &Case,
+    env: &Environment,
+    mut prove_rec: Record,
+    verify_rec: Record,
+    msm: Option<(PhaseSamples, usize)>,
+) {
+    if let Some((s, n)) = msm {
+        let mut msm = Record::new(case, "msm", rayon::current_num_threads(), env);
+        msm.set_samples(s.wall, s.cpu);
+        msm.peak_rss_bytes = s.peak_rss;
+        msm.metrics.insert("msm_size".into(), n as f64);
+        if let (Some(p), Some(m)) = (prove_rec.median(), msm.median()) {
+            prove_rec.metrics.insert("prove_over_msm".into(), p / m);
+        }
+        out.push(prove_rec);
+        out.push(verify_rec);
+        out.push(msm);
+    } else {
+        out.push(prove_rec);
+        out.push(verify_rec);
     }
 }
 

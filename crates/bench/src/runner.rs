@@ -9,7 +9,8 @@
 use std::{
     io::{BufRead, BufReader, Read},
     path::Path,
-    process::{Command, Stdio},
+    process::{Child, Command, ExitStatus, Stdio},
+    thread::JoinHandle,
     time::{Duration, Instant},
 };
 
@@ -170,6 +171,8 @@ pub fn run_case_child(
     .0
 }
 
+/// Runs `cmd` (a process printing record lines) with a timeout: its records, plus
+/// `on_failure`'s when it cannot start, times out or fails.
 fn run_record_command(
     mut cmd: Command,
     timeout_s: f64,
@@ -188,6 +191,27 @@ fn run_record_command(
             )
         }
     };
+    let (out_reader, err_reader) = spawn_readers(&mut child);
+    let status = match wait_until(&mut child, timeout_s) {
+        Ok(status) => status,
+        Err(e) => return on_failure(format!("waiting for case process: {e}"), Status::Error),
+    };
+    let lines = out_reader.join().unwrap_or_default();
+    let err_text = err_reader.join().unwrap_or_default();
+    let tail = stderr_tail(&err_text);
+    let (records, bad_lines) = parse_record_lines(&lines, env);
+    let finished = Finished {
+        status,
+        records,
+        bad_lines,
+        err_text,
+        tail,
+    };
+    finished.into_records(timeout_s, &on_failure)
+}
+
+/// Starts the threads that collect the child's stdout lines and its stderr text.
+fn spawn_readers(child: &mut Child) -> (JoinHandle<Vec<String>>, JoinHandle<String>) {
     let stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
     let out_reader = std::thread::spawn(move || {
@@ -201,22 +225,29 @@ fn run_record_command(
         let _ = stderr.read_to_string(&mut s);
         s
     });
+    (out_reader, err_reader)
+}
+
+/// Waits for the child for at most `timeout_s` seconds; `None` when it had to be killed.
+fn wait_until(child: &mut Child, timeout_s: f64) -> std::io::Result<Option<ExitStatus>> {
     let deadline = Instant::now() + Duration::from_secs_f64(timeout_s);
-    let status = loop {
+    loop {
         match child.try_wait() {
-            Ok(Some(st)) => break Some(st),
+            Ok(Some(st)) => return Ok(Some(st)),
             Ok(None) if Instant::now() > deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
-                break None;
+                return Ok(None);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return on_failure(format!("waiting for case process: {e}"), Status::Error),
+            Err(e) => return Err(e),
         }
-    };
-    let lines = out_reader.join().unwrap_or_default();
-    let err_text = err_reader.join().unwrap_or_default();
-    let tail: String = err_text
+    }
+}
+
+/// The last six lines of the child's stderr, joined with ` | `.
+fn stderr_tail(err_text: &str) -> String {
+    err_text
         .lines()
         .rev()
         .take(6)
@@ -224,7 +255,11 @@ fn run_record_command(
         .into_iter()
         .rev()
         .collect::<Vec<_>>()
-        .join(" | ");
+        .join(" | ")
+}
+
+/// The records of the child's JSON lines, and how many of those lines did not parse.
+fn parse_record_lines(lines: &[String], env: &Environment) -> (Vec<Record>, usize) {
     let mut records = Vec::new();
     let mut bad_lines = 0;
     for line in lines.iter().filter(|l| l.trim_start().starts_with('{')) {
@@ -233,40 +268,72 @@ fn run_record_command(
             Err(_) => bad_lines += 1,
         }
     }
-    match status {
-        None => {
-            let mut out = records;
-            out.extend(on_failure(
-                format!("timed out after {timeout_s} s"),
-                Status::Timeout,
-            ));
-            out
-        }
-        Some(st) if st.success() && bad_lines == 0 && !records.is_empty() => records,
-        Some(st) if st.success() => {
-            let mut out = records;
-            out.extend(on_failure(
-                format!(
-                    "process printed {bad_lines} malformed record line(s) and {} valid one(s)",
-                    out.len()
-                ),
-                Status::Error,
-            ));
-            out
-        }
-        Some(st) => {
-            let oom = err_text.contains("memory allocation") || signal_of(&st) == Some(9);
-            let (status, what) = if oom {
-                (
-                    Status::OutOfMemory,
-                    "out of memory (killed or allocation failed)".to_string(),
-                )
-            } else {
-                (Status::Error, format!("case process failed ({st})"))
-            };
-            let mut out = records;
-            out.extend(on_failure(format!("{what}: {tail}"), status));
-            out
+    (records, bad_lines)
+}
+
+/// What a finished (or killed) record-printing child left.
+struct Finished {
+    /// Its exit status; `None` when it timed out and was killed.
+    status: Option<ExitStatus>,
+    /// The records it printed.
+    records: Vec<Record>,
+    /// How many of its record lines were malformed.
+    bad_lines: usize,
+    /// Its whole stderr.
+    err_text: String,
+    /// The last lines of its stderr.
+    tail: String,
+}
+
+impl Finished {
+    /// The records printed, followed by a failure record when the child did not succeed cleanly.
+    fn into_records(
+        self,
+        timeout_s: f64,
+        on_failure: &impl Fn(String, Status) -> Vec<Record>,
+    ) -> Vec<Record> {
+        let Finished {
+            status,
+            records,
+            bad_lines,
+            err_text,
+            tail,
+        } = self;
+        match status {
+            None => {
+                let mut out = records;
+                out.extend(on_failure(
+                    format!("timed out after {timeout_s} s"),
+                    Status::Timeout,
+                ));
+                out
+            }
+            Some(st) if st.success() && bad_lines == 0 && !records.is_empty() => records,
+            Some(st) if st.success() => {
+                let mut out = records;
+                out.extend(on_failure(
+                    format!(
+                        "process printed {bad_lines} malformed record line(s) and {} valid one(s)",
+                        out.len()
+                    ),
+                    Status::Error,
+                ));
+                out
+            }
+            Some(st) => {
+                let oom = err_text.contains("memory allocation") || signal_of(&st) == Some(9);
+                let (status, what) = if oom {
+                    (
+                        Status::OutOfMemory,
+                        "out of memory (killed or allocation failed)".to_string(),
+                    )
+                } else {
+                    (Status::Error, format!("case process failed ({st})"))
+                };
+                let mut out = records;
+                out.extend(on_failure(format!("{what}: {tail}"), status));
+                out
+            }
         }
     }
 }

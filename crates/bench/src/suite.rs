@@ -600,65 +600,12 @@ fn has_arity(fam: HashFamily, arity: usize, alpha: Option<u64>) -> bool {
     fam.node_hasher(arity, alpha).is_ok()
 }
 
+/// Appends the cases of sweep `s` for family `fam`, each a variation of `base`.
 fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
     match base.kind {
-        CaseKind::Hash => {
-            let widths = fam.widths(base.alpha).unwrap_or_default();
-            let widths: Vec<usize> = if s.widths.is_empty() {
-                widths
-            } else {
-                s.widths
-                    .iter()
-                    .copied()
-                    .filter(|w| widths.contains(w))
-                    .collect()
-            };
-            for w in widths {
-                out.push(Case {
-                    width: Some(w),
-                    ..base.clone()
-                });
-            }
-        }
-        CaseKind::Merkle => {
-            for &a in s.arities.iter().filter(|&&a| has_arity(fam, a, base.alpha)) {
-                for l in &s.leaves {
-                    out.push(Case {
-                        arity: Some(a),
-                        leaves: parse_leaves(l).ok(),
-                        ..base.clone()
-                    });
-                }
-            }
-        }
-        CaseKind::Pool => {
-            for sys in &s.systems {
-                // the pool's circuits take the family's default exponent
-                let b = Case {
-                    system: sys.clone(),
-                    alpha: None,
-                    ..base.clone()
-                };
-                if sys == "tornado" {
-                    for l in &s.leaves {
-                        out.push(Case {
-                            leaves: parse_leaves(l).ok(),
-                            ..b.clone()
-                        });
-                    }
-                    continue;
-                }
-                for &d in &s.depths {
-                    for &e in &s.era_depths {
-                        out.push(Case {
-                            depth: Some(d),
-                            leaves: Some(1u64 << (d + e)),
-                            ..b.clone()
-                        });
-                    }
-                }
-            }
-        }
+        CaseKind::Hash => expand_hash_sweep(s, fam, &base, out),
+        CaseKind::Merkle => expand_merkle_sweep(s, fam, &base, out),
+        CaseKind::Pool => expand_pool_sweep(s, &base, out),
         // primitive sweeps are expanded by `expand_primitive_sweep`
         CaseKind::Msm
         | CaseKind::Fft
@@ -667,36 +614,103 @@ fn expand_sweep(s: &Sweep, fam: HashFamily, base: Case, out: &mut Vec<Case>) {
         | CaseKind::PcsCommit
         | CaseKind::PcsOpen
         | CaseKind::PcsVerify => {}
-        CaseKind::Proof | CaseKind::Evm => {
-            let circuits = if s.circuits.is_empty() {
-                vec![Circuit::Spend]
-            } else {
-                s.circuits.clone()
-            };
-            for sys in &s.systems {
-                for &a in s.arities.iter().filter(|&&a| has_arity(fam, a, base.alpha)) {
-                    for &c in &circuits {
-                        let b = Case {
-                            system: sys.clone(),
-                            arity: Some(a),
-                            circuit: Some(c),
-                            ..base.clone()
-                        };
-                        if c == Circuit::BatchRoot {
-                            for &d in &s.depths {
-                                out.push(Case {
-                                    depth: Some(d),
-                                    ..b.clone()
-                                });
-                            }
-                        } else {
-                            for l in &s.leaves {
-                                out.push(Case {
-                                    leaves: parse_leaves(l).ok(),
-                                    ..b.clone()
-                                });
-                            }
-                        }
+        CaseKind::Proof | CaseKind::Evm => expand_proof_sweep(s, fam, &base, out),
+    }
+}
+
+/// Hash cases: one per state width of the family (those of the sweep's `widths`, if given).
+fn expand_hash_sweep(s: &Sweep, fam: HashFamily, base: &Case, out: &mut Vec<Case>) {
+    let widths = fam.widths(base.alpha).unwrap_or_default();
+    let widths: Vec<usize> = if s.widths.is_empty() {
+        widths
+    } else {
+        s.widths
+            .iter()
+            .copied()
+            .filter(|w| widths.contains(w))
+            .collect()
+    };
+    for w in widths {
+        out.push(Case {
+            width: Some(w),
+            ..base.clone()
+        });
+    }
+}
+
+/// Merkle cases: one per arity the family has and tree size.
+fn expand_merkle_sweep(s: &Sweep, fam: HashFamily, base: &Case, out: &mut Vec<Case>) {
+    for &a in s.arities.iter().filter(|&&a| has_arity(fam, a, base.alpha)) {
+        for l in &s.leaves {
+            out.push(Case {
+                arity: Some(a),
+                leaves: parse_leaves(l).ok(),
+                ..base.clone()
+            });
+        }
+    }
+}
+
+/// Pool cases: tornado one per tree size, zkbench one per slot depth and era depth.
+fn expand_pool_sweep(s: &Sweep, base: &Case, out: &mut Vec<Case>) {
+    for sys in &s.systems {
+        // the pool's circuits take the family's default exponent
+        let b = Case {
+            system: sys.clone(),
+            alpha: None,
+            ..base.clone()
+        };
+        if sys == "tornado" {
+            for l in &s.leaves {
+                out.push(Case {
+                    leaves: parse_leaves(l).ok(),
+                    ..b.clone()
+                });
+            }
+            continue;
+        }
+        for &d in &s.depths {
+            for &e in &s.era_depths {
+                out.push(Case {
+                    depth: Some(d),
+                    leaves: Some(1u64 << (d + e)),
+                    ..b.clone()
+                });
+            }
+        }
+    }
+}
+
+/// Proof and EVM cases: one per system, arity the family has, circuit (default spend),
+/// and tree size (batch-root: batch depth).
+fn expand_proof_sweep(s: &Sweep, fam: HashFamily, base: &Case, out: &mut Vec<Case>) {
+    let circuits = if s.circuits.is_empty() {
+        vec![Circuit::Spend]
+    } else {
+        s.circuits.clone()
+    };
+    for sys in &s.systems {
+        for &a in s.arities.iter().filter(|&&a| has_arity(fam, a, base.alpha)) {
+            for &c in &circuits {
+                let b = Case {
+                    system: sys.clone(),
+                    arity: Some(a),
+                    circuit: Some(c),
+                    ..base.clone()
+                };
+                if c == Circuit::BatchRoot {
+                    for &d in &s.depths {
+                        out.push(Case {
+                            depth: Some(d),
+                            ..b.clone()
+                        });
+                    }
+                } else {
+                    for l in &s.leaves {
+                        out.push(Case {
+                            leaves: parse_leaves(l).ok(),
+                            ..b.clone()
+                        });
                     }
                 }
             }

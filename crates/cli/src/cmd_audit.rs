@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use zkbench_bench::backends;
+use zkbench_bench::{backend::Backend, backends};
 use zkbench_core::{
     fuzz::FuzzReport,
     statement::{CircuitKind, StatementConfig},
@@ -128,6 +128,28 @@ fn grid(system: &str, a: &AuditArgs) -> anyhow::Result<Vec<StatementConfig>> {
 pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
     let registry = backends::all();
     let names = backends::proof_system_names();
+    check_system(&a, &names)?;
+    let mut rows = vec![];
+    for b in registry.iter().filter(|b| names.contains(&b.name())) {
+        if a.system.as_deref().is_some_and(|s| s != b.name()) {
+            continue;
+        }
+        let Some(fuzz) = fuzz_budget(&a, b.name()) else {
+            continue;
+        };
+        audit_backend(b.as_ref(), &a, fuzz, &mut rows)?;
+    }
+    let totals = Totals::of(&rows);
+    print_totals(&a, &rows, &totals)?;
+    Ok(if totals.unsound == 0 && totals.unclean == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Fails when `--system` names no registered proof system.
+fn check_system(a: &AuditArgs, names: &[&str]) -> anyhow::Result<()> {
     if let Some(s) = &a.system {
         if !names.contains(&s.as_str()) {
             anyhow::bail!(
@@ -136,92 +158,145 @@ pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let mut rows = vec![];
-    for b in registry.iter().filter(|b| names.contains(&b.name())) {
-        if a.system.as_deref().is_some_and(|s| s != b.name()) {
+    Ok(())
+}
+
+/// How many malformed proofs backend `name` gets, or `None` (with a note on stderr)
+/// when the all-systems run audits it through another backend.
+fn fuzz_budget(a: &AuditArgs, name: &str) -> Option<u64> {
+    if a.system.is_none() && name == SystemId::StarkBabyBear128.name() {
+        // the same AIR as stark-babybear with other FRI parameters
+        eprintln!(
+            "{0}: the AIR of {1} (audited here); fuzz its verifier with --system {0}",
+            SystemId::StarkBabyBear128,
+            SystemId::StarkBabyBear
+        );
+        return None;
+    }
+    if a.system.is_none() && name == SystemId::Halo2KzgKeccak.name() {
+        // the same circuits and keys as halo2-kzg (the transcript is not part of the
+        // circuit): only its verifier differs, fuzzed with --system halo2-kzg-keccak
+        eprintln!(
+            "{0}: the circuits of {1} (audited here); fuzz its verifier with --system {0}",
+            SystemId::Halo2KzgKeccak,
+            SystemId::Halo2Kzg
+        );
+        return None;
+    }
+    let mut fuzz = a.fuzz; // the first circuit this backend proves gets the fuzzing
+    if a.system.is_none() && name == SystemId::StarkBabyBear.name() && fuzz > 0 {
+        // a STARK verification opens dozens of Merkle paths (tens of ms a proof):
+        // its verifier is fuzzed on its own, with --system
+        eprintln!(
+            "{0}: verifier not fuzzed in the all-systems run; fuzz it with --system {0} --fuzz N",
+            SystemId::StarkBabyBear
+        );
+        fuzz = 0;
+    }
+    Some(fuzz)
+}
+
+/// Audits every configuration of `b`'s grid, printing (unless `--json`) and collecting the rows.
+fn audit_backend(
+    b: &dyn Backend,
+    a: &AuditArgs,
+    mut fuzz: u64,
+    rows: &mut Vec<Row>,
+) -> anyhow::Result<()> {
+    for cfg in grid(b.name(), a)? {
+        let Some(result) = b.audit(&cfg, fuzz, a.seed) else {
             continue;
-        }
-        if a.system.is_none() && b.name() == SystemId::StarkBabyBear128.name() {
-            // the same AIR as stark-babybear with other FRI parameters
-            eprintln!(
-                "{0}: the AIR of {1} (audited here); fuzz its verifier with --system {0}",
-                SystemId::StarkBabyBear128,
-                SystemId::StarkBabyBear
-            );
-            continue;
-        }
-        if a.system.is_none() && b.name() == SystemId::Halo2KzgKeccak.name() {
-            // the same circuits and keys as halo2-kzg (the transcript is not part of the
-            // circuit): only its verifier differs, fuzzed with --system halo2-kzg-keccak
-            eprintln!(
-                "{0}: the circuits of {1} (audited here); fuzz its verifier with --system {0}",
-                SystemId::Halo2KzgKeccak,
-                SystemId::Halo2Kzg
-            );
-            continue;
-        }
-        let mut fuzz = a.fuzz; // the first circuit this backend proves gets the fuzzing
-        if a.system.is_none() && b.name() == SystemId::StarkBabyBear.name() && fuzz > 0 {
-            // a STARK verification opens dozens of Merkle paths (tens of ms a proof):
-            // its verifier is fuzzed on its own, with --system
-            eprintln!(
-                "{0}: verifier not fuzzed in the all-systems run; fuzz it with --system {0} --fuzz N",
-                SystemId::StarkBabyBear
-            );
-            fuzz = 0;
-        }
-        for cfg in grid(b.name(), &a)? {
-            let Some(result) = b.audit(&cfg, fuzz, a.seed) else {
-                continue;
-            };
-            let mut row = Row {
-                system: b.name().into(),
-                config: cfg.clone(),
-                audit: None,
-                fuzz: None,
-                error: None,
-            };
-            match result {
-                Ok((audit, fuzzed)) => {
-                    row.audit = Some(audit);
-                    row.fuzz = fuzzed;
-                    fuzz = 0;
-                }
-                // a family without a gadget at this arity is skipped, not a failure
-                Err(e) => row.error = Some(e),
+        };
+        let mut row = Row {
+            system: b.name().into(),
+            config: cfg.clone(),
+            audit: None,
+            fuzz: None,
+            error: None,
+        };
+        match result {
+            Ok((audit, fuzzed)) => {
+                row.audit = Some(audit);
+                row.fuzz = fuzzed;
+                fuzz = 0;
             }
-            if !a.json {
-                print_row(&row);
-            }
-            rows.push(row);
+            // a family without a gadget at this arity is skipped, not a failure
+            Err(e) => row.error = Some(e),
+        }
+        if !a.json {
+            print_row(&row);
+        }
+        rows.push(row);
+    }
+    Ok(())
+}
+
+/// The totals over the audited rows.
+struct Totals {
+    /// Circuits audited.
+    audited: usize,
+    /// Audited circuits with findings.
+    unsound: usize,
+    /// Verifiers whose fuzzing found something.
+    unclean: usize,
+    /// Mutations tried.
+    mutations: usize,
+    /// Mutations killed.
+    killed: usize,
+    /// Malformed proofs tried.
+    fuzzed: u64,
+}
+
+impl Totals {
+    /// Sums the rows that were audited.
+    fn of(rows: &[Row]) -> Totals {
+        let audited: Vec<&Row> = rows.iter().filter(|r| r.audit.is_some()).collect();
+        let unsound = audited
+            .iter()
+            .filter(|r| !r.audit.as_ref().is_some_and(AuditReport::is_sound))
+            .count();
+        let unclean = audited
+            .iter()
+            .filter(|r| r.fuzz.as_ref().is_some_and(|f| !f.is_clean()))
+            .count();
+        let mutations: usize = audited
+            .iter()
+            .map(|r| r.audit.as_ref().map_or(0, |x| x.mutations))
+            .sum();
+        let killed: usize = audited
+            .iter()
+            .map(|r| r.audit.as_ref().map_or(0, |x| x.killed))
+            .sum();
+        let fuzzed: u64 = audited
+            .iter()
+            .map(|r| r.fuzz.as_ref().map_or(0, |f| f.tried))
+            .sum();
+        Totals {
+            audited: audited.len(),
+            unsound,
+            unclean,
+            mutations,
+            killed,
+            fuzzed,
         }
     }
-    let audited: Vec<&Row> = rows.iter().filter(|r| r.audit.is_some()).collect();
-    let unsound = audited
-        .iter()
-        .filter(|r| !r.audit.as_ref().is_some_and(AuditReport::is_sound))
-        .count();
-    let unclean = audited
-        .iter()
-        .filter(|r| r.fuzz.as_ref().is_some_and(|f| !f.is_clean()))
-        .count();
-    let mutations: usize = audited
-        .iter()
-        .map(|r| r.audit.as_ref().map_or(0, |x| x.mutations))
-        .sum();
-    let killed: usize = audited
-        .iter()
-        .map(|r| r.audit.as_ref().map_or(0, |x| x.killed))
-        .sum();
-    let fuzzed: u64 = audited
-        .iter()
-        .map(|r| r.fuzz.as_ref().map_or(0, |f| f.tried))
-        .sum();
+}
+
+/// Prints the totals: one JSON object with every row under `--json`, else a summary line.
+fn print_totals(a: &AuditArgs, rows: &[Row], t: &Totals) -> anyhow::Result<()> {
+    let Totals {
+        audited,
+        unsound,
+        unclean,
+        mutations,
+        killed,
+        fuzzed,
+    } = *t;
     if a.json {
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "circuits": audited.len(),
+                "circuits": audited,
                 "mutations": mutations,
                 "killed": killed,
                 "malformed_proofs": fuzzed,
@@ -232,17 +307,12 @@ pub fn run(a: AuditArgs) -> anyhow::Result<ExitCode> {
         );
     } else {
         println!(
-            "\n{} circuits audited: {killed}/{mutations} mutations killed, {unsound} with findings; \
+            "\n{audited} circuits audited: {killed}/{mutations} mutations killed, {unsound} with findings; \
              {fuzzed} malformed proofs, {unclean} verifier(s) with findings; {} configurations not provable by their backend",
-            audited.len(),
-            rows.len() - audited.len()
+            rows.len() - audited
         );
     }
-    Ok(if unsound == 0 && unclean == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(())
 }
 
 fn print_row(r: &Row) {

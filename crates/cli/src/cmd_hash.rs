@@ -50,8 +50,35 @@ pub struct HashOutput {
     pub output: Vec<Fr>,
 }
 
+/// The parsed, cross-checked arguments of `zkbench hash`.
+struct Parsed {
+    /// Hash family.
+    family: HashFamily,
+    /// Input field elements.
+    inputs: Vec<Fr>,
+    /// Resolved S-box exponent.
+    alpha: Option<u64>,
+    /// Key (mimc-sponge, mimc7), 0 otherwise.
+    key: Fr,
+}
+
 /// Computes the output without printing (used by tests too).
 pub fn compute(a: &HashArgs) -> anyhow::Result<HashOutput> {
+    let parsed = parse_args(a)?;
+    let (params, output) = if a.permutation || a.jive {
+        permutation_mode(a, &parsed)?
+    } else {
+        hash_mode(a, &parsed)?
+    };
+    Ok(HashOutput {
+        family: parsed.family.name(),
+        params,
+        output,
+    })
+}
+
+/// Parses the family, inputs, alpha and key, and rejects flags that do not apply.
+fn parse_args(a: &HashArgs) -> anyhow::Result<Parsed> {
     let family: HashFamily = a.family.parse()?;
     let inputs = a
         .inputs
@@ -73,89 +100,94 @@ pub fn compute(a: &HashArgs) -> anyhow::Result<HashOutput> {
     if a.jive && a.permutation {
         bail!("--jive and --permutation are exclusive: choose the Jive compression or the raw permutation");
     }
-    let check_width = |n: usize| -> anyhow::Result<()> {
-        if let Some(w) = a.width {
-            if w != n {
-                bail!(
-                    "--width {w} but {n} input(s) given: give exactly {w} inputs (the full state)"
-                );
-            }
+    Ok(Parsed {
+        family,
+        inputs,
+        alpha,
+        key,
+    })
+}
+
+/// Fails unless `--width`, when given, equals the state width `n`.
+fn check_width(width: Option<usize>, n: usize) -> anyhow::Result<()> {
+    if let Some(w) = width {
+        if w != n {
+            bail!("--width {w} but {n} input(s) given: give exactly {w} inputs (the full state)");
         }
-        Ok(())
-    };
-
-    if a.permutation || a.jive {
-        check_width(inputs.len())?;
-        let width = inputs.len();
-        let out = match family {
-            HashFamily::MimcSponge => {
-                if width != 2 {
-                    bail!("mimc-sponge permutation: got {width} input(s), expected exactly 2 (xL xR; key via --key)");
-                }
-                let (l, r) = mimc_sponge::feistel(inputs[0], inputs[1], key);
-                let mut p = family.permutation(Some(2), None)?.params();
-                p.insert("key".into(), serde_json::json!(fr_to_decimal(&key)));
-                return Ok(HashOutput {
-                    family: family.name(),
-                    params: p,
-                    output: vec![l, r],
-                });
-            }
-            HashFamily::Mimc7 => {
-                if width != 1 {
-                    bail!("mimc7 permutation: got {width} input(s), expected exactly 1 (x; key via --key)");
-                }
-                let out = mimc7::hash(inputs[0], key);
-                let mut p = family.permutation(Some(1), None)?.params();
-                p.insert("key".into(), serde_json::json!(fr_to_decimal(&key)));
-                return Ok(HashOutput {
-                    family: family.name(),
-                    params: p,
-                    output: vec![out],
-                });
-            }
-            HashFamily::Anemoi if a.jive => {
-                let perm = family.permutation(Some(width), None)?;
-                let l = width / 2;
-                let out = anemoi::jive(&inputs[..l], &inputs[l..]);
-                let mut p = perm.params();
-                p.insert(
-                    "mode".into(),
-                    serde_json::json!("jive: sum(x,y) + sum(perm(x,y))"),
-                );
-                return Ok(HashOutput {
-                    family: family.name(),
-                    params: p,
-                    output: vec![out],
-                });
-            }
-            _ => {
-                let perm = family.permutation(Some(width), alpha)?;
-                perm.permute(&inputs)?
-            }
-        };
-        let perm = family.permutation(Some(width), alpha)?;
-        let mut p = perm.params();
-        p.insert("mode".into(), serde_json::json!("permutation"));
-        return Ok(HashOutput {
-            family: family.name(),
-            params: p,
-            output: out,
-        });
     }
+    Ok(())
+}
 
-    // Hash mode: each reference's own hash definition.
+/// `--permutation` / `--jive`: the raw permutation (or Anemoi's Jive) of the full state.
+fn permutation_mode(a: &HashArgs, parsed: &Parsed) -> anyhow::Result<(Params, Vec<Fr>)> {
+    let Parsed {
+        family,
+        ref inputs,
+        alpha,
+        key,
+    } = *parsed;
+    check_width(a.width, inputs.len())?;
+    let width = inputs.len();
+    let out = match family {
+        HashFamily::MimcSponge => {
+            if width != 2 {
+                bail!("mimc-sponge permutation: got {width} input(s), expected exactly 2 (xL xR; key via --key)");
+            }
+            let (l, r) = mimc_sponge::feistel(inputs[0], inputs[1], key);
+            let mut p = family.permutation(Some(2), None)?.params();
+            p.insert("key".into(), serde_json::json!(fr_to_decimal(&key)));
+            return Ok((p, vec![l, r]));
+        }
+        HashFamily::Mimc7 => {
+            if width != 1 {
+                bail!("mimc7 permutation: got {width} input(s), expected exactly 1 (x; key via --key)");
+            }
+            let out = mimc7::hash(inputs[0], key);
+            let mut p = family.permutation(Some(1), None)?.params();
+            p.insert("key".into(), serde_json::json!(fr_to_decimal(&key)));
+            return Ok((p, vec![out]));
+        }
+        HashFamily::Anemoi if a.jive => {
+            let perm = family.permutation(Some(width), None)?;
+            let l = width / 2;
+            let out = anemoi::jive(&inputs[..l], &inputs[l..]);
+            let mut p = perm.params();
+            p.insert(
+                "mode".into(),
+                serde_json::json!("jive: sum(x,y) + sum(perm(x,y))"),
+            );
+            return Ok((p, vec![out]));
+        }
+        _ => {
+            let perm = family.permutation(Some(width), alpha)?;
+            perm.permute(inputs)?
+        }
+    };
+    let perm = family.permutation(Some(width), alpha)?;
+    let mut p = perm.params();
+    p.insert("mode".into(), serde_json::json!("permutation"));
+    Ok((p, out))
+}
+
+/// Hash mode: each reference's own hash definition.
+fn hash_mode(a: &HashArgs, parsed: &Parsed) -> anyhow::Result<(Params, Vec<Fr>)> {
+    let Parsed {
+        family,
+        ref inputs,
+        alpha,
+        key,
+    } = *parsed;
     let (p, out): (Params, Vec<Fr>) = match family {
         HashFamily::Poseidon => {
-            check_width(inputs.len() + 1)?;
-            let out = poseidon::hash(&inputs)?;
+            check_width(a.width, inputs.len() + 1)?;
+            let out = poseidon::hash(inputs)?;
             let mut p = family.permutation(Some(inputs.len() + 1), None)?.params();
             p.extend(params! { "mode" => "circomlib Poseidon(n): perm([0, inputs...])[0]" });
             (p, vec![out])
         }
         HashFamily::MimcSponge => {
             let n = a.outputs.unwrap_or(1);
-            let out = mimc_sponge::multi_hash(&inputs, key, n)?;
+            let out = mimc_sponge::multi_hash(inputs, key, n)?;
             let mut p = family.permutation(Some(2), None)?.params();
             p.extend(params! {
                 "mode" => "circomlib MiMCSponge multiHash: R += x_i; (R, C) = F(R, C, key)",
@@ -165,7 +197,7 @@ pub fn compute(a: &HashArgs) -> anyhow::Result<HashOutput> {
             (p, out)
         }
         HashFamily::Mimc7 => {
-            let out = mimc7::multi_hash(&inputs, key);
+            let out = mimc7::multi_hash(inputs, key);
             let mut p = family.permutation(Some(1), None)?.params();
             p.extend(params! {
                 "mode" => "circomlib MiMC7 multiHash: r = key; r = r + x_i + MiMC7(x_i, r)",
@@ -177,7 +209,7 @@ pub fn compute(a: &HashArgs) -> anyhow::Result<HashOutput> {
             // gnark's own variable-length hash (Merkle-Damgard over Compress).
             use zkbench_hash::FieldHasher;
             let md = zkbench_hash::poseidon2_gnark::GnarkMerkleDamgard;
-            (md.params(), vec![md.hash(&inputs)?])
+            (md.params(), vec![md.hash(inputs)?])
         }
         _ => {
             // Families whose reference defines only a permutation: the zkbench sponge
@@ -185,15 +217,11 @@ pub fn compute(a: &HashArgs) -> anyhow::Result<HashOutput> {
             let perm = family.permutation(a.width, alpha)?;
             let sponge = zkbench_hash::Sponge::new(perm);
             use zkbench_hash::FieldHasher;
-            let out = sponge.hash(&inputs)?;
+            let out = sponge.hash(inputs)?;
             (sponge.params(), vec![out])
         }
     };
-    Ok(HashOutput {
-        family: family.name(),
-        params: p,
-        output: out,
-    })
+    Ok((p, out))
 }
 
 /// `zkbench hash`.

@@ -542,6 +542,31 @@ fn wei(s: &str, what: &str) -> anyhow::Result<U256> {
 }
 
 fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
+    let cfg = simulate_config(&a)?;
+    check_simulate_modes(&a)?;
+    let r = run_simulation(&a, &cfg)?;
+    let baseline = run_baseline(&a, &cfg)?;
+    let baseline_ok = baseline.as_ref().is_none_or(|b| b.all_checks_passed());
+    let all_ok = baseline_ok && r.checks.all_passed();
+    if a.json {
+        print_simulation_json(&r, baseline.as_ref())?;
+    } else {
+        print_simulation_text(&r);
+        if let Some(b) = &baseline {
+            print_baseline_text(b);
+        }
+        println!("checks: {}", if all_ok { "all passed" } else { "FAILED" });
+        println!("notes in {}", r.notes_dir);
+    }
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Parses and checks the protocol arguments of `pool simulate` into its configuration.
+fn simulate_config(a: &SimulateArgs) -> anyhow::Result<SimulateConfig> {
     let family: HashFamily = a
         .hash
         .parse()
@@ -559,8 +584,8 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         Some(f) => wei(f, "--fee-wei")?,
         None => denomination / U256::from(1000u16),
     };
-    let notes_dir = match a.notes_dir {
-        Some(d) => d,
+    let notes_dir = match &a.notes_dir {
+        Some(d) => d.clone(),
         None => std::env::temp_dir().join(format!(
             "zkbench-pool-notes-{}-{}",
             std::process::id(),
@@ -570,7 +595,7 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
                 .unwrap_or(0)
         )),
     };
-    let cfg = SimulateConfig {
+    Ok(SimulateConfig {
         deposits: a.deposits,
         shape,
         family,
@@ -581,7 +606,11 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
         existing_recipients: a.existing_recipients,
         max_withdrawals: a.max_withdrawals,
         liveness_timeout_s: a.liveness_timeout_s,
-    };
+    })
+}
+
+/// Rejects combinations of `--baseline`, `--rpc` and `--existing-recipients` that cannot run.
+fn check_simulate_modes(a: &SimulateArgs) -> anyhow::Result<()> {
     if a.baseline && !(1..=31).contains(&a.baseline_levels) {
         bail!("--baseline-levels {}: not in 1..=31", a.baseline_levels);
     }
@@ -591,90 +620,106 @@ fn simulate_cmd(a: SimulateArgs) -> anyhow::Result<ExitCode> {
     if a.rpc.is_some() && a.existing_recipients {
         bail!("on a node, recipients are fresh addresses (they cannot be funded); leave out --rpc or --existing-recipients");
     }
-    let r = match &a.rpc {
+    Ok(())
+}
+
+/// Runs the pool protocol on the node of `--rpc`, or on the embedded EVM.
+fn run_simulation(
+    a: &SimulateArgs,
+    cfg: &SimulateConfig,
+) -> anyhow::Result<zkbench_pool::SimulationReport> {
+    Ok(match &a.rpc {
         Some(url) => {
             let mut chain = RpcChain::connect(url)?;
             zkbench_evm::Solc::locate()?;
             let provers = PoolProvers::setup(cfg.shape, cfg.family, TEST_SETUP_SEED)?;
-            simulate_on(&mut chain, &cfg, &provers)?
+            simulate_on(&mut chain, cfg, &provers)?
         }
-        None => simulate(&cfg)?,
-    };
-    let baseline = if a.baseline {
-        let prover = TornadoProver::setup(a.baseline_levels, TORNADO_SETUP_SEED)?;
-        Some(simulate_tornado(
-            &TornadoConfig {
-                deposits: cfg.deposits,
-                denomination,
-                fee,
-                max_withdrawals: cfg.max_withdrawals,
-                seed: cfg.seed,
-            },
-            &prover,
-        )?)
-    } else {
-        None
-    };
-    let baseline_ok = baseline.as_ref().is_none_or(|b| b.all_checks_passed());
-    let all_ok = baseline_ok && r.checks.all_passed();
-    if a.json {
-        let mut v = serde_json::to_value(&r)?;
-        if let (Some(b), Some(o)) = (&baseline, v.as_object_mut()) {
-            o.insert("baseline".into(), serde_json::to_value(b)?);
-        }
-        println!("{}", serde_json::to_string_pretty(&v)?);
-    } else {
-        println!(
-            "pool {} on {} · {} · slot depth {} (batch {}) · era depth {} · test-setup keys",
-            r.pool_address, r.chain, r.hash, r.slot_depth, r.batch_size, r.era_depth
-        );
-        println!(
-            "{} deposits, {} batches, {} withdrawals, {} blocklisted (refunded), {} pending; liveness: {} more deposits, {} reclaimed after {} s",
-            r.deposits,
-            r.batches,
-            r.withdrawals,
-            r.blocklisted,
-            r.pending_deposits,
-            r.liveness_deposits,
-            r.reclaimed,
-            r.liveness_timeout_s
-        );
-        println!(
-            "gas (median): deposit {} · commit {} · withdraw {} · per tx amortized {}",
-            r.gas.deposit, r.gas.commit, r.gas.withdraw, r.gas.per_tx_amortized
-        );
-        println!(
-            "proofs: batch {:.3} s ({} constraints) · withdraw {:.3} s ({} constraints)",
-            r.provers.batch_prove_s,
-            r.provers.batch_constraints,
-            r.provers.withdraw_prove_s,
-            r.provers.withdraw_constraints
-        );
-        for (k, v) in &r.answers {
-            println!("  {k}: {v}");
-        }
-        if let Some(b) = &baseline {
-            println!(
-                "baseline {} (tree depth {}): deposit {} · withdraw {} · per tx {} · one MiMCSponge call {} · withdraw proof {:.3} s ({} constraints)",
-                b.design,
-                b.levels,
-                b.gas.deposit,
-                b.gas.withdraw,
-                b.gas.per_tx,
-                b.gas.mimc_sponge_call,
-                b.withdraw_prove_s,
-                b.withdraw_constraints
-            );
-            for (k, v) in &b.answers {
-                println!("  baseline {k}: {v}");
-            }
-        }
-        println!("checks: {}", if all_ok { "all passed" } else { "FAILED" });
-        println!("notes in {}", r.notes_dir);
-    }
-    Ok(if all_ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+        None => simulate(cfg)?,
     })
+}
+
+/// Runs the Tornado Cash baseline when `--baseline` is given.
+fn run_baseline(
+    a: &SimulateArgs,
+    cfg: &SimulateConfig,
+) -> anyhow::Result<Option<zkbench_pool::tornado::TornadoReport>> {
+    if !a.baseline {
+        return Ok(None);
+    }
+    let prover = TornadoProver::setup(a.baseline_levels, TORNADO_SETUP_SEED)?;
+    Ok(Some(simulate_tornado(
+        &TornadoConfig {
+            deposits: cfg.deposits,
+            denomination: cfg.denomination,
+            fee: cfg.fee,
+            max_withdrawals: cfg.max_withdrawals,
+            seed: cfg.seed,
+        },
+        &prover,
+    )?))
+}
+
+/// Prints the simulation report as JSON, with the baseline's under "baseline".
+fn print_simulation_json(
+    r: &zkbench_pool::SimulationReport,
+    baseline: Option<&zkbench_pool::tornado::TornadoReport>,
+) -> anyhow::Result<()> {
+    let mut v = serde_json::to_value(r)?;
+    if let (Some(b), Some(o)) = (baseline, v.as_object_mut()) {
+        o.insert("baseline".into(), serde_json::to_value(b)?);
+    }
+    println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok(())
+}
+
+/// Prints the pool's simulation report as text (shape, counts, gas, proofs, answers).
+fn print_simulation_text(r: &zkbench_pool::SimulationReport) {
+    println!(
+        "pool {} on {} · {} · slot depth {} (batch {}) · era depth {} · test-setup keys",
+        r.pool_address, r.chain, r.hash, r.slot_depth, r.batch_size, r.era_depth
+    );
+    println!(
+        "{} deposits, {} batches, {} withdrawals, {} blocklisted (refunded), {} pending; liveness: {} more deposits, {} reclaimed after {} s",
+        r.deposits,
+        r.batches,
+        r.withdrawals,
+        r.blocklisted,
+        r.pending_deposits,
+        r.liveness_deposits,
+        r.reclaimed,
+        r.liveness_timeout_s
+    );
+    println!(
+        "gas (median): deposit {} · commit {} · withdraw {} · per tx amortized {}",
+        r.gas.deposit, r.gas.commit, r.gas.withdraw, r.gas.per_tx_amortized
+    );
+    println!(
+        "proofs: batch {:.3} s ({} constraints) · withdraw {:.3} s ({} constraints)",
+        r.provers.batch_prove_s,
+        r.provers.batch_constraints,
+        r.provers.withdraw_prove_s,
+        r.provers.withdraw_constraints
+    );
+    for (k, v) in &r.answers {
+        println!("  {k}: {v}");
+    }
+}
+
+/// Prints the Tornado Cash baseline's report as text.
+fn print_baseline_text(b: &zkbench_pool::tornado::TornadoReport) {
+    println!(
+        "baseline {} (tree depth {}): deposit {} · withdraw {} · per tx {} · one MiMCSponge call {} · withdraw proof {:.3} s ({} constraints)",
+        b.design,
+        b.levels,
+        b.gas.deposit,
+        b.gas.withdraw,
+        b.gas.per_tx,
+        b.gas.mimc_sponge_call,
+        b.withdraw_prove_s,
+        b.withdraw_constraints
+    );
+    for (k, v) in &b.answers {
+        println!("  baseline {k}: {v}");
+    }
 }

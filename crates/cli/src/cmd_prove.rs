@@ -13,7 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use zkbench_bench::case::format_leaves;
 use zkbench_groth16::{
     artifacts::{self, Artifacts, TEST_SETUP_WARNING},
-    Circuit, Keys, PhaseTimings, SpendConfig,
+    Circuit, ConstraintCounts, Keys, PhaseTimings, SpendConfig, Witness,
 };
 use zkbench_hash::field::fr_to_decimal;
 use zkbench_systems::{ProofConfig, SystemId};
@@ -140,17 +140,67 @@ fn prove_stark(a: ProveArgs, config: ProofConfig) -> anyhow::Result<ExitCode> {
 
 /// `zkbench prove --system groth16`.
 fn prove_groth16(a: ProveArgs, cfg: SpendConfig) -> anyhow::Result<ExitCode> {
+    check_groth16_flags(&a)?;
+    let circuit = Circuit::new(&cfg)?;
+    let counts = circuit.num_constraints()?;
+    if a.ptau.is_none() {
+        eprintln!("WARNING: {TEST_SETUP_WARNING}");
+    }
+    print_groth16_header(&cfg, &circuit, &counts);
+
+    let cache = key_cache_dir(a.keys.as_ref());
+    let t0 = Instant::now();
+    let (keys, cached) = groth16_keys(&a, &circuit, &cache)?;
+    let setup = t0.elapsed();
+    let mut rng = ChaCha20Rng::seed_from_u64(a.seed ^ 0x5eed);
+    let witness = circuit.random_witness(&mut rng);
+    let (proof, public, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
+    timings.setup = Some(setup);
+    let t1 = Instant::now();
+    let ok = zkbench_groth16::verify(&keys.pvk, &public, &proof)?;
+    timings.verify = Some(t1.elapsed());
+    if !ok {
+        bail!("internal error: the fresh proof does not verify");
+    }
+    let proof_bytes = zkbench_groth16::proof_size(&proof);
+    let meta = groth16_meta(&a, &cfg, &counts, &timings, proof_bytes, &keys);
+    artifacts::write_artifacts(
+        &a.out,
+        &Artifacts {
+            proof,
+            public: public.clone(),
+            vk: keys.vk().clone(),
+            meta,
+        },
+    )?;
+    print_timings(&timings, cached, &cache, &keys);
+    if a.zkey {
+        write_zkey_files(&a.out, &circuit, &keys, &witness)?;
+    }
+    println!("proof: {proof_bytes} bytes (compressed); public inputs:");
+    for (i, x) in public.0.iter().enumerate() {
+        println!("  [{i}] {}", fr_to_decimal(x));
+    }
+    println!(
+        "wrote {}/{{proof,public,verification_key,meta}}.json (snarkjs format) and *.bin",
+        a.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Rejects the halo2-only flags `--transcript` and `--srs`.
+fn check_groth16_flags(a: &ProveArgs) -> anyhow::Result<()> {
     if a.transcript.is_some() {
         bail!("--transcript applies to halo2-kzg only (Groth16 proofs have no transcript)");
     }
     if a.srs.is_some() {
         bail!("--srs applies to halo2-kzg only (Groth16 has a circuit-specific setup; use --ptau FILE)");
     }
-    let circuit = Circuit::new(&cfg)?;
-    let counts = circuit.num_constraints()?;
-    if a.ptau.is_none() {
-        eprintln!("WARNING: {TEST_SETUP_WARNING}");
-    }
+    Ok(())
+}
+
+/// Prints the one-line description of the Groth16 circuit (statement, size, public inputs).
+fn print_groth16_header(cfg: &SpendConfig, circuit: &Circuit, counts: &ConstraintCounts) {
     println!(
         "{} · {} circuit · {}{} · arity {} · {} leaves · height {} · {} constraints · {} public inputs",
         SystemId::Groth16,
@@ -163,10 +213,12 @@ fn prove_groth16(a: ProveArgs, cfg: SpendConfig) -> anyhow::Result<ExitCode> {
         counts.constraints,
         counts.public_inputs
     );
+}
 
-    let cache = key_cache_dir(a.keys.as_ref());
-    let t0 = Instant::now();
-    let (keys, cached) = match &a.ptau {
+/// The Groth16 keys: from the `--ptau` ceremony file, or the TEST setup of the key cache
+/// (with whether they came from the cache).
+fn groth16_keys(a: &ProveArgs, circuit: &Circuit, cache: &Path) -> anyhow::Result<(Keys, bool)> {
+    Ok(match &a.ptau {
         Some(p) => {
             let keys = circuit
                 .setup_from_ptau(p, &mut ChaCha20Rng::from_entropy())
@@ -182,26 +234,25 @@ fn prove_groth16(a: ProveArgs, cfg: SpendConfig) -> anyhow::Result<ExitCode> {
             (keys, false)
         }
         None => circuit
-            .load_or_setup(&cache, a.seed)
+            .load_or_setup(cache, a.seed)
             .with_context(|| format!("key cache {}", cache.display()))?,
-    };
-    let setup = t0.elapsed();
-    let mut rng = ChaCha20Rng::seed_from_u64(a.seed ^ 0x5eed);
-    let witness = circuit.random_witness(&mut rng);
-    let (proof, public, mut timings) = circuit.prove(&keys, &witness, &mut rng)?;
-    timings.setup = Some(setup);
-    let t1 = Instant::now();
-    let ok = zkbench_groth16::verify(&keys.pvk, &public, &proof)?;
-    timings.verify = Some(t1.elapsed());
-    if !ok {
-        bail!("internal error: the fresh proof does not verify");
-    }
-    let proof_bytes = zkbench_groth16::proof_size(&proof);
+    })
+}
+
+/// The `meta.json` object, with the ceremony file's setup fields under `--ptau`.
+fn groth16_meta(
+    a: &ProveArgs,
+    cfg: &SpendConfig,
+    counts: &ConstraintCounts,
+    timings: &PhaseTimings,
+    proof_bytes: usize,
+    keys: &Keys,
+) -> serde_json::Value {
     let mut meta = artifacts::meta_json(
-        &cfg,
+        cfg,
         a.seed,
-        Some(&counts),
-        &timings,
+        Some(counts),
+        timings,
         proof_bytes,
         Some(keys.pk_size()),
         keys.vk_size(),
@@ -213,45 +264,32 @@ fn prove_groth16(a: ProveArgs, cfg: SpendConfig) -> anyhow::Result<ExitCode> {
             meta["warning"] = serde_json::Value::Null;
         }
     }
-    artifacts::write_artifacts(
-        &a.out,
-        &Artifacts {
-            proof,
-            public: public.clone(),
-            vk: keys.vk().clone(),
-            meta,
-        },
-    )?;
-    print_timings(&timings, cached, &cache, &keys);
-    if a.zkey {
-        let t = Instant::now();
-        let info = zkbench_groth16::zkey::write_zkey(
-            &a.out.join("circuit.zkey"),
-            &keys.pk,
-            &keys.matrices,
-        )?;
-        let assignment = circuit.witness(&witness)?;
-        zkbench_groth16::zkey::write_wtns(&a.out.join("witness.wtns"), &assignment.full)?;
-        println!(
-            "wrote {0}/circuit.zkey ({1} bytes, {2} variables, {3} public, domain 2^{4}{5}) and {0}/witness.wtns in {6:.1} s; prove with snarkjs:\n  snarkjs groth16 prove {0}/circuit.zkey {0}/witness.wtns proof.json public.json",
-            a.out.display(),
-            info.bytes,
-            info.vars,
-            info.public,
-            info.domain_size.trailing_zeros(),
-            if keys.test_setup { ", TEST SETUP key" } else { "" },
-            t.elapsed().as_secs_f64(),
-        );
-    }
-    println!("proof: {proof_bytes} bytes (compressed); public inputs:");
-    for (i, x) in public.0.iter().enumerate() {
-        println!("  [{i}] {}", fr_to_decimal(x));
-    }
+    meta
+}
+
+/// `--zkey`: writes the snarkjs proving key `circuit.zkey` and `witness.wtns` into `out`.
+fn write_zkey_files(
+    out: &Path,
+    circuit: &Circuit,
+    keys: &Keys,
+    witness: &Witness,
+) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let info =
+        zkbench_groth16::zkey::write_zkey(&out.join("circuit.zkey"), &keys.pk, &keys.matrices)?;
+    let assignment = circuit.witness(witness)?;
+    zkbench_groth16::zkey::write_wtns(&out.join("witness.wtns"), &assignment.full)?;
     println!(
-        "wrote {}/{{proof,public,verification_key,meta}}.json (snarkjs format) and *.bin",
-        a.out.display()
+        "wrote {0}/circuit.zkey ({1} bytes, {2} variables, {3} public, domain 2^{4}{5}) and {0}/witness.wtns in {6:.1} s; prove with snarkjs:\n  snarkjs groth16 prove {0}/circuit.zkey {0}/witness.wtns proof.json public.json",
+        out.display(),
+        info.bytes,
+        info.vars,
+        info.public,
+        info.domain_size.trailing_zeros(),
+        if keys.test_setup { ", TEST SETUP key" } else { "" },
+        t.elapsed().as_secs_f64(),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn print_timings(t: &PhaseTimings, cached: bool, cache: &Path, keys: &Keys) {

@@ -207,6 +207,31 @@ pub fn per_statement(recs: &[&Record], ctx: &Context) -> Vec<StatementHeadline> 
         .iter()
         .filter(|r| r.case.kind == CaseKind::Proof)
         .collect();
+    let mut out = vec![];
+    for key in peer_statement_keys(&proofs, &ours, ctx) {
+        let same: Vec<&&Record> = proofs
+            .iter()
+            .filter(|r| statement_key(&r.case, ctx).is_some_and(|k| k.matches(&key)))
+            .copied()
+            .collect();
+        let Some(first) = same.first() else { continue };
+        let statement = describe(&first.case);
+        let best_ours = best_of_ours(&same, &ours);
+        let peers = peer_systems(&same, &ours)
+            .into_iter()
+            .map(|sys| peer_result(&same, sys))
+            .collect();
+        out.push(StatementHeadline {
+            statement,
+            best_ours,
+            peers,
+        });
+    }
+    out
+}
+
+/// The distinct statements of the peers' proof records, in order of first appearance.
+fn peer_statement_keys(proofs: &[&&Record], ours: &[&str], ctx: &Context) -> Vec<StatementKey> {
     let mut keys: Vec<StatementKey> = vec![];
     for r in proofs
         .iter()
@@ -218,76 +243,67 @@ pub fn per_statement(recs: &[&Record], ctx: &Context) -> Vec<StatementHeadline> 
             }
         }
     }
-    let mut out = vec![];
-    for key in keys {
-        let same: Vec<&&Record> = proofs
-            .iter()
-            .filter(|r| statement_key(&r.case, ctx).is_some_and(|k| k.matches(&key)))
-            .copied()
-            .collect();
-        let Some(first) = same.first() else { continue };
-        let statement = describe(&first.case);
-        let best_ours = same
-            .iter()
-            .filter(|r| ours.contains(&r.case.system.as_str()))
-            .filter(|r| r.phase == "prove" && r.status == Status::Ok)
-            .filter_map(|r| Some((r.case.system.clone(), r.median()?)))
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        let mut systems: Vec<String> = vec![];
-        for r in same
-            .iter()
-            .filter(|r| !ours.contains(&r.case.system.as_str()))
-        {
-            if !systems.contains(&r.case.system) {
-                systems.push(r.case.system.clone());
-            }
+    keys
+}
+
+/// zkbench's fastest system among the records `same` of one statement, with its median.
+fn best_of_ours(same: &[&&Record], ours: &[&str]) -> Option<(String, f64)> {
+    same.iter()
+        .filter(|r| ours.contains(&r.case.system.as_str()))
+        .filter(|r| r.phase == "prove" && r.status == Status::Ok)
+        .filter_map(|r| Some((r.case.system.clone(), r.median()?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The distinct peer systems among the records `same` of one statement, in order of first appearance.
+fn peer_systems(same: &[&&Record], ours: &[&str]) -> Vec<String> {
+    let mut systems: Vec<String> = vec![];
+    for r in same
+        .iter()
+        .filter(|r| !ours.contains(&r.case.system.as_str()))
+    {
+        if !systems.contains(&r.case.system) {
+            systems.push(r.case.system.clone());
         }
-        let peers = systems
-            .into_iter()
-            .map(|sys| {
-                let mine: Vec<&&Record> = same
-                    .iter()
-                    .filter(|r| r.case.system == sys)
-                    .copied()
-                    .collect();
-                let prove = mine
-                    .iter()
-                    .find(|r| r.phase == "prove" && r.status == Status::Ok)
-                    .and_then(|r| r.median());
-                let failure = mine
-                    .iter()
-                    .find(|r| r.status != Status::Ok)
-                    .map(|r| {
-                        let status = format!("{:?}", r.status).to_lowercase();
-                        format!(
-                            "{status} in {}: {}",
-                            r.phase,
-                            r.error.as_deref().unwrap_or("")
-                        )
-                    })
-                    .filter(|_| prove.is_none())
-                    .or_else(|| prove.is_none().then(|| "no prove record".to_string()));
-                let tampered = mine.iter().find(|r| r.phase == "verify-tampered");
-                PeerResult {
-                    constraints: mine
-                        .iter()
-                        .find_map(|r| r.metrics.get("constraints").copied()),
-                    rejects_tampered: tampered.map(|r| {
-                        r.status == Status::Ok && r.metrics.get("rejected").copied() == Some(1.0)
-                    }),
-                    system: sys,
-                    prove_s: prove,
-                    failure,
-                }
-            })
-            .collect();
-        out.push(StatementHeadline {
-            statement,
-            best_ours,
-            peers,
-        });
     }
-    out
+    systems
+}
+
+/// Peer `sys`'s result among the records `same` of one statement.
+fn peer_result(same: &[&&Record], sys: String) -> PeerResult {
+    let mine: Vec<&&Record> = same
+        .iter()
+        .filter(|r| r.case.system == sys)
+        .copied()
+        .collect();
+    let prove = mine
+        .iter()
+        .find(|r| r.phase == "prove" && r.status == Status::Ok)
+        .and_then(|r| r.median());
+    let failure = mine
+        .iter()
+        .find(|r| r.status != Status::Ok)
+        .map(|r| {
+            let status = format!("{:?}", r.status).to_lowercase();
+            format!(
+                "{status} in {}: {}",
+                r.phase,
+                r.error.as_deref().unwrap_or("")
+            )
+        })
+        .filter(|_| prove.is_none())
+        .or_else(|| prove.is_none().then(|| "no prove record".to_string()));
+    let tampered = mine.iter().find(|r| r.phase == "verify-tampered");
+    PeerResult {
+        constraints: mine
+            .iter()
+            .find_map(|r| r.metrics.get("constraints").copied()),
+        rejects_tampered: tampered
+            .map(|r| r.status == Status::Ok && r.metrics.get("rejected").copied() == Some(1.0)),
+        system: sys,
+        prove_s: prove,
+        failure,
+    }
 }
 
 /// The fastest configuration of one proof system in a run.

@@ -273,92 +273,122 @@ fn phase_chart(rows: &[Breakdown]) -> Option<String> {
         let root = SVGBackend::with_string(&mut svg, (1100, h.max(220))).into_drawing_area();
         root.fill(&WHITE).ok()?;
         let (plot, legend) = root.split_horizontally(880);
-        let n = rows.len();
-        let labels: Vec<String> = rows.iter().map(|b| b.label.clone()).collect();
-        let mut chart = ChartBuilder::on(&plot)
-            .caption(
-                "Groth16 prove time by part (median per part)",
-                ("sans-serif", 18),
-            )
-            .margin(10)
-            .x_label_area_size(44)
-            .y_label_area_size(330)
-            .build_cartesian_2d(0.0..xmax * 1.05, 0.0..n as f64)
-            .ok()?;
-        chart
-            .configure_mesh()
-            .x_desc("seconds: witness generation (grey), then the prover's parts")
-            .y_labels(n * 2 + 1)
-            .y_label_formatter(&|y| {
-                let i = (y - 0.5).round();
-                if (y - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                    labels[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
-            .x_label_formatter(&|x| fmt_seconds(*x))
-            .label_style(("sans-serif", 12))
-            .axis_desc_style(("sans-serif", 13))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(230, 230, 230))
-            .draw()
-            .ok()?;
+        let mut chart = phase_axes(&plot, rows, xmax)?;
         for (i, b) in rows.iter().enumerate() {
-            let y0 = i as f64 + 0.18;
-            let y1 = i as f64 + 0.82;
-            let mut x = 0.0;
-            if let Some(w) = b.witness_s {
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        [(x, y0), (x + w, y1)],
-                        RGBColor(200, 200, 200).filled(),
-                    )))
-                    .ok()?;
-                x += w;
-            }
-            for (k, (name, s)) in b.parts.iter().enumerate() {
-                let c = PHASES.iter().position(|p| p.0 == *name).unwrap_or(k);
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        [(x, y0), (x + s, y1)],
-                        color(c).filled(),
-                    )))
-                    .ok()?;
-                x += s;
-            }
-            // the measured prove median, as a tick after the witness
-            let p = b.witness_s.unwrap_or(0.0) + b.prove_s;
-            chart
-                .draw_series(std::iter::once(PathElement::new(
-                    vec![(p, y0 - 0.1), (p, y1 + 0.1)],
-                    BLACK.stroke_width(2),
-                )))
-                .ok()?;
+            draw_breakdown(&mut chart, i, b)?;
         }
-        let mut entries: Vec<(String, RGBAColor)> = vec![(
-            "witness generation + synthesis".into(),
-            RGBColor(200, 200, 200).to_rgba(),
-        )];
-        entries.extend(
-            PHASES
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.1.to_string(), color(i))),
-        );
-        entries.push(("| measured prove median".into(), BLACK.to_rgba()));
-        for (i, (name, c)) in entries.iter().enumerate() {
-            let y = 40 + 22 * i as i32;
-            legend
-                .draw(&Rectangle::new([(6, y - 6), (24, y + 6)], c.filled()))
-                .ok()?;
-            legend
-                .draw(&Text::new(name.clone(), (30, y - 7), ("sans-serif", 13)))
-                .ok()?;
-        }
+        draw_phase_legend(&legend)?;
         root.present().ok()?;
     }
     Some(svg)
+}
+
+/// The chart of [`phase_chart`]: linear seconds across, one row per case.
+type BarChart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// Builds the breakdown chart on `plot` and draws its axes, the rows labelled by case.
+fn phase_axes<'a, 'b>(
+    plot: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    rows: &[Breakdown],
+    xmax: f64,
+) -> Option<BarChart<'a, 'b>> {
+    let n = rows.len();
+    let labels: Vec<String> = rows.iter().map(|b| b.label.clone()).collect();
+    let mut chart = ChartBuilder::on(plot)
+        .caption(
+            "Groth16 prove time by part (median per part)",
+            ("sans-serif", 18),
+        )
+        .margin(10)
+        .x_label_area_size(44)
+        .y_label_area_size(330)
+        .build_cartesian_2d(0.0..xmax * 1.05, 0.0..n as f64)
+        .ok()?;
+    chart
+        .configure_mesh()
+        .x_desc("seconds: witness generation (grey), then the prover's parts")
+        .y_labels(n * 2 + 1)
+        .y_label_formatter(&|y| {
+            let i = (y - 0.5).round();
+            if (y - 0.5 - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                labels[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .x_label_formatter(&|x| fmt_seconds(*x))
+        .label_style(("sans-serif", 12))
+        .axis_desc_style(("sans-serif", 13))
+        .light_line_style(TRANSPARENT)
+        .bold_line_style(RGBColor(230, 230, 230))
+        .draw()
+        .ok()?;
+    Some(chart)
+}
+
+/// Draws row `i`: the witness bar, the prover's parts stacked after it, and a tick at
+/// the measured prove median.
+fn draw_breakdown(chart: &mut BarChart<'_, '_>, i: usize, b: &Breakdown) -> Option<()> {
+    let y0 = i as f64 + 0.18;
+    let y1 = i as f64 + 0.82;
+    let mut x = 0.0;
+    if let Some(w) = b.witness_s {
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(x, y0), (x + w, y1)],
+                RGBColor(200, 200, 200).filled(),
+            )))
+            .ok()?;
+        x += w;
+    }
+    for (k, (name, s)) in b.parts.iter().enumerate() {
+        let c = PHASES.iter().position(|p| p.0 == *name).unwrap_or(k);
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(x, y0), (x + s, y1)],
+                color(c).filled(),
+            )))
+            .ok()?;
+        x += s;
+    }
+    // the measured prove median, as a tick after the witness
+    let p = b.witness_s.unwrap_or(0.0) + b.prove_s;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(p, y0 - 0.1), (p, y1 + 0.1)],
+            BLACK.stroke_width(2),
+        )))
+        .ok()?;
+    Some(())
+}
+
+/// Draws the legend: witness generation, each prover part, the prove-median tick.
+fn draw_phase_legend(legend: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Option<()> {
+    let mut entries: Vec<(String, RGBAColor)> = vec![(
+        "witness generation + synthesis".into(),
+        RGBColor(200, 200, 200).to_rgba(),
+    )];
+    entries.extend(
+        PHASES
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.1.to_string(), color(i))),
+    );
+    entries.push(("| measured prove median".into(), BLACK.to_rgba()));
+    for (i, (name, c)) in entries.iter().enumerate() {
+        let y = 40 + 22 * i as i32;
+        legend
+            .draw(&Rectangle::new([(6, y - 6), (24, y + 6)], c.filled()))
+            .ok()?;
+        legend
+            .draw(&Text::new(name.clone(), (30, y - 7), ("sans-serif", 13)))
+            .ok()?;
+    }
+    Some(())
 }
 
 /// One row of the MSM ratio table: group, threads, size, ns per point by
