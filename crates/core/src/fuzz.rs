@@ -74,82 +74,22 @@ pub fn fuzz_verifier<P: ProofSystem>(
     n: u64,
     rng: &mut dyn RngCore,
 ) -> FuzzReport {
-    let valid = sys.proof_to_bytes(proof);
+    let mut m = Malformer {
+        sys,
+        proof,
+        valid: sys.proof_to_bytes(proof),
+        other_proof,
+        structured: Vec::new(),
+    };
     let mut report = FuzzReport {
         system: sys.name().into(),
         ..Default::default()
     };
-    let mut structured: Vec<(String, Vec<u8>)> = Vec::new();
     let original = public;
     for i in 0..n {
         let mut public = original.clone();
-        let (kind, bytes): (String, Vec<u8>) = if !structured.is_empty() {
-            structured.pop().expect("non-empty")
-        } else {
-            match i % 10 {
-                0 => {
-                    let mut b = valid.clone();
-                    let count = rng.gen_range(1..=4);
-                    let bits = rand::seq::index::sample(rng, b.len() * 8, count);
-                    for bit in bits {
-                        b[bit / 8] ^= 1 << (bit % 8);
-                    }
-                    ("bit-flip".into(), b)
-                }
-                1 => (
-                    "truncated".into(),
-                    valid[..rng.gen_range(0..valid.len())].to_vec(),
-                ),
-                2 => {
-                    let mut b = valid.clone();
-                    let extra = rng.gen_range(1..=64);
-                    b.extend((0..extra).map(|_| rng.gen::<u8>()));
-                    ("extended".into(), b)
-                }
-                3 => {
-                    let mut b = vec![0u8; valid.len()];
-                    rng.fill_bytes(&mut b);
-                    ("random-bytes".into(), b)
-                }
-                4 => ("zero-bytes".into(), vec![0u8; valid.len()]),
-                5 if !public.0.is_empty() => {
-                    let k = rng.gen_range(0..public.0.len());
-                    public.0[k] += Fr::from(1u64);
-                    ("public-input-plus-one".into(), valid.clone())
-                }
-                6 if !public.0.is_empty() => {
-                    let k = rng.gen_range(0..public.0.len());
-                    public.0[k] = Fr::rand(rng);
-                    ("public-input-random".into(), valid.clone())
-                }
-                7 if other_proof.is_some() => (
-                    "proof-of-another-circuit".into(),
-                    other_proof.expect("checked").to_vec(),
-                ),
-                8 => {
-                    structured = sys.malformed_proofs(proof, rng);
-                    match structured.pop() {
-                        Some(s) => s,
-                        None => ("random-bytes".into(), {
-                            let mut b = vec![0u8; valid.len()];
-                            rng.fill_bytes(&mut b);
-                            b
-                        }),
-                    }
-                }
-                _ => {
-                    // a byte in the proof replaced by a random one
-                    let mut b = valid.clone();
-                    let k = rng.gen_range(0..b.len());
-                    let old = b[k];
-                    while b[k] == old {
-                        b[k] = rng.gen();
-                    }
-                    ("byte-replaced".into(), b)
-                }
-            }
-        };
-        if bytes == valid && public == *original {
+        let (kind, bytes) = m.next(i, &mut public, rng);
+        if bytes == m.valid && public == *original {
             continue; // not malformed (e.g. a random byte equal to the original)
         }
         *report.by_kind.entry(kind.clone()).or_default() += 1;
@@ -173,6 +113,103 @@ pub fn fuzz_verifier<P: ProofSystem>(
         }
     }
     report
+}
+
+/// Makes the malformed inputs of [`fuzz_verifier`] from a valid proof.
+struct Malformer<'a, P: ProofSystem> {
+    sys: &'a P,
+    proof: &'a P::Proof,
+    /// The valid proof's bytes.
+    valid: Vec<u8>,
+    other_proof: Option<&'a [u8]>,
+    /// The backend's structured cases not tried yet (tried last first).
+    structured: Vec<(String, Vec<u8>)>,
+}
+
+impl<P: ProofSystem> Malformer<'_, P> {
+    /// Attempt `i`'s kind and proof bytes: the next structured case while
+    /// any are left, else by `i mod 10`; the public-input kinds change
+    /// `public` instead of the proof.
+    fn next(
+        &mut self,
+        i: u64,
+        public: &mut PublicInputs,
+        rng: &mut dyn RngCore,
+    ) -> (String, Vec<u8>) {
+        if let Some(s) = self.structured.pop() {
+            return s;
+        }
+        let valid = &self.valid;
+        match i % 10 {
+            0 => ("bit-flip".into(), bit_flips(valid, rng)),
+            1 => (
+                "truncated".into(),
+                valid[..rng.gen_range(0..valid.len())].to_vec(),
+            ),
+            2 => ("extended".into(), extended(valid, rng)),
+            3 => ("random-bytes".into(), random_bytes(valid.len(), rng)),
+            4 => ("zero-bytes".into(), vec![0u8; valid.len()]),
+            5 if !public.0.is_empty() => {
+                let k = rng.gen_range(0..public.0.len());
+                public.0[k] += Fr::from(1u64);
+                ("public-input-plus-one".into(), valid.clone())
+            }
+            6 if !public.0.is_empty() => {
+                let k = rng.gen_range(0..public.0.len());
+                public.0[k] = Fr::rand(rng);
+                ("public-input-random".into(), valid.clone())
+            }
+            7 if self.other_proof.is_some() => (
+                "proof-of-another-circuit".into(),
+                self.other_proof.expect("checked").to_vec(),
+            ),
+            8 => {
+                self.structured = self.sys.malformed_proofs(self.proof, rng);
+                match self.structured.pop() {
+                    Some(s) => s,
+                    None => ("random-bytes".into(), random_bytes(valid.len(), rng)),
+                }
+            }
+            _ => ("byte-replaced".into(), byte_replaced(valid, rng)),
+        }
+    }
+}
+
+/// `valid` with 1 to 4 bits flipped.
+fn bit_flips(valid: &[u8], rng: &mut dyn RngCore) -> Vec<u8> {
+    let mut b = valid.to_vec();
+    let count = rng.gen_range(1..=4);
+    let bits = rand::seq::index::sample(rng, b.len() * 8, count);
+    for bit in bits {
+        b[bit / 8] ^= 1 << (bit % 8);
+    }
+    b
+}
+
+/// `valid` with 1 to 64 random bytes appended.
+fn extended(valid: &[u8], rng: &mut dyn RngCore) -> Vec<u8> {
+    let mut b = valid.to_vec();
+    let extra = rng.gen_range(1..=64);
+    b.extend((0..extra).map(|_| rng.gen::<u8>()));
+    b
+}
+
+/// `len` random bytes.
+fn random_bytes(len: usize, rng: &mut dyn RngCore) -> Vec<u8> {
+    let mut b = vec![0u8; len];
+    rng.fill_bytes(&mut b);
+    b
+}
+
+/// `valid` with a byte replaced by a different random one.
+fn byte_replaced(valid: &[u8], rng: &mut dyn RngCore) -> Vec<u8> {
+    let mut b = valid.to_vec();
+    let k = rng.gen_range(0..b.len());
+    let old = b[k];
+    while b[k] == old {
+        b[k] = rng.gen();
+    }
+    b
 }
 
 enum Outcome {

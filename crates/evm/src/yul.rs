@@ -400,93 +400,10 @@ pub struct PassStats {
 /// line, at consecutive words from [`PassStats::constants_base`].
 pub fn optimize_body(body: &str, min_uses: usize) -> Result<(String, PassStats), EvmError> {
     let mut stmts = statements(body)?;
-    let toks: Vec<_> = stmts
-        .iter()
-        .map(|s| tokenize(s))
-        .collect::<Result<_, _>>()?;
-    let effs: Vec<Effects> = toks.iter().map(|t| effects(t)).collect::<Result<_, _>>()?;
+    let effs = statement_effects(&stmts)?;
     let mut stats = PassStats::default();
-
-    // every byte range the program touches, counted
-    let word = |p: u64| (p, 32u64);
-    let mut end = 0u64;
-    for e in &effs {
-        for &a in &e.loads {
-            end = end.max(a + 32);
-        }
-        for &(a, l) in e.ranged.iter().chain(&e.writes) {
-            end = end.max(a + l);
-        }
-    }
-    let reads_of = |p: u64| -> (usize, usize) {
-        // (exact mload(p), any other read overlapping p's word)
-        let mut exact = 0;
-        let mut other = 0;
-        for e in &effs {
-            for &a in &e.loads {
-                if a == p {
-                    exact += 1;
-                } else if overlaps(word(a), word(p)) {
-                    other += 1;
-                }
-            }
-            for &r in &e.ranged {
-                if r.1 > 0 && overlaps(r, word(p)) {
-                    other += 1;
-                }
-            }
-        }
-        (exact, other)
-    };
-    let writes_of = |p: u64| -> usize {
-        effs.iter()
-            .flat_map(|e| e.writes.iter())
-            .filter(|&&w| overlaps(w, word(p)))
-            .count()
-    };
-
-    // forwarding, in program order (a forwarded expression may itself contain
-    // expressions forwarded into it before)
-    let mut removed = vec![false; stmts.len()];
-    for i in 0..stmts.len() {
-        let Some((p, _)) = pure_store(&stmts[i]) else {
-            continue;
-        };
-        if reads_of(p) != (1, 0) || writes_of(p) != 1 {
-            continue;
-        }
-        // the current text of the expression (forwarding may have grown it)
-        let Some((_, e)) = pure_store(&stmts[i]) else {
-            continue;
-        };
-        let deps = effects(&tokenize(&e)?)?.loads;
-        let mut reader = None;
-        for (k, s) in stmts.iter().enumerate().skip(i + 1) {
-            if let Some(span) = find_load(s, p)? {
-                reader = Some((k, span));
-                break;
-            }
-        }
-        let Some((j, (st, en))) = reader else {
-            continue;
-        };
-        let clobbered = (i + 1..=j).any(|k| {
-            effs[k]
-                .writes
-                .iter()
-                .any(|&w| deps.iter().any(|&q| overlaps(w, word(q))))
-        });
-        if clobbered {
-            continue;
-        }
-        let new = format!("{}{}{}", &stmts[j][..st], e, &stmts[j][en..]);
-        if new.lines().map(nesting).max().unwrap_or(0) > MAX_NESTING {
-            continue;
-        }
-        stmts[j] = new;
-        removed[i] = true;
-        stats.forwarded += 1;
-    }
+    let end = memory_end(&effs);
+    let removed = forward_stores(&mut stmts, &effs, &mut stats)?;
     let kept: Vec<String> = stmts
         .into_iter()
         .zip(removed)
@@ -495,33 +412,152 @@ pub fn optimize_body(body: &str, min_uses: usize) -> Result<(String, PassStats),
         .collect();
     let (kept, end_compact) = compact(&kept)?;
     stats.memory_end = (end, end_compact);
-    let end = end_compact;
     let body = kept.concat();
+    let out = hoist_constants(&body, end_compact, min_uses, &mut stats)?;
+    Ok((out, stats))
+}
 
-    // constants to memory, above everything the program touches
-    let toks = tokenize(&body)?;
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    for (t, _, _) in &toks {
-        if let Tok::Num(l) = t {
-            if big(l) {
-                *counts.entry(canonical(l)?).or_default() += 1;
+/// The memory effects of each statement (every statement tokenized first).
+fn statement_effects(stmts: &[String]) -> Result<Vec<Effects>, EvmError> {
+    let toks: Vec<_> = stmts
+        .iter()
+        .map(|s| tokenize(s))
+        .collect::<Result<_, _>>()?;
+    toks.iter().map(|t| effects(t)).collect()
+}
+
+/// The byte range of the memory word at `p`.
+fn word(p: u64) -> (u64, u64) {
+    (p, 32)
+}
+
+/// The end of every byte range the program touches.
+fn memory_end(effs: &[Effects]) -> u64 {
+    let mut end = 0u64;
+    for e in effs {
+        for &a in &e.loads {
+            end = end.max(a + 32);
+        }
+        for &(a, l) in e.ranged.iter().chain(&e.writes) {
+            end = end.max(a + l);
+        }
+    }
+    end
+}
+
+/// The reads of the word at `p`: (exact `mload(p)`, any other read
+/// overlapping p's word).
+fn reads_of(effs: &[Effects], p: u64) -> (usize, usize) {
+    let mut exact = 0;
+    let mut other = 0;
+    for e in effs {
+        for &a in &e.loads {
+            if a == p {
+                exact += 1;
+            } else if overlaps(word(a), word(p)) {
+                other += 1;
+            }
+        }
+        for &r in &e.ranged {
+            if r.1 > 0 && overlaps(r, word(p)) {
+                other += 1;
             }
         }
     }
-    let mut hot: Vec<(&String, &usize)> = counts
-        .iter()
-        .filter(|(_, &n)| n >= min_uses.max(1))
-        .collect();
-    hot.sort();
+    (exact, other)
+}
+
+/// The number of writes overlapping the word at `p`.
+fn writes_of(effs: &[Effects], p: u64) -> usize {
+    effs.iter()
+        .flat_map(|e| e.writes.iter())
+        .filter(|&&w| overlaps(w, word(p)))
+        .count()
+}
+
+/// Forwarding, in program order (a forwarded expression may itself contain
+/// expressions forwarded into it before): which statements it removed.
+fn forward_stores(
+    stmts: &mut [String],
+    effs: &[Effects],
+    stats: &mut PassStats,
+) -> Result<Vec<bool>, EvmError> {
+    let mut removed = vec![false; stmts.len()];
+    for (i, r) in removed.iter_mut().enumerate() {
+        if forward_one(stmts, effs, i)? {
+            *r = true;
+            stats.forwarded += 1;
+        }
+    }
+    Ok(removed)
+}
+
+/// Forwards statement `i` (a pure store of a word read exactly once) into
+/// the statement that reads it, when nothing it reads is written in between
+/// and the result does not nest too deep: whether it did.
+fn forward_one(stmts: &mut [String], effs: &[Effects], i: usize) -> Result<bool, EvmError> {
+    // the current text of the expression (forwarding may have grown it)
+    let Some((p, e)) = pure_store(&stmts[i]) else {
+        return Ok(false);
+    };
+    if reads_of(effs, p) != (1, 0) || writes_of(effs, p) != 1 {
+        return Ok(false);
+    }
+    let deps = effects(&tokenize(&e)?)?.loads;
+    let Some((j, st, en)) = first_reader(stmts, i, p)? else {
+        return Ok(false);
+    };
+    let clobbered = (i + 1..=j).any(|k| {
+        effs[k]
+            .writes
+            .iter()
+            .any(|&w| deps.iter().any(|&q| overlaps(w, word(q))))
+    });
+    if clobbered {
+        return Ok(false);
+    }
+    let new = format!("{}{}{}", &stmts[j][..st], e, &stmts[j][en..]);
+    if new.lines().map(nesting).max().unwrap_or(0) > MAX_NESTING {
+        return Ok(false);
+    }
+    stmts[j] = new;
+    Ok(true)
+}
+
+/// The first statement after `i` that reads `mload(p)`, and the byte span of
+/// that read in it: (statement, start, end).
+fn first_reader(
+    stmts: &[String],
+    i: usize,
+    p: u64,
+) -> Result<Option<(usize, usize, usize)>, EvmError> {
+    for (k, s) in stmts.iter().enumerate().skip(i + 1) {
+        if let Some((st, en)) = find_load(s, p)? {
+            return Ok(Some((k, st, en)));
+        }
+    }
+    Ok(None)
+}
+
+/// Constants to memory, above everything the program touches (which ends
+/// at `end`): their stores first, then `body` with each use read back.
+fn hoist_constants(
+    body: &str,
+    end: u64,
+    min_uses: usize,
+    stats: &mut PassStats,
+) -> Result<String, EvmError> {
+    let toks = tokenize(body)?;
+    let hot = hot_constants(&toks, min_uses)?;
     let base = end.div_ceil(32) * 32;
     stats.constants_base = base;
     let slot: HashMap<&String, u64> = hot
         .iter()
         .enumerate()
-        .map(|(k, (c, _))| (*c, base + 32 * k as u64))
+        .map(|(k, c)| (c, base + 32 * k as u64))
         .collect();
     let mut out = String::with_capacity(body.len());
-    for (c, _) in &hot {
+    for c in &hot {
         out.push_str(&format!("mstore({:#x}, 0x{c})\n", slot[c]));
     }
     let mut last = 0;
@@ -539,7 +575,26 @@ pub fn optimize_body(body: &str, min_uses: usize) -> Result<(String, PassStats),
     }
     out.push_str(&body[last..]);
     stats.hoisted = hot.len();
-    Ok((out, stats))
+    Ok(out)
+}
+
+/// The big literals used at least `min_uses` times (and at least once),
+/// canonical, in sorted order.
+fn hot_constants(toks: &[(Tok, usize, usize)], min_uses: usize) -> Result<Vec<String>, EvmError> {
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for (t, _, _) in toks {
+        if let Tok::Num(l) = t {
+            if big(l) {
+                *counts.entry(canonical(l)?).or_default() += 1;
+            }
+        }
+    }
+    let mut hot: Vec<(String, usize)> = counts
+        .into_iter()
+        .filter(|&(_, n)| n >= min_uses.max(1))
+        .collect();
+    hot.sort();
+    Ok(hot.into_iter().map(|(c, _)| c).collect())
 }
 
 /// A point of the final multi-scalar multiplication: its coordinate
@@ -621,123 +676,177 @@ fn msm_region(stmts: &[String]) -> Result<MsmRegion, EvmError> {
         .iter()
         .position(|s| matches!(call_of(s), Some([6 | 7, ..])))
         .ok_or_else(|| err("no ecMul or ecAdd call"))?;
-    let group = |i: usize| -> Result<(usize, [u64; 5], Vec<String>), EvmError> {
-        // the stores from i up to the next call, and that call
-        let mut exprs = Vec::new();
-        let mut j = i;
-        while let Some((p, e)) = stmts.get(j).and_then(|s| store_of(s)) {
-            exprs.push((p, e));
-            j += 1;
+    let start = region_start(stmts, first);
+    let mut walk = MsmWalk::new();
+    let mut i = start;
+    loop {
+        let (next, c, e) = call_group(stmts, i)?;
+        walk.lo = walk.lo.min(c[1]);
+        walk.hi = walk.hi.max(c[1] + c[2]).max(c[3] + c[4]);
+        match (c[0], e.len()) {
+            (7, 3) if c[3] == c[1] && c[4] == 64 => walk.ec_mul(c[1], &e),
+            (6, 4) if c[3] == c[1] && c[4] == 64 => walk.ec_add(c[1], &e)?,
+            (8, 12) if c[4] == 32 => return walk.pairing(stmts, start, next, c[3], &e),
+            _ => return Err(err("an unexpected precompile call in the MSM")),
         }
-        let c = stmts
-            .get(j)
-            .and_then(|s| call_of(s))
-            .ok_or_else(|| err("an MSM statement that is neither a store nor a precompile call"))?;
-        let n = exprs.len() as u64;
-        let consecutive = exprs
-            .iter()
-            .enumerate()
-            .all(|(k, (p, _))| *p == c[1] + 32 * k as u64);
-        if c[2] != 32 * n || !consecutive {
-            return Err(err(
-                "a precompile call whose input is not the stores before it",
-            ));
-        }
-        Ok((j + 1, c, exprs.into_iter().map(|(_, e)| e).collect()))
-    };
-    let (mut lo, mut hi) = (u64::MAX, 0u64);
-    let mut at: HashMap<u64, PointAt> = HashMap::new();
-    let mut terms: Vec<Term> = Vec::new();
-    // the terms in the order they are summed
-    let mut order: Vec<usize> = Vec::new();
-    // the point whose words are (x, y): a computed one, or a new term
-    let resolve = |at: &mut HashMap<u64, PointAt>, terms: &mut Vec<Term>, x: &str, y: &str| {
-        let from = |e: &str| e.strip_prefix("mload(")?.strip_suffix(')').and_then(small);
-        if let (Some(px), Some(py)) = (from(x), from(y)) {
-            if py == px + 32 {
-                if let Some(p) = at.remove(&px) {
-                    return p;
-                }
-            }
-        }
-        terms.push(Term {
-            x: x.into(),
-            y: y.into(),
-            scalar: None,
-        });
-        PointAt::Term(terms.len() - 1)
-    };
-    // the first group starts with the stores of the first call's input
+        i = next;
+    }
+}
+
+/// Where the region starts: the first group starts with the stores of the
+/// first call's input (at most four statements before it).
+fn region_start(stmts: &[String], first: usize) -> usize {
     let first_input = call_of(&stmts[first]).map(|c| c[1]);
     let mut i = first.saturating_sub(4);
     while i < first && store_of(&stmts[i]).map(|(p, _)| p) != first_input {
         i += 1;
     }
-    let start = i;
-    loop {
-        let (next, c, e) = group(i)?;
-        lo = lo.min(c[1]);
-        hi = hi.max(c[1] + c[2]).max(c[3] + c[4]);
-        match (c[0], e.len()) {
-            (7, 3) if c[3] == c[1] && c[4] == 64 => {
-                terms.push(Term {
-                    x: e[0].clone(),
-                    y: e[1].clone(),
-                    scalar: Some(e[2].clone()),
-                });
-                at.insert(c[1], PointAt::Term(terms.len() - 1));
-            }
-            (6, 4) if c[3] == c[1] && c[4] == 64 => {
-                let a = resolve(&mut at, &mut terms, &e[0], &e[1]);
-                let b = resolve(&mut at, &mut terms, &e[2], &e[3]);
-                let fresh = |p: PointAt, order: &[usize]| match p {
-                    PointAt::Term(k) if !order.contains(&k) => Some(k),
-                    _ => None,
-                };
-                match (order.is_empty(), a, fresh(a, &order), fresh(b, &order)) {
-                    (true, _, Some(ka), Some(kb)) if ka != kb => order.extend([ka, kb]),
-                    (false, PointAt::Acc, _, Some(kb)) => order.push(kb),
-                    _ => {
-                        return Err(err(
-                            "an ecAdd that does not add one term to the running sum",
-                        ))
-                    }
-                }
-                at.retain(|_, p| *p != PointAt::Acc);
-                at.insert(c[1], PointAt::Acc);
-            }
-            (8, 12) if c[4] == 32 => {
-                let lhs = resolve(&mut at, &mut terms, &e[0], &e[1]);
-                if order.is_empty() {
-                    if let PointAt::Term(k) = lhs {
-                        order.push(k);
-                    }
-                }
-                let rhs = resolve(&mut at, &mut terms, &e[6], &e[7]);
-                let summed = lhs == PointAt::Acc || order.len() == 1;
-                let plain_rhs = rhs == PointAt::Term(terms.len() - 1)
-                    && terms.last().is_some_and(|t| t.scalar.is_none());
-                if !summed || !plain_rhs || !at.is_empty() || order.len() + 1 != terms.len() {
-                    return Err(err("a pairing that is not (MSM, G2, point, G2)"));
-                }
-                let check = format!("success := and(eq(mload({:#x}), 1), success)", c[3]);
-                if stmts.get(next).map(|s| s.trim()) != Some(check.as_str()) {
-                    return Err(err("the pairing's result is not checked next"));
-                }
-                let rhs = terms.pop().map(|t| (t.x, t.y)).unwrap_or_default();
-                return Ok(MsmRegion {
-                    start,
-                    end: next + 1,
-                    terms: order.iter().map(|&k| terms[k].clone()).collect(),
-                    g2: e[2..6].to_vec(),
-                    rhs,
-                    neg_s_g2: e[8..12].to_vec(),
-                    written: (lo, hi),
-                });
-            }
-            _ => return Err(err("an unexpected precompile call in the MSM")),
+    i
+}
+
+/// The stores from statement `i` up to the next call, and that call: the
+/// statement after the call, the call's arguments and the stored
+/// expressions (which must be exactly the call's input words).
+fn call_group(stmts: &[String], i: usize) -> Result<(usize, [u64; 5], Vec<String>), EvmError> {
+    let mut exprs = Vec::new();
+    let mut j = i;
+    while let Some((p, e)) = stmts.get(j).and_then(|s| store_of(s)) {
+        exprs.push((p, e));
+        j += 1;
+    }
+    let c = stmts
+        .get(j)
+        .and_then(|s| call_of(s))
+        .ok_or_else(|| err("an MSM statement that is neither a store nor a precompile call"))?;
+    let n = exprs.len() as u64;
+    let consecutive = exprs
+        .iter()
+        .enumerate()
+        .all(|(k, (p, _))| *p == c[1] + 32 * k as u64);
+    if c[2] != 32 * n || !consecutive {
+        return Err(err(
+            "a precompile call whose input is not the stores before it",
+        ));
+    }
+    Ok((j + 1, c, exprs.into_iter().map(|(_, e)| e).collect()))
+}
+
+/// [`msm_region`]'s state as it walks the precompile calls.
+struct MsmWalk {
+    /// The lowest memory address the calls use.
+    lo: u64,
+    /// The end of the memory the calls use.
+    hi: u64,
+    /// The points computed so far, by the address of their x word.
+    at: HashMap<u64, PointAt>,
+    /// Every term seen, in the order of first appearance.
+    terms: Vec<Term>,
+    /// The terms in the order they are summed.
+    order: Vec<usize>,
+}
+
+impl MsmWalk {
+    /// Nothing walked yet.
+    fn new() -> Self {
+        MsmWalk {
+            lo: u64::MAX,
+            hi: 0,
+            at: HashMap::new(),
+            terms: Vec::new(),
+            order: Vec::new(),
         }
-        i = next;
+    }
+
+    /// The point whose words are (x, y): a computed one, or a new term.
+    fn resolve(&mut self, x: &str, y: &str) -> PointAt {
+        let from = |e: &str| e.strip_prefix("mload(")?.strip_suffix(')').and_then(small);
+        if let (Some(px), Some(py)) = (from(x), from(y)) {
+            if py == px + 32 {
+                if let Some(p) = self.at.remove(&px) {
+                    return p;
+                }
+            }
+        }
+        self.terms.push(Term {
+            x: x.into(),
+            y: y.into(),
+            scalar: None,
+        });
+        PointAt::Term(self.terms.len() - 1)
+    }
+
+    /// An ecMul (x, y, scalar) whose product lands at `input`: a new term.
+    fn ec_mul(&mut self, input: u64, e: &[String]) {
+        self.terms.push(Term {
+            x: e[0].clone(),
+            y: e[1].clone(),
+            scalar: Some(e[2].clone()),
+        });
+        self.at.insert(input, PointAt::Term(self.terms.len() - 1));
+    }
+
+    /// An ecAdd whose sum lands at `input`: it must add one new term to the
+    /// running sum (or, the first one, add two new terms).
+    fn ec_add(&mut self, input: u64, e: &[String]) -> Result<(), EvmError> {
+        let a = self.resolve(&e[0], &e[1]);
+        let b = self.resolve(&e[2], &e[3]);
+        let fresh = |p: PointAt, order: &[usize]| match p {
+            PointAt::Term(k) if !order.contains(&k) => Some(k),
+            _ => None,
+        };
+        let order = &mut self.order;
+        match (order.is_empty(), a, fresh(a, order), fresh(b, order)) {
+            (true, _, Some(ka), Some(kb)) if ka != kb => order.extend([ka, kb]),
+            (false, PointAt::Acc, _, Some(kb)) => order.push(kb),
+            _ => {
+                return Err(err(
+                    "an ecAdd that does not add one term to the running sum",
+                ))
+            }
+        }
+        self.at.retain(|_, p| *p != PointAt::Acc);
+        self.at.insert(input, PointAt::Acc);
+        Ok(())
+    }
+
+    /// The pairing (12 input words, result at `out`), which must pair the
+    /// MSM and a plain point and be checked by statement `next`: the region.
+    fn pairing(
+        mut self,
+        stmts: &[String],
+        start: usize,
+        next: usize,
+        out: u64,
+        e: &[String],
+    ) -> Result<MsmRegion, EvmError> {
+        let lhs = self.resolve(&e[0], &e[1]);
+        if self.order.is_empty() {
+            if let PointAt::Term(k) = lhs {
+                self.order.push(k);
+            }
+        }
+        let rhs = self.resolve(&e[6], &e[7]);
+        let summed = lhs == PointAt::Acc || self.order.len() == 1;
+        let plain_rhs = rhs == PointAt::Term(self.terms.len() - 1)
+            && self.terms.last().is_some_and(|t| t.scalar.is_none());
+        if !summed || !plain_rhs || !self.at.is_empty() || self.order.len() + 1 != self.terms.len()
+        {
+            return Err(err("a pairing that is not (MSM, G2, point, G2)"));
+        }
+        let check = format!("success := and(eq(mload({out:#x}), 1), success)");
+        if stmts.get(next).map(|s| s.trim()) != Some(check.as_str()) {
+            return Err(err("the pairing's result is not checked next"));
+        }
+        let rhs = self.terms.pop().map(|t| (t.x, t.y)).unwrap_or_default();
+        Ok(MsmRegion {
+            start,
+            end: next + 1,
+            terms: self.order.iter().map(|&k| self.terms[k].clone()).collect(),
+            g2: e[2..6].to_vec(),
+            rhs,
+            neg_s_g2: e[8..12].to_vec(),
+            written: (self.lo, self.hi),
+        })
     }
 }
 

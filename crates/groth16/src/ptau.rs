@@ -621,17 +621,56 @@ pub fn write_test_ptau_with(
         powers.push(acc);
         acc *= tau;
     }
-    let g1 = G1Projective::generator();
-    let g2 = G2Projective::generator();
-    let tau_g1 = batch_g1(g1, &powers);
-    let tau_g2 = batch_g2(g2, &powers[..n]);
-    let alpha_s: Vec<Fr> = powers[..n].iter().map(|p| *p * alpha).collect();
-    let beta_s: Vec<Fr> = powers[..n].iter().map(|p| *p * beta).collect();
-    let alpha_tau_g1 = batch_g1(g1, &alpha_s);
-    let beta_tau_g1 = batch_g1(g1, &beta_s);
-    let beta_g2 = (g2 * beta).into_affine();
+    let points = Phase1::compute(&powers, n, alpha, beta);
+    let contrib = test_contribution(&points, power, seed, [tau, alpha, beta]);
+    let mut w = write_phase1(path, power, prepare, points, &contrib)?;
+    if prepare {
+        write_phase2(&mut w, &powers, power, alpha, beta)?;
+    }
+    w.w.flush().map_err(|e| PtauError::Io {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    Ok((tau, alpha, beta))
+}
 
-    // The contribution: public key with proofs of knowledge bound to the first challenge.
+/// The phase-1 points of a test setup (sections 2 to 6).
+struct Phase1 {
+    tau_g1: Vec<G1Affine>,
+    tau_g2: Vec<G2Affine>,
+    alpha_tau_g1: Vec<G1Affine>,
+    beta_tau_g1: Vec<G1Affine>,
+    beta_g2: G2Affine,
+}
+
+impl Phase1 {
+    /// The points from the powers of τ (`2n − 1` of them), α and β.
+    fn compute(powers: &[Fr], n: usize, alpha: Fr, beta: Fr) -> Self {
+        let g1 = G1Projective::generator();
+        let g2 = G2Projective::generator();
+        let tau_g1 = batch_g1(g1, powers);
+        let tau_g2 = batch_g2(g2, &powers[..n]);
+        let alpha_s: Vec<Fr> = powers[..n].iter().map(|p| *p * alpha).collect();
+        let beta_s: Vec<Fr> = powers[..n].iter().map(|p| *p * beta).collect();
+        let alpha_tau_g1 = batch_g1(g1, &alpha_s);
+        let beta_tau_g1 = batch_g1(g1, &beta_s);
+        let beta_g2 = (g2 * beta).into_affine();
+        Phase1 {
+            tau_g1,
+            tau_g2,
+            alpha_tau_g1,
+            beta_tau_g1,
+            beta_g2,
+        }
+    }
+}
+
+/// The contribution's public key (τ, α, β in `secrets`) with proofs of
+/// knowledge bound to the first challenge: its `.ptau` encoding and the
+/// response hash (Blake2b-512 of its uncompressed encoding).
+fn contribution_key(power: u32, seed: u64, secrets: [Fr; 3]) -> (Vec<u8>, [u8; 64]) {
+    let [tau, alpha, beta] = secrets;
+    let g1 = G1Projective::generator();
     let first = first_challenge_hash(power);
     let mut krng = ChaCha20Rng::seed_from_u64(seed ^ 0x6b6579); // "key"
     let mut key_g1 = Vec::new();
@@ -657,22 +696,32 @@ pub fn write_test_ptau_with(
         g2_to_lem(spx, &mut pubkey_lem);
         g2_uncompressed(spx, &mut pubkey_u);
     }
-    let response: [u8; 64] = Blake2b512::digest(&pubkey_u).into();
+    (pubkey_lem, Blake2b512::digest(&pubkey_u).into())
+}
+
+/// Section 7 of a test setup: its one contribution (secrets τ, α, β), with
+/// the public key from `seed` and the hash chain.
+fn test_contribution(points: &Phase1, power: u32, seed: u64, secrets: [Fr; 3]) -> Vec<u8> {
+    let (pubkey_lem, response) = contribution_key(power, seed, secrets);
     let next_challenge = next_challenge_hash(
         &response,
-        &tau_g1,
-        &tau_g2,
-        [&alpha_tau_g1, &beta_tau_g1],
-        &beta_g2,
+        &points.tau_g1,
+        &points.tau_g2,
+        [&points.alpha_tau_g1, &points.beta_tau_g1],
+        &points.beta_g2,
     );
-
+    let tau = secrets[0];
+    let tau_g1 = &points.tau_g1;
     let mut contrib = Vec::new();
     contrib.extend_from_slice(&1u32.to_le_bytes());
     g1_to_lem(&tau_g1[1.min(tau_g1.len() - 1)], &mut contrib);
-    g2_to_lem(&(g2 * tau).into_affine(), &mut contrib);
-    g1_to_lem(&alpha_tau_g1[0], &mut contrib);
-    g1_to_lem(&beta_tau_g1[0], &mut contrib);
-    g2_to_lem(&beta_g2, &mut contrib);
+    g2_to_lem(
+        &(G2Projective::generator() * tau).into_affine(),
+        &mut contrib,
+    );
+    g1_to_lem(&points.alpha_tau_g1[0], &mut contrib);
+    g1_to_lem(&points.beta_tau_g1[0], &mut contrib);
+    g2_to_lem(&points.beta_g2, &mut contrib);
     contrib.extend_from_slice(&pubkey_lem);
     contrib.extend_from_slice(&fresh_partial_hash());
     contrib.extend_from_slice(&next_challenge);
@@ -682,7 +731,19 @@ pub fn write_test_ptau_with(
     params.extend_from_slice(name);
     contrib.extend_from_slice(&(params.len() as u32).to_le_bytes());
     contrib.extend_from_slice(&params);
+    contrib
+}
 
+/// Creates the file `path` and writes its header and sections 1 to 7
+/// (announcing the 4 phase-2 sections too when `prepare`); the points are
+/// dropped once written.
+fn write_phase1(
+    path: &Path,
+    power: u32,
+    prepare: bool,
+    points: Phase1,
+    contrib: &[u8],
+) -> Result<SectionWriter<BufWriter<std::fs::File>>, PtauError> {
     let file = std::fs::File::create(path).map_err(|e| PtauError::Io {
         path: path.display().to_string(),
         source: e,
@@ -700,27 +761,13 @@ pub fn write_test_ptau_with(
     header.extend_from_slice(&power.to_le_bytes());
     header.extend_from_slice(&power.to_le_bytes());
     w.section(1, &header)?;
-    w.section(2, &lem_g1(&tau_g1))?;
-    w.section(3, &lem_g2(&tau_g2))?;
-    w.section(4, &lem_g1(&alpha_tau_g1))?;
-    w.section(5, &lem_g1(&beta_tau_g1))?;
-    w.section(6, &lem_g2(&[beta_g2]))?;
-    w.section(7, &contrib)?;
-    drop((tau_g1, tau_g2, alpha_tau_g1, beta_tau_g1));
-    if !prepare {
-        w.w.flush().map_err(|e| PtauError::Io {
-            path: path.display().to_string(),
-            source: e,
-        })?;
-        return Ok((tau, alpha, beta));
-    }
-
-    write_phase2(&mut w, &powers, power, alpha, beta)?;
-    w.w.flush().map_err(|e| PtauError::Io {
-        path: path.display().to_string(),
-        source: e,
-    })?;
-    Ok((tau, alpha, beta))
+    w.section(2, &lem_g1(&points.tau_g1))?;
+    w.section(3, &lem_g2(&points.tau_g2))?;
+    w.section(4, &lem_g1(&points.alpha_tau_g1))?;
+    w.section(5, &lem_g1(&points.beta_tau_g1))?;
+    w.section(6, &lem_g2(&[points.beta_g2]))?;
+    w.section(7, contrib)?;
+    Ok(w)
 }
 
 /// The hash of the contribution's response and its points (uncompressed,
@@ -904,77 +951,27 @@ fn g2_points(bytes: &[u8], what: &str) -> Result<Vec<G2Affine>, String> {
 /// the curve, G2 points in the subgroup). A ceremony file much larger than
 /// needed is read only as far as `max_power` asks.
 pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError> {
-    let (p, mut file, sections) = open_sections(path)?;
-    let bad = malformed(&p);
-    let mut read_at = |id: u32, off: u64, len: u64| -> Result<Vec<u8>, PtauError> {
-        let &(start, size) = sections
-            .get(&id)
-            .ok_or_else(|| bad(format!("section {id} is missing")))?;
-        if off + len > size {
-            return Err(bad(format!(
-                "section {id} has {size} bytes, {} needed",
-                off + len
-            )));
-        }
-        read_bytes(&mut file, &p, start + off, len)
+    let (p, file, sections) = open_sections(path)?;
+    let mut r = PtauReader {
+        path: p,
+        file,
+        sections,
     };
-    let header = read_at(1, 0, 44)?;
-    let n8 = u32::from_le_bytes(header[..4].try_into().unwrap());
-    if n8 != 32 || header[4..36] != Fq::MODULUS.to_bytes_le()[..] {
-        return Err(bad(
-            "the header's field is not BN254's base field (only bn128/BN254 files are supported)"
-                .into(),
-        ));
-    }
-    let power = u32::from_le_bytes(header[36..40].try_into().unwrap());
-    let ceremony_power = u32::from_le_bytes(header[40..44].try_into().unwrap());
-    if power > 28 || ceremony_power < power {
-        return Err(bad(format!(
-            "power {power}, ceremony power {ceremony_power}: out of range"
-        )));
-    }
+    let (power, ceremony_power) = r.header()?;
     let read_power = max_power.map_or(power, |m| m.min(power));
     let n = 1u64 << read_power;
-    let full_n = 1u64 << power;
-    for (id, count, size) in [
-        (2u32, 2 * full_n - 1, 64u64),
-        (3, full_n, 128),
-        (4, full_n, 64),
-        (5, full_n, 64),
-        (6, 1, 128),
-    ] {
-        let have = sections
-            .get(&id)
-            .ok_or_else(|| bad(format!("section {id} is missing")))?
-            .1;
-        if have != count * size {
-            return Err(bad(format!(
-                "section {id} has {have} bytes; power {power} needs {}",
-                count * size
-            )));
-        }
-    }
-    let tau_g1 = g1_points(&read_at(2, 0, (2 * n - 1) * 64)?, "tauG1").map_err(&bad)?;
-    let tau_g2 = g2_points(&read_at(3, 0, n * 128)?, "tauG2").map_err(&bad)?;
-    let alpha_tau_g1 = g1_points(&read_at(4, 0, n * 64)?, "alphaTauG1").map_err(&bad)?;
-    let beta_tau_g1 = g1_points(&read_at(5, 0, n * 64)?, "betaTauG1").map_err(&bad)?;
-    let beta_g2 = g2_points(&read_at(6, 0, 128)?, "betaG2").map_err(&bad)?[0];
+    r.check_point_sections(power)?;
+    let tau_g1 = g1_points(&r.read_at(2, 0, (2 * n - 1) * 64)?, "tauG1").map_err(|e| r.bad(e))?;
+    let tau_g2 = g2_points(&r.read_at(3, 0, n * 128)?, "tauG2").map_err(|e| r.bad(e))?;
+    let alpha_tau_g1 = g1_points(&r.read_at(4, 0, n * 64)?, "alphaTauG1").map_err(|e| r.bad(e))?;
+    let beta_tau_g1 = g1_points(&r.read_at(5, 0, n * 64)?, "betaTauG1").map_err(|e| r.bad(e))?;
+    let beta_g2 = g2_points(&r.read_at(6, 0, 128)?, "betaG2").map_err(|e| r.bad(e))?[0];
     if tau_g1.iter().chain(&alpha_tau_g1).any(|p| p.is_zero()) || tau_g2.iter().any(|p| p.is_zero())
     {
-        return Err(bad("a power of tau is the point at infinity".into()));
+        return Err(r.bad("a power of tau is the point at infinity".into()));
     }
-    // Contributions: count, then variable-size records; only names are kept.
-    let contributions = {
-        let &(_, size) = sections
-            .get(&7)
-            .ok_or_else(|| bad("section 7 (contributions) is missing".into()))?;
-        if size > 1 << 24 {
-            return Err(bad(format!("contributions section of {size} bytes")));
-        }
-        let b = read_at(7, 0, size)?;
-        parse_contributions(&b).map_err(|e| bad(format!("contributions: {e}")))?
-    };
-    let prepared = (12..=15).all(|id| sections.contains_key(&id));
+    let contributions = r.contributions()?;
+    let prepared = (12..=15).all(|id| r.sections.contains_key(&id));
     Ok(Ptau {
         power,
         ceremony_power,
@@ -987,6 +984,95 @@ pub fn read_ptau(path: &Path, max_power: Option<u32>) -> Result<Ptau, PtauError>
         contributions,
         prepared,
     })
+}
+
+/// A `.ptau` file open for [`read_ptau`], with its section table.
+struct PtauReader {
+    /// The path, as errors name it.
+    path: String,
+    file: std::fs::File,
+    sections: Sections,
+}
+
+impl PtauReader {
+    /// [`PtauError::Malformed`] for this file.
+    fn bad(&self, reason: String) -> PtauError {
+        malformed(&self.path)(reason)
+    }
+
+    /// `len` bytes of section `id`, from byte `off` of the section.
+    fn read_at(&mut self, id: u32, off: u64, len: u64) -> Result<Vec<u8>, PtauError> {
+        let &(start, size) = self
+            .sections
+            .get(&id)
+            .ok_or_else(|| self.bad(format!("section {id} is missing")))?;
+        if off + len > size {
+            return Err(self.bad(format!(
+                "section {id} has {size} bytes, {} needed",
+                off + len
+            )));
+        }
+        read_bytes(&mut self.file, &self.path, start + off, len)
+    }
+
+    /// The header (section 1), which must be BN254's: (power, ceremony power).
+    fn header(&mut self) -> Result<(u32, u32), PtauError> {
+        let header = self.read_at(1, 0, 44)?;
+        let n8 = u32::from_le_bytes(header[..4].try_into().unwrap());
+        if n8 != 32 || header[4..36] != Fq::MODULUS.to_bytes_le()[..] {
+            return Err(self.bad(
+                "the header's field is not BN254's base field (only bn128/BN254 files are supported)"
+                    .into(),
+            ));
+        }
+        let power = u32::from_le_bytes(header[36..40].try_into().unwrap());
+        let ceremony_power = u32::from_le_bytes(header[40..44].try_into().unwrap());
+        if power > 28 || ceremony_power < power {
+            return Err(self.bad(format!(
+                "power {power}, ceremony power {ceremony_power}: out of range"
+            )));
+        }
+        Ok((power, ceremony_power))
+    }
+
+    /// Checks that the point sections 2 to 6 have the sizes `power` gives them.
+    fn check_point_sections(&self, power: u32) -> Result<(), PtauError> {
+        let full_n = 1u64 << power;
+        for (id, count, size) in [
+            (2u32, 2 * full_n - 1, 64u64),
+            (3, full_n, 128),
+            (4, full_n, 64),
+            (5, full_n, 64),
+            (6, 1, 128),
+        ] {
+            let have = self
+                .sections
+                .get(&id)
+                .ok_or_else(|| self.bad(format!("section {id} is missing")))?
+                .1;
+            if have != count * size {
+                return Err(self.bad(format!(
+                    "section {id} has {have} bytes; power {power} needs {}",
+                    count * size
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The contributions (section 7: count, then variable-size records);
+    /// only names are kept.
+    fn contributions(&mut self) -> Result<Vec<Contribution>, PtauError> {
+        let &(_, size) = self
+            .sections
+            .get(&7)
+            .ok_or_else(|| self.bad("section 7 (contributions) is missing".into()))?;
+        if size > 1 << 24 {
+            return Err(self.bad(format!("contributions section of {size} bytes")));
+        }
+        let b = self.read_at(7, 0, size)?;
+        parse_contributions(&b).map_err(|e| self.bad(format!("contributions: {e}")))
+    }
 }
 
 fn parse_contributions(b: &[u8]) -> Result<Vec<Contribution>, String> {
@@ -1097,65 +1183,15 @@ pub fn groth16_keys(
     rng: &mut impl rand::RngCore,
 ) -> Result<ark_groth16::ProvingKey<ark_bn254::Bn254>, PtauError> {
     let num_inst = m.num_instance_variables;
-    let nvars = num_inst + m.num_witness_variables;
-    let n = (m.num_constraints + num_inst).next_power_of_two();
-    if n != 1usize << lag.k {
-        return Err(PtauError::Parameter(format!(
-            "the circuit's QAP domain is 2^{}, the Lagrange basis is for 2^{}",
-            n.trailing_zeros(),
-            lag.k
-        )));
-    }
-    if ptau.tau_g1.len() < 2 * n - 1 {
-        return Err(PtauError::Parameter(format!(
-            "the circuit needs powers of tau up to 2^{} (file read up to 2^{})",
-            n.trailing_zeros(),
-            ptau.read_power
-        )));
-    }
-    let zero1 = G1Projective::zero();
-    let mut a = vec![zero1; nvars];
-    let mut b1 = vec![zero1; nvars];
-    let mut b2 = vec![G2Projective::zero(); nvars];
-    // β·a_i + α·b_i + c_i, in G1
-    let mut abc = vec![zero1; nvars];
-    let mul1 = |p: &G1Affine, c: &Fr| -> G1Projective {
-        if c.is_one() {
-            p.into_group()
-        } else {
-            *p * c
-        }
-    };
-    for j in 0..m.num_constraints {
-        for (c, i) in &m.a[j] {
-            a[*i] += mul1(&lag.g1[j], c);
-            abc[*i] += mul1(&lag.beta_g1[j], c);
-        }
-        for (c, i) in &m.b[j] {
-            b1[*i] += mul1(&lag.g1[j], c);
-            b2[*i] += if c.is_one() {
-                lag.g2[j].into_group()
-            } else {
-                lag.g2[j] * c
-            };
-            abc[*i] += mul1(&lag.alpha_g1[j], c);
-        }
-        for (c, i) in &m.c[j] {
-            abc[*i] += mul1(&lag.g1[j], c);
-        }
-    }
-    // The instance variables' extra constraints of the libsnark reduction: a_i += L_{m + i}.
-    for i in 0..num_inst {
-        a[i] += lag.g1[m.num_constraints + i];
-        abc[i] += lag.beta_g1[m.num_constraints + i];
-    }
+    let n = key_domain(m, ptau, lag)?;
+    let q = QapQueries::new(m, lag);
     let gamma = Fr::rand(rng);
     let delta = Fr::rand(rng);
     let gi = gamma.inverse().expect("nonzero");
     let di = delta.inverse().expect("nonzero");
     let norm1 = |v: Vec<G1Projective>| G1Projective::normalize_batch(&v);
-    let gamma_abc: Vec<G1Projective> = abc[..num_inst].iter().map(|p| *p * gi).collect();
-    let l: Vec<G1Projective> = abc[num_inst..].iter().map(|p| *p * di).collect();
+    let gamma_abc: Vec<G1Projective> = q.abc[..num_inst].iter().map(|p| *p * gi).collect();
+    let l: Vec<G1Projective> = q.abc[num_inst..].iter().map(|p| *p * di).collect();
     let h: Vec<G1Projective> = (0..n - 1)
         .map(|i| (ptau.tau_g1[i + n].into_group() - ptau.tau_g1[i]) * di)
         .collect();
@@ -1172,12 +1208,98 @@ pub fn groth16_keys(
         vk,
         beta_g1: ptau.beta_g1(),
         delta_g1: (g1 * delta).into_affine(),
-        a_query: norm1(a),
-        b_g1_query: norm1(b1),
-        b_g2_query: G2Projective::normalize_batch(&b2),
+        a_query: norm1(q.a),
+        b_g1_query: norm1(q.b1),
+        b_g2_query: G2Projective::normalize_batch(&q.b2),
         h_query: norm1(h),
         l_query: norm1(l),
     })
+}
+
+/// The QAP domain size n of `m`, checked against the Lagrange basis (for
+/// 2^k = n) and the powers of τ read (at least 2n − 1).
+fn key_domain(
+    m: &ark_relations::r1cs::ConstraintMatrices<Fr>,
+    ptau: &Ptau,
+    lag: &LagrangeBasis,
+) -> Result<usize, PtauError> {
+    let n = (m.num_constraints + m.num_instance_variables).next_power_of_two();
+    if n != 1usize << lag.k {
+        return Err(PtauError::Parameter(format!(
+            "the circuit's QAP domain is 2^{}, the Lagrange basis is for 2^{}",
+            n.trailing_zeros(),
+            lag.k
+        )));
+    }
+    if ptau.tau_g1.len() < 2 * n - 1 {
+        return Err(PtauError::Parameter(format!(
+            "the circuit needs powers of tau up to 2^{} (file read up to 2^{})",
+            n.trailing_zeros(),
+            ptau.read_power
+        )));
+    }
+    Ok(n)
+}
+
+/// `p·c`, without the multiplication when `c` is one.
+fn mul_g1(p: &G1Affine, c: &Fr) -> G1Projective {
+    if c.is_one() {
+        p.into_group()
+    } else {
+        *p * c
+    }
+}
+
+/// Every variable's QAP polynomials at τ (from the Lagrange basis), in the
+/// groups the keys need them.
+struct QapQueries {
+    /// `a_i(τ)` in G1.
+    a: Vec<G1Projective>,
+    /// `b_i(τ)` in G1.
+    b1: Vec<G1Projective>,
+    /// `b_i(τ)` in G2.
+    b2: Vec<G2Projective>,
+    /// `β·a_i + α·b_i + c_i`, in G1.
+    abc: Vec<G1Projective>,
+}
+
+impl QapQueries {
+    /// The queries of `m`, with the libsnark reduction's extra constraints.
+    fn new(m: &ark_relations::r1cs::ConstraintMatrices<Fr>, lag: &LagrangeBasis) -> Self {
+        let num_inst = m.num_instance_variables;
+        let nvars = num_inst + m.num_witness_variables;
+        let zero1 = G1Projective::zero();
+        let mut q = QapQueries {
+            a: vec![zero1; nvars],
+            b1: vec![zero1; nvars],
+            b2: vec![G2Projective::zero(); nvars],
+            abc: vec![zero1; nvars],
+        };
+        for j in 0..m.num_constraints {
+            for (c, i) in &m.a[j] {
+                q.a[*i] += mul_g1(&lag.g1[j], c);
+                q.abc[*i] += mul_g1(&lag.beta_g1[j], c);
+            }
+            for (c, i) in &m.b[j] {
+                q.b1[*i] += mul_g1(&lag.g1[j], c);
+                q.b2[*i] += if c.is_one() {
+                    lag.g2[j].into_group()
+                } else {
+                    lag.g2[j] * c
+                };
+                q.abc[*i] += mul_g1(&lag.alpha_g1[j], c);
+            }
+            for (c, i) in &m.c[j] {
+                q.abc[*i] += mul_g1(&lag.g1[j], c);
+            }
+        }
+        // The instance variables' extra constraints of the libsnark reduction: a_i += L_{m + i}.
+        for i in 0..num_inst {
+            q.a[i] += lag.g1[m.num_constraints + i];
+            q.abc[i] += lag.beta_g1[m.num_constraints + i];
+        }
+        q
+    }
 }
 
 #[cfg(test)]

@@ -165,63 +165,15 @@ pub fn zkey_bytes(
     m: &ConstraintMatrices<Fr>,
 ) -> Result<(Vec<u8>, ZkeyInfo), Groth16Error> {
     let (nvars, num_inst, n) = shape(pk, m)?;
-    let vk = &pk.vk;
-
-    // Section 2: the Groth16 header.
-    let mut header = Vec::new();
-    header.extend_from_slice(&32u32.to_le_bytes());
-    header.extend(Fq::MODULUS.to_bytes_le());
-    header.extend_from_slice(&32u32.to_le_bytes());
-    header.extend(Fr::MODULUS.to_bytes_le());
-    header.extend_from_slice(&(nvars as u32).to_le_bytes());
-    header.extend_from_slice(&((num_inst - 1) as u32).to_le_bytes());
-    header.extend_from_slice(&(n as u32).to_le_bytes());
-    header.extend(g1_raw(&vk.alpha_g1));
-    header.extend(g1_raw(&pk.beta_g1));
-    header.extend(g2_raw(&vk.beta_g2));
-    header.extend(g2_raw(&vk.gamma_g2));
-    header.extend(g1_raw(&pk.delta_g1));
-    header.extend(g2_raw(&vk.delta_g2));
-
-    // Section 4: A and B coefficients, value stored as c·R² (see the module docs).
-    let r = Fr::from(2u64).pow([256u64]);
-    let r2 = r * r;
-    let mut coefs = Vec::new();
-    let mut count = 0u32;
-    let mut coef = |matrix: u32, constraint: usize, signal: usize, c: &Fr| {
-        coefs.extend_from_slice(&matrix.to_le_bytes());
-        coefs.extend_from_slice(&(constraint as u32).to_le_bytes());
-        coefs.extend_from_slice(&(signal as u32).to_le_bytes());
-        coefs.extend(fr_le(&(*c * r2)));
-        count += 1;
-    };
-    for j in 0..m.num_constraints {
-        for (c, i) in &m.a[j] {
-            coef(0, j, *i, c);
-        }
-        for (c, i) in &m.b[j] {
-            coef(1, j, *i, c);
-        }
-    }
-    for s in 0..num_inst {
-        coef(0, m.num_constraints + s, s, &Fr::from(1u64));
-    }
-    let mut sec4 = count.to_le_bytes().to_vec();
-    sec4.extend(coefs);
-
-    let ic = g1s(&vk.gamma_abc_g1);
+    let header = zkey_header(pk, nvars, num_inst, n);
+    let (sec4, count) = coefficient_section(m, num_inst);
+    let ic = g1s(&pk.vk.gamma_abc_g1);
     let h = g1s(&snarkjs_h_query(pk, n)?);
     let c = g1s(&pk.l_query);
     let a = g1s(&pk.a_query);
     let b1 = g1s(&pk.b_g1_query);
     let b2: Vec<u8> = pk.b_g2_query.iter().flat_map(g2_raw).collect();
-
-    let mut hasher = Blake2b512::new();
-    for part in [&header, &ic, &h, &c, &a, &b1, &b2] {
-        hasher.update(part);
-    }
-    let mut mpc = hasher.finalize().to_vec();
-    mpc.extend_from_slice(&0u32.to_le_bytes()); // no contributions
+    let mpc = mpc_parameters(&[&header, &ic, &h, &c, &a, &b1, &b2]);
 
     // snarkjs's section order.
     let sections: [(u32, &[u8]); 10] = [
@@ -250,6 +202,69 @@ pub fn zkey_bytes(
         coefficients: count as usize,
     };
     Ok((out, info))
+}
+
+/// Section 2: the Groth16 header (field sizes and moduli, counts, the key's
+/// fixed points).
+fn zkey_header(pk: &ProvingKey<Bn254>, nvars: usize, num_inst: usize, n: usize) -> Vec<u8> {
+    let vk = &pk.vk;
+    let mut header = Vec::new();
+    header.extend_from_slice(&32u32.to_le_bytes());
+    header.extend(Fq::MODULUS.to_bytes_le());
+    header.extend_from_slice(&32u32.to_le_bytes());
+    header.extend(Fr::MODULUS.to_bytes_le());
+    header.extend_from_slice(&(nvars as u32).to_le_bytes());
+    header.extend_from_slice(&((num_inst - 1) as u32).to_le_bytes());
+    header.extend_from_slice(&(n as u32).to_le_bytes());
+    header.extend(g1_raw(&vk.alpha_g1));
+    header.extend(g1_raw(&pk.beta_g1));
+    header.extend(g2_raw(&vk.beta_g2));
+    header.extend(g2_raw(&vk.gamma_g2));
+    header.extend(g1_raw(&pk.delta_g1));
+    header.extend(g2_raw(&vk.delta_g2));
+    header
+}
+
+/// Section 4: the A and B coefficients, each value stored as c·R² (see the
+/// module docs), and their number.
+fn coefficient_section(m: &ConstraintMatrices<Fr>, num_inst: usize) -> (Vec<u8>, u32) {
+    let r = Fr::from(2u64).pow([256u64]);
+    let r2 = r * r;
+    let mut coefs = Vec::new();
+    let mut count = 0u32;
+    let mut coef = |matrix: u32, constraint: usize, signal: usize, c: &Fr| {
+        coefs.extend_from_slice(&matrix.to_le_bytes());
+        coefs.extend_from_slice(&(constraint as u32).to_le_bytes());
+        coefs.extend_from_slice(&(signal as u32).to_le_bytes());
+        coefs.extend(fr_le(&(*c * r2)));
+        count += 1;
+    };
+    for j in 0..m.num_constraints {
+        for (c, i) in &m.a[j] {
+            coef(0, j, *i, c);
+        }
+        for (c, i) in &m.b[j] {
+            coef(1, j, *i, c);
+        }
+    }
+    for s in 0..num_inst {
+        coef(0, m.num_constraints + s, s, &Fr::from(1u64));
+    }
+    let mut sec4 = count.to_le_bytes().to_vec();
+    sec4.extend(coefs);
+    (sec4, count)
+}
+
+/// Section 10: the circuit hash (BLAKE2b-512 of the header and point
+/// sections, `parts`) and no contributions.
+fn mpc_parameters(parts: &[&[u8]]) -> Vec<u8> {
+    let mut hasher = Blake2b512::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    let mut mpc = hasher.finalize().to_vec();
+    mpc.extend_from_slice(&0u32.to_le_bytes()); // no contributions
+    mpc
 }
 
 /// Writes [`zkey_bytes`] to `path`.

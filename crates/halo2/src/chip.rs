@@ -1055,101 +1055,17 @@ impl Poseidon2Instructions for Poseidon2Config {
         spec_idx: usize,
         inputs: Value<Vec<Fr>>,
     ) -> Result<HashCells, Error> {
-        let sg = &self.specs[spec_idx];
-        let spec = &sg.spec;
-        let params = &spec.params;
-        let t = params.width;
-        let p = self.p();
-        let wg = &self.widths[&t];
+        let spec = &self.specs[spec_idx].spec;
         let rows = self.hash_rows(spec_idx);
         let cols = &self.columns;
-        let half = params.rounds_full / 2;
 
         let full_in = inputs.map(|v| spec.full_input(&v));
         let split = self.layout.split_sbox;
-        let tr = full_in.map(|x| trace(spec, p, split, x));
+        let tr = full_in.map(|x| trace(spec, self.p(), split, x));
 
-        // Selectors and round constants.
-        cols.enable(region, sg.q_first, offset)?;
-        if let Some(q) = sg.q_member {
-            cols.enable(region, q, offset)?;
-        }
-        let mut row = offset;
-        for r in 0..half {
-            if r > 0 {
-                cols.enable(region, wg.q_full, row)?;
-            }
-            for i in 0..t {
-                cols.assign_fixed(region, cols.rc[i], row, params.round_constants[r][i]);
-            }
-            row += 1;
-        }
-        let mut r = half;
-        let end = half + params.rounds_partial;
-        while r < end {
-            let chunk = p.min(end - r);
-            let q = wg
-                .q_partial
-                .iter()
-                .find(|(n, _)| *n == chunk)
-                .expect("partial gate for chunk")
-                .1;
-            cols.enable(region, q, row)?;
-            for j in 0..chunk {
-                cols.assign_fixed(region, cols.rc[j], row, params.round_constants[r + j][0]);
-            }
-            r += chunk;
-            row += 1;
-        }
-        for r in end..params.rounds_full + params.rounds_partial {
-            if r + 1 == params.rounds_full + params.rounds_partial {
-                cols.enable(region, sg.q_last, row)?;
-            } else {
-                cols.enable(region, wg.q_full, row)?;
-            }
-            for i in 0..t {
-                cols.assign_fixed(region, cols.rc[i], row, params.round_constants[r][i]);
-            }
-            row += 1;
-        }
-        debug_assert_eq!(row, offset + rows);
-
-        // Advice.
-        let mut input_cells = vec![];
-        for k in 0..rows {
-            for i in 0..t {
-                // A constant lane of the input row (DOMAIN_NULLIFIER in the
-                // nullifier hash) is a constant of the first round's gate: no
-                // gate reads its cell, so it is left unassigned rather than
-                // holding a value nothing checks (found by `zkbench audit`).
-                if k == 0 && spec.lanes[i] != Lane::Cell {
-                    continue;
-                }
-                let v = tr.as_ref().map(|tr| tr.state[k][i]);
-                let cell = cols.assign(region, cols.state[i], offset + k, v).cell();
-                if k == 0 {
-                    input_cells.push(Wire { cell, value: v });
-                }
-            }
-        }
-        // Helper cells: S-box outputs on partial rows (rows half..half +
-        // chunks), S-box helpers on every row when split.
-        let chunks = params.rounds_partial.div_ceil(p);
-        let sb = SboxForm {
-            split,
-            aux: self.aux,
-        };
-        for k in 0..rows {
-            let row_cols = if (half..half + chunks).contains(&k) {
-                sb.row_columns(None, p.min(params.rounds_partial - (k - half) * p))
-            } else {
-                sb.row_columns(Some(t), 0)
-            };
-            for (j, c) in row_cols.into_iter().enumerate() {
-                let v = tr.as_ref().map(|tr| tr.helpers[k][j]);
-                cols.assign(region, cols.extra[c], offset + k, v);
-            }
-        }
+        self.assign_hash_fixed(region, offset, spec_idx)?;
+        let input_cells = self.assign_hash_state(region, offset, spec, rows, &tr);
+        self.assign_hash_helpers(region, offset, spec, rows, &tr);
         // Feed-forward copy of x[0] into e0 of the last-round row.
         if spec.feed_forward {
             let x0 = &input_cells[0];
@@ -1174,6 +1090,159 @@ impl Poseidon2Instructions for Poseidon2Config {
 }
 
 impl Poseidon2Config {
+    /// Enables the selectors of hash `spec_idx` (input row at `offset`) and
+    /// assigns its round constants, row by row.
+    fn assign_hash_fixed(
+        &self,
+        region: &mut Region<'_, Fr>,
+        offset: usize,
+        spec_idx: usize,
+    ) -> Result<(), Error> {
+        let sg = &self.specs[spec_idx];
+        let params = &sg.spec.params;
+        let wg = &self.widths[&params.width];
+        let cols = &self.columns;
+        let half = params.rounds_full / 2;
+        let rounds = params.rounds_full + params.rounds_partial;
+
+        cols.enable(region, sg.q_first, offset)?;
+        if let Some(q) = sg.q_member {
+            cols.enable(region, q, offset)?;
+        }
+        let mut row = offset;
+        for r in 0..half {
+            let q = (r > 0).then_some(wg.q_full);
+            self.assign_full_round_row(region, row, q, params, r)?;
+            row += 1;
+        }
+        row = self.assign_partial_rows(region, row, wg, params)?;
+        for r in half + params.rounds_partial..rounds {
+            let q = if r + 1 == rounds {
+                sg.q_last
+            } else {
+                wg.q_full
+            };
+            self.assign_full_round_row(region, row, Some(q), params, r)?;
+            row += 1;
+        }
+        debug_assert_eq!(row, offset + self.hash_rows(spec_idx));
+        Ok(())
+    }
+
+    /// Row `row` of full round `r`: enables `q` (if any), then assigns the
+    /// round's constants.
+    fn assign_full_round_row(
+        &self,
+        region: &mut Region<'_, Fr>,
+        row: usize,
+        q: Option<Selector>,
+        params: &Poseidon2Params,
+        r: usize,
+    ) -> Result<(), Error> {
+        let cols = &self.columns;
+        if let Some(q) = q {
+            cols.enable(region, q, row)?;
+        }
+        for i in 0..params.width {
+            cols.assign_fixed(region, cols.rc[i], row, params.round_constants[r][i]);
+        }
+        Ok(())
+    }
+
+    /// The partial-round rows from row `row` on, `p` rounds a row (the last
+    /// chunk may be shorter): each row's selector and constants. Returns the
+    /// row after them.
+    fn assign_partial_rows(
+        &self,
+        region: &mut Region<'_, Fr>,
+        mut row: usize,
+        wg: &WidthGates,
+        params: &Poseidon2Params,
+    ) -> Result<usize, Error> {
+        let cols = &self.columns;
+        let half = params.rounds_full / 2;
+        let mut r = half;
+        let end = half + params.rounds_partial;
+        while r < end {
+            let chunk = self.p().min(end - r);
+            let q = wg
+                .q_partial
+                .iter()
+                .find(|(n, _)| *n == chunk)
+                .expect("partial gate for chunk")
+                .1;
+            cols.enable(region, q, row)?;
+            for j in 0..chunk {
+                cols.assign_fixed(region, cols.rc[j], row, params.round_constants[r + j][0]);
+            }
+            r += chunk;
+            row += 1;
+        }
+        Ok(row)
+    }
+
+    /// Assigns the state columns of a hash's `rows` rows from `offset` (the
+    /// input row's cell lanes only); returns the input row's cells.
+    fn assign_hash_state(
+        &self,
+        region: &mut Region<'_, Fr>,
+        offset: usize,
+        spec: &HashSpec,
+        rows: usize,
+        tr: &Value<Trace>,
+    ) -> Vec<Wire> {
+        let cols = &self.columns;
+        let mut input_cells = vec![];
+        for k in 0..rows {
+            for i in 0..spec.params.width {
+                // A constant lane of the input row (DOMAIN_NULLIFIER in the
+                // nullifier hash) is a constant of the first round's gate: no
+                // gate reads its cell, so it is left unassigned rather than
+                // holding a value nothing checks (found by `zkbench audit`).
+                if k == 0 && spec.lanes[i] != Lane::Cell {
+                    continue;
+                }
+                let v = tr.as_ref().map(|tr| tr.state[k][i]);
+                let cell = cols.assign(region, cols.state[i], offset + k, v).cell();
+                if k == 0 {
+                    input_cells.push(Wire { cell, value: v });
+                }
+            }
+        }
+        input_cells
+    }
+
+    /// Assigns a hash's helper cells: S-box outputs on partial rows (rows
+    /// half..half + chunks), S-box helpers on every row when split.
+    fn assign_hash_helpers(
+        &self,
+        region: &mut Region<'_, Fr>,
+        offset: usize,
+        spec: &HashSpec,
+        rows: usize,
+        tr: &Value<Trace>,
+    ) {
+        let cols = &self.columns;
+        let params = &spec.params;
+        let (t, p, half) = (params.width, self.p(), params.rounds_full / 2);
+        let chunks = params.rounds_partial.div_ceil(p);
+        let sb = SboxForm {
+            split: self.layout.split_sbox,
+            aux: self.aux,
+        };
+        for k in 0..rows {
+            let row_cols = if (half..half + chunks).contains(&k) {
+                sb.row_columns(None, p.min(params.rounds_partial - (k - half) * p))
+            } else {
+                sb.row_columns(Some(t), 0)
+            };
+            for (j, c) in row_cols.into_iter().enumerate() {
+                let v = tr.as_ref().map(|tr| tr.helpers[k][j]);
+                cols.assign(region, cols.extra[c], offset + k, v);
+            }
+        }
+    }
+
     /// Assigns the membership partial products on an input row (call after
     /// the hash's inputs and current node are known).
     pub fn assign_member_helpers(

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use alloy_network::eip2718::Encodable2718;
 use alloy_network::{Ethereum, EthereumWallet, NetworkTransactionBuilder, TransactionBuilder};
 use alloy_provider::{Provider, RootProvider};
-use alloy_rpc_types_eth::{Filter, TransactionRequest};
+use alloy_rpc_types_eth::{Filter, TransactionReceipt, TransactionRequest};
 use alloy_signer_local::PrivateKeySigner;
 use zkbench_evm::{Address, CallStatus, Chain, Log, U256};
 
@@ -383,28 +383,13 @@ impl RpcChain {
     /// sent, no gas spent) unless [`PoolChain::set_send_reverting`] is on: then
     /// it is sent (the rejection happens on chain) and its receipt must say so.
     fn transact(&mut self, tx: TransactionRequest, what: &str) -> Result<Sent, PoolError> {
-        let url = self.url.clone();
         let from = tx.from.unwrap_or_default();
         if !self.accounts.contains(&from) {
             return Err(PoolError::Config(format!(
                 "no key for account {from:#x} (keys: Hardhat's test keys or {KEYS_ENV})"
             )));
         }
-        let p = &self.provider;
-        let expect = match self.rt.block_on(p.call(tx.clone()).into_future()) {
-            Ok(out) => CallStatus::Returned(out.to_vec()),
-            Err(e) => match e.as_error_resp() {
-                Some(payload) => {
-                    let data = payload.as_revert_data().map(|b| b.to_vec());
-                    match data {
-                        Some(d) => CallStatus::Reverted(d),
-                        None if payload.message.contains("revert") => CallStatus::Reverted(vec![]),
-                        None => return Err(rpc_err(&url, &format!("eth_call ({what})"), e)),
-                    }
-                }
-                None => return Err(rpc_err(&url, &format!("eth_call ({what})"), e)),
-            },
-        };
+        let expect = self.expected_status(&tx, what)?;
         let reverts = !matches!(expect, CallStatus::Returned(_));
         if reverts && !self.send_reverting {
             return Err(PoolError::Refused {
@@ -412,23 +397,67 @@ impl RpcChain {
                 reason: abi::explain(&expect),
             });
         }
+        let raw = self.sign(tx, from, reverts, what)?;
+        self.broadcast(&raw, expect, reverts, what)
+    }
+
+    /// What `eth_call` says `tx` does: returns, or reverts (with the
+    /// contract's error data when the node gives it).
+    fn expected_status(
+        &self,
+        tx: &TransactionRequest,
+        what: &str,
+    ) -> Result<CallStatus, PoolError> {
+        let url = &self.url;
+        match self
+            .rt
+            .block_on(self.provider.call(tx.clone()).into_future())
+        {
+            Ok(out) => Ok(CallStatus::Returned(out.to_vec())),
+            Err(e) => match e.as_error_resp() {
+                Some(payload) => {
+                    let data = payload.as_revert_data().map(|b| b.to_vec());
+                    match data {
+                        Some(d) => Ok(CallStatus::Reverted(d)),
+                        None if payload.message.contains("revert") => {
+                            Ok(CallStatus::Reverted(vec![]))
+                        }
+                        None => Err(rpc_err(url, &format!("eth_call ({what})"), e)),
+                    }
+                }
+                None => Err(rpc_err(url, &format!("eth_call ({what})"), e)),
+            },
+        }
+    }
+
+    /// `tx` from `from` with nonce, chain id, gas limit (estimated, or
+    /// [`REVERTING_GAS_LIMIT`] when it `reverts`) and fees set, signed and
+    /// encoded.
+    fn sign(
+        &self,
+        tx: TransactionRequest,
+        from: Address,
+        reverts: bool,
+        what: &str,
+    ) -> Result<Vec<u8>, PoolError> {
+        let (url, p) = (&self.url, &self.provider);
         let gas = if reverts {
             REVERTING_GAS_LIMIT
         } else {
             let g = self
                 .rt
                 .block_on(p.estimate_gas(tx.clone()).into_future())
-                .map_err(|e| rpc_err(&url, &format!("eth_estimateGas ({what})"), e))?;
+                .map_err(|e| rpc_err(url, &format!("eth_estimateGas ({what})"), e))?;
             g + g / 5 + 10_000
         };
         let nonce = self
             .rt
             .block_on(p.get_transaction_count(from).pending().into_future())
-            .map_err(|e| rpc_err(&url, "eth_getTransactionCount", e))?;
+            .map_err(|e| rpc_err(url, "eth_getTransactionCount", e))?;
         let price = self
             .rt
             .block_on(p.get_gas_price().into_future())
-            .map_err(|e| rpc_err(&url, "eth_gasPrice", e))?;
+            .map_err(|e| rpc_err(url, "eth_gasPrice", e))?;
         let tip = price.min(1_000_000_000);
         let tx = tx
             .with_nonce(nonce)
@@ -439,9 +468,21 @@ impl RpcChain {
         let envelope = self
             .rt
             .block_on(tx.build(&self.wallet))
-            .map_err(|e| rpc_err(&url, &format!("signing ({what})"), e))?;
-        let raw = envelope.encoded_2718();
-        let hash = match self.rt.block_on(p.send_raw_transaction(&raw)) {
+            .map_err(|e| rpc_err(url, &format!("signing ({what})"), e))?;
+        Ok(envelope.encoded_2718())
+    }
+
+    /// Sends the signed transaction `raw` and waits for its receipt, which
+    /// must agree with `eth_call`'s `expect`.
+    fn broadcast(
+        &self,
+        raw: &[u8],
+        expect: CallStatus,
+        reverts: bool,
+        what: &str,
+    ) -> Result<Sent, PoolError> {
+        let (url, p) = (&self.url, &self.provider);
+        let hash = match self.rt.block_on(p.send_raw_transaction(raw)) {
             Ok(pending) => *pending.tx_hash(),
             // Hardhat (throwOnTransactionFailures, its default) mines a reverting
             // transaction and answers with an error carrying its hash.
@@ -453,13 +494,7 @@ impl RpcChain {
                     .and_then(|v| v.get("txHash")?.as_str()?.parse().ok());
                 match mined {
                     Some(h) if reverts => h,
-                    _ => {
-                        return Err(rpc_err(
-                            &url,
-                            &format!("eth_sendRawTransaction ({what})"),
-                            e,
-                        ))
-                    }
+                    _ => return Err(rpc_err(url, &format!("eth_sendRawTransaction ({what})"), e)),
                 }
             }
         };
@@ -468,25 +503,38 @@ impl RpcChain {
             let r = self
                 .rt
                 .block_on(p.get_transaction_receipt(hash).into_future())
-                .map_err(|e| rpc_err(&url, "eth_getTransactionReceipt", e))?;
+                .map_err(|e| rpc_err(url, "eth_getTransactionReceipt", e))?;
             if let Some(r) = r {
                 break r;
             }
             if start.elapsed() > RECEIPT_TIMEOUT {
                 return Err(rpc_err(
-                    &url,
+                    url,
                     what,
                     format!("no receipt for {hash:#x} after {RECEIPT_TIMEOUT:?}"),
                 ));
             }
             std::thread::sleep(Duration::from_millis(25));
         };
+        self.settle(receipt, expect, reverts, format!("{hash:#x}"), what)
+    }
+
+    /// The outcome of the transaction `hash` from its receipt, whose status
+    /// must be what `eth_call` said (`expect`, which `reverts` or not).
+    fn settle(
+        &self,
+        receipt: TransactionReceipt,
+        expect: CallStatus,
+        reverts: bool,
+        hash: String,
+        what: &str,
+    ) -> Result<Sent, PoolError> {
         if receipt.status() == reverts {
             return Err(rpc_err(
-                &url,
+                &self.url,
                 what,
                 format!(
-                    "eth_call said {} but the receipt of {hash:#x} has status {}",
+                    "eth_call said {} but the receipt of {hash} has status {}",
                     abi::describe(&expect),
                     receipt.status()
                 ),
@@ -503,7 +551,7 @@ impl RpcChain {
                 status: expect,
                 gas_tx: receipt.gas_used,
                 logs,
-                tx_hash: Some(format!("{hash:#x}")),
+                tx_hash: Some(hash),
                 fee_wei: U256::from(receipt.gas_used) * U256::from(receipt.effective_gas_price),
             },
             contract: receipt.contract_address,

@@ -301,6 +301,14 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
             ),
         ));
     }
+    check_timings(at, r)?;
+    check_metrics(at, r)?;
+    check_case(at, r)?;
+    check_env(&format!("{at}.env"), &r.env)
+}
+
+/// A record's samples (wall and CPU time) and their summary.
+fn check_timings(at: &str, r: &Record) -> Result<(), ValidationError> {
     for (name, v) in [("samples_s", &r.samples_s), ("cpu_s", &r.cpu_s)] {
         at_most(
             || format!("{at}.{name}"),
@@ -330,6 +338,11 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
             " samples",
         )?;
     }
+    Ok(())
+}
+
+/// A record's peak memory and its metrics (how many, each value).
+fn check_metrics(at: &str, r: &Record) -> Result<(), ValidationError> {
     at_most(
         || format!("{at}.peak_rss_bytes"),
         r.peak_rss_bytes.unwrap_or(0),
@@ -350,6 +363,11 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
             ));
         }
     }
+    Ok(())
+}
+
+/// A record's thread counts and the shape of its case.
+fn check_case(at: &str, r: &Record) -> Result<(), ValidationError> {
     at_most(
         || format!("{at}.threads"),
         r.threads as u64,
@@ -381,8 +399,7 @@ fn check_record(at: &str, r: &Record) -> Result<(), ValidationError> {
         r.case.depth.unwrap_or(0).into(),
         MAX_SHAPE,
         "",
-    )?;
-    check_env(&format!("{at}.env"), &r.env)
+    )
 }
 
 #[cfg(test)]
