@@ -19,6 +19,12 @@
 //! region, every layer whose blocks fit in a chunk runs inside one region,
 //! chunk by chunk, and only the last `log2 t` layers need a region each.
 //!
+//! Its sums and differences are branch-free ([`crate::field`]'s, equal to
+//! ark-ff's): ark-ff's conditional subtraction of `p` is mispredicted about
+//! every second butterfly. That took 7-9% off the transform at 2^13 and 2^16
+//! points on one thread (both timed in one run, 2-core Zen 5), level with
+//! halo2curves' `best_fft`.
+//!
 //! The domain generator is `Fr::get_root_of_unity(n)`, ark-poly's
 //! `Radix2EvaluationDomain` generator, and the coset offset ark-groth16's, so
 //! every transform is the same linear map as ark-poly's (the tests compare
@@ -29,7 +35,7 @@ use ark_ff::{FftField, Field, One};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use crate::field::fr_mul;
+use crate::field::{fr_add, fr_mul, fr_sub};
 
 /// An `Fr` multiplication.
 pub trait FrMul: Send + Sync + 'static {
@@ -231,7 +237,10 @@ fn for_chunks(v: &mut [Fr], len: usize, f: impl Fn(usize, &mut [Fr]) + Sync) {
     v.chunks_mut(len).enumerate().for_each(|(i, c)| f(i, c));
 }
 
-/// One butterfly `x, y ← x + ω^(k·stride)·y, x − ω^(k·stride)·y`.
+/// One butterfly `x, y ← x + ω^(k·stride)·y, x − ω^(k·stride)·y`, its sum
+/// and difference without a branch ([`fr_add`], [`fr_sub`]): ark-ff's
+/// subtract `p` when the result is at or above it, a branch taken half the
+/// time on butterfly data, so mispredicted about one butterfly in two.
 #[inline(always)]
 fn butterfly<M: FrMul>(x: &mut Fr, y: &mut Fr, k: usize, stride: usize, roots: &[Fr]) {
     let t = if k == 0 {
@@ -239,8 +248,8 @@ fn butterfly<M: FrMul>(x: &mut Fr, y: &mut Fr, k: usize, stride: usize, roots: &
     } else {
         M::mul(y, &roots[k * stride])
     };
-    *y = *x - t;
-    *x += t;
+    *y = fr_sub(x, &t);
+    *x = fr_add(x, &t);
 }
 
 /// The layers with half-block sizes `from, 2·from, …` below `to` on `c` (a

@@ -368,6 +368,18 @@ pub(crate) fn fq_sub(a: &Fq, b: &Fq) -> Fq {
     Fq::new_unchecked(BigInt(sub_mod(&a.0 .0, &b.0 .0, &FQ.p64)))
 }
 
+/// `a + b` in `Fr` (equal to ark-ff's; no branch).
+#[inline(always)]
+pub(crate) fn fr_add(a: &Fr, b: &Fr) -> Fr {
+    Fr::new_unchecked(BigInt(add_mod(&a.0 .0, &b.0 .0, &FR.p64)))
+}
+
+/// `a − b` in `Fr` (equal to ark-ff's; no branch).
+#[inline(always)]
+pub(crate) fn fr_sub(a: &Fr, b: &Fr) -> Fr {
+    Fr::new_unchecked(BigInt(sub_mod(&a.0 .0, &b.0 .0, &FR.p64)))
+}
+
 /// `a + b` in `Fq2`.
 #[inline(always)]
 pub(crate) fn fq2_add(a: &Fq2, b: &Fq2) -> Fq2 {
@@ -999,9 +1011,9 @@ mod tests {
         }
     }
 
-    /// The branch-free additions and subtractions (the wasm32 ones) against
-    /// ark-ff's, on every pair of edge values and on random ones, in `Fq` and
-    /// `Fq2`; results fully reduced.
+    /// The branch-free additions and subtractions (the wasm32 MSM's, and the
+    /// FFT's everywhere) against ark-ff's, on every pair of edge values and on
+    /// random ones, in `Fq`, `Fr` and `Fq2`; results fully reduced.
     #[test]
     fn add_sub_match_ark_ff() {
         let edges = edge_values();
@@ -1014,6 +1026,24 @@ mod tests {
                     assert_eq!(fq_add(x, y), *x + y, "{x} + {y}");
                     assert_eq!(fq_sub(x, y), *x - y, "{x} − {y}");
                     assert!(fq_add(x, y).0 < Fq::MODULUS && fq_sub(x, y).0 < Fq::MODULUS);
+                }
+            }
+        }
+        let mr = Fr::MODULUS.0;
+        let mut fr: Vec<Fr> = vec![
+            Fr::zero(),
+            Fr::from(1u64),
+            -Fr::from(1u64),
+            Fr::new_unchecked(BigInt([1, 0, 0, 0])),
+            Fr::new_unchecked(BigInt([mr[0] - 1, mr[1], mr[2], mr[3]])),
+        ];
+        fr.extend((0..200).map(|_| Fr::rand(&mut rng)));
+        for a in &fr {
+            for b in &fr[..5] {
+                for (x, y) in [(a, b), (b, a)] {
+                    assert_eq!(fr_add(x, y), *x + y, "{x} + {y}");
+                    assert_eq!(fr_sub(x, y), *x - y, "{x} − {y}");
+                    assert!(fr_add(x, y).0 < Fr::MODULUS && fr_sub(x, y).0 < Fr::MODULUS);
                 }
             }
         }
