@@ -32,6 +32,7 @@ use zkbench_hash::{Fr, HashFamily};
 use zkbench_pool::{
     contracts::{PoolProvers, TEST_SETUP_SEED},
     simulate_with,
+    tornado::{simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED},
     wallet::Note,
     SimulateConfig, SimulationReport,
 };
@@ -313,19 +314,13 @@ fn sampled_design_proofs(
 /// first deposits (fresh root words) and the steady state are measured.
 pub const TORNADO_DEPOSITS: usize = 34;
 
+/// Measures a Tornado Cash baseline case: setup, one simulation, and the withdrawal proof.
 fn measure_tornado(
     case: &Case,
     profile: &Profile,
     env: &Environment,
 ) -> Result<Vec<Record>, String> {
-    use zkbench_pool::tornado::{
-        simulate_tornado, TornadoConfig, TornadoProver, TORNADO_SETUP_SEED,
-    };
-    let leaves = case.leaves.ok_or("tornado case without leaves")?;
-    if case.hash != "mimc-sponge" || !leaves.is_power_of_two() {
-        return Err("the Tornado baseline is a binary mimc-sponge tree of 2^levels leaves".into());
-    }
-    let levels = leaves.trailing_zeros();
+    let levels = tornado_levels(case)?;
     zkbench_evm::Solc::locate().map_err(|e| e.to_string())?;
     let (prover, setup) = measure::once(|| TornadoProver::setup(levels, TORNADO_SETUP_SEED))
         .map_err(|e| format!("setup: {e}"))?;
@@ -345,8 +340,38 @@ fn measure_tornado(
         max_withdrawals: Some(WITHDRAWALS),
         seed: 1,
     };
-    let (rep, sim) = measure::once(|| simulate_tornado(&cfg, &prover))
-        .map_err(|e| format!("simulation: {e}"))?;
+    out.push(simulate_tornado_case(case, env, &cfg, &prover, levels, cw)?);
+    out.push(sampled_tornado_withdrawal(
+        (case, profile, env),
+        &cfg,
+        &prover,
+        cw,
+    )?);
+    Ok(out)
+}
+
+/// The tree levels of a Tornado case: `log2(leaves)`, which must be a power of two, of a
+/// `mimc-sponge` tree.
+fn tornado_levels(case: &Case) -> Result<u32, String> {
+    let leaves = case.leaves.ok_or("tornado case without leaves")?;
+    if case.hash != "mimc-sponge" || !leaves.is_power_of_two() {
+        return Err("the Tornado baseline is a binary mimc-sponge tree of 2^levels leaves".into());
+    }
+    Ok(leaves.trailing_zeros())
+}
+
+/// Times one run of the Tornado protocol as the record `simulate` (gas, sizes, the
+/// constraint count `cw`; an error status when a check failed).
+fn simulate_tornado_case(
+    case: &Case,
+    env: &Environment,
+    cfg: &TornadoConfig,
+    prover: &TornadoProver,
+    levels: u32,
+    cw: f64,
+) -> Result<Record, String> {
+    let (rep, sim) =
+        measure::once(|| simulate_tornado(cfg, prover)).map_err(|e| format!("simulation: {e}"))?;
     let g = &rep.gas;
     let mut metrics = vec![
         ("gas_deposit", g.deposit as f64),
@@ -368,22 +393,26 @@ fn measure_tornado(
         r.status = Status::Error;
         r.error = Some(format!("checks failed: {:?}", rep.checks));
     }
-    out.push(r);
-    // Withdrawal proofs of a note in a tree of a few leaves.
+    Ok(r)
+}
+
+/// Proof times of a Tornado withdrawal (`prove_withdraw`, `cw` constraints) with the case's
+/// keys: a note of `cfg`'s denomination in a tree of a few leaves.
+fn sampled_tornado_withdrawal(
+    ctx: (&Case, &Profile, &Environment),
+    cfg: &TornadoConfig,
+    prover: &TornadoProver,
+    cw: f64,
+) -> Result<Record, String> {
     let mut rng = ChaCha20Rng::seed_from_u64(2);
     let hashes = prover.hashes().clone();
-    let note = Note::random(&mut rng, "revm", denomination, Address::ZERO);
+    let note = Note::random(&mut rng, "revm", cfg.denomination, Address::ZERO);
     let mut tree = prover.empty_tree().map_err(|e| e.to_string())?;
     tree.insert(note.commitment(&hashes))
         .map_err(|e| e.to_string())?;
-    out.push(sampled_withdrawal(
-        (case, profile, env),
-        cw,
-        |to, relayer| {
-            prover
-                .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
-                .map(|_| ())
-        },
-    )?);
-    Ok(out)
+    sampled_withdrawal(ctx, cw, |to, relayer| {
+        prover
+            .prove_withdrawal(&tree, &note, to, relayer, cfg.fee, &mut rng)
+            .map(|_| ())
+    })
 }

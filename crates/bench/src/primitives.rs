@@ -55,23 +55,8 @@ impl Backend for Primitives {
 
     fn run(&self, case: &Case, profile: &Profile, env: &Environment) -> Vec<Record> {
         let estimate = zkbench_primitives::estimate_bytes(case);
-        if let (Some(need), Some(avail)) = (estimate, zkbench_primitives::mem_available_bytes()) {
-            if need > avail {
-                let mut r = Record::failed(
-                    case,
-                    "all",
-                    Status::OutOfMemory,
-                    format!(
-                        "needs about {:.1} GiB, {:.1} GiB available: not attempted",
-                        need as f64 / (1u64 << 30) as f64,
-                        avail as f64 / (1u64 << 30) as f64
-                    ),
-                    env,
-                );
-                r.metrics.insert("estimated_bytes".into(), need as f64);
-                r.metrics.insert("mem_available_bytes".into(), avail as f64);
-                return vec![r];
-            }
+        if let Some(r) = out_of_memory(case, estimate, env) {
+            return vec![r];
         }
         let (mut w, prep) = match measure::once(|| zkbench_primitives::prepare(case)) {
             Ok(v) => v,
@@ -100,31 +85,71 @@ impl Backend for Primitives {
             let mut r = Record::new(&c, phase, threads, env);
             r.set_samples(s.wall, s.cpu);
             r.peak_rss_bytes = s.peak_rss;
-            let items = w.items(i);
-            let mut m = Metrics::from([
-                ("items".to_string(), items as f64),
-                ("prepare_s".to_string(), prep.wall[0]),
-            ]);
-            if let Some(e) = estimate {
-                m.insert("estimated_bytes".into(), e as f64);
-            }
-            if let Some(t) = r.median() {
-                let item = item_name(kind);
-                m.insert(format!("ns_per_{item}"), t * 1e9 / items as f64);
-                m.insert(format!("{item}s_per_s"), items as f64 / t);
-                // CPU time of all threads per item: steadier than wall time on a
-                // machine shared with other work (wall = CPU / threads when idle)
-                if let Some(c) = zkbench_core::stats::Summary::of(&r.cpu_s)
-                    .map(|s| s.median)
-                    .filter(|&c| c > 0.0)
-                {
-                    m.insert(format!("cpu_ns_per_{item}"), c * 1e9 / items as f64);
-                }
-            }
-            m.extend(w.metrics(i));
+            let m = phase_metrics(w.as_ref(), i, kind, &r, prep.wall[0], estimate);
             r.metrics.extend(m);
             out.push(r);
         }
         out
     }
+}
+
+/// The `out-of-memory` record of a case whose memory estimate exceeds the memory available
+/// now (not attempted), with both figures as metrics; `None` when it fits or either figure
+/// is unknown.
+fn out_of_memory(case: &Case, estimate: Option<u64>, env: &Environment) -> Option<Record> {
+    if let (Some(need), Some(avail)) = (estimate, zkbench_primitives::mem_available_bytes()) {
+        if need > avail {
+            let mut r = Record::failed(
+                case,
+                "all",
+                Status::OutOfMemory,
+                format!(
+                    "needs about {:.1} GiB, {:.1} GiB available: not attempted",
+                    need as f64 / (1u64 << 30) as f64,
+                    avail as f64 / (1u64 << 30) as f64
+                ),
+                env,
+            );
+            r.metrics.insert("estimated_bytes".into(), need as f64);
+            r.metrics.insert("mem_available_bytes".into(), avail as f64);
+            return Some(r);
+        }
+    }
+    None
+}
+
+/// The metrics of phase `i` (of `kind`) of workload `w`, sampled into `r`: the item count,
+/// the preparation time `prepare_s`, the memory estimate when known, per-item wall and CPU
+/// times and throughput from `r`'s medians, then the workload's own metrics.
+fn phase_metrics(
+    w: &dyn zkbench_primitives::Workload,
+    i: usize,
+    kind: CaseKind,
+    r: &Record,
+    prepare_s: f64,
+    estimate: Option<u64>,
+) -> Metrics {
+    let items = w.items(i);
+    let mut m = Metrics::from([
+        ("items".to_string(), items as f64),
+        ("prepare_s".to_string(), prepare_s),
+    ]);
+    if let Some(e) = estimate {
+        m.insert("estimated_bytes".into(), e as f64);
+    }
+    if let Some(t) = r.median() {
+        let item = item_name(kind);
+        m.insert(format!("ns_per_{item}"), t * 1e9 / items as f64);
+        m.insert(format!("{item}s_per_s"), items as f64 / t);
+        // CPU time of all threads per item: steadier than wall time on a
+        // machine shared with other work (wall = CPU / threads when idle)
+        if let Some(c) = zkbench_core::stats::Summary::of(&r.cpu_s)
+            .map(|s| s.median)
+            .filter(|&c| c > 0.0)
+        {
+            m.insert(format!("cpu_ns_per_{item}"), c * 1e9 / items as f64);
+        }
+    }
+    m.extend(w.metrics(i));
+    m
 }

@@ -3,7 +3,7 @@
 //! sha256 of (source, compiler version, settings) under
 //! [`crate::node::cache_dir`]`("solc")`, so repeated runs need no compile.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -137,6 +137,8 @@ impl Solc {
         self.compile_lang("Yul", source, object, settings)
     }
 
+    /// Compiles `contract` from `source` in `language` (`Solidity` or `Yul`)
+    /// with `settings`, or loads it from the cache; caches what it compiles.
     fn compile_lang(
         &self,
         language: &str,
@@ -156,6 +158,34 @@ impl Solc {
         } else {
             "verifier.sol"
         };
+        let out = self.run_solc(language, file, source, settings)?;
+        let evm = &out["contracts"][file][contract]["evm"];
+        let creation = hex_field(&evm["bytecode"]["object"], "creation bytecode")?;
+        let runtime = hex_field(&evm["deployedBytecode"]["object"], "runtime bytecode")?;
+        if creation.is_empty() {
+            return Err(EvmError::Compile(format!(
+                "no contract {contract} in the source"
+            )));
+        }
+        self.write_cache(&path, contract, &creation, &runtime)?;
+        Ok(Compiled {
+            contract: contract.into(),
+            creation,
+            runtime,
+            solc_version: self.version.clone(),
+            cached: false,
+        })
+    }
+
+    /// Runs solc-js on `source` (as `file`, in `language`) with `settings`
+    /// and returns its standard-JSON output; an error if it reports any.
+    fn run_solc(
+        &self,
+        language: &str,
+        file: &str,
+        source: &str,
+        settings: &Value,
+    ) -> Result<Value, EvmError> {
         let input = json!({
             "language": language,
             "sources": { file: { "content": source } },
@@ -168,49 +198,53 @@ impl Solc {
         )?;
         let out: Value =
             serde_json::from_slice(&out).map_err(|e| EvmError::decode("solc output", e))?;
-        let errors: Vec<String> = out["errors"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter(|e| e["severity"] == "error")
-                    .map(|e| {
-                        e["formattedMessage"]
-                            .as_str()
-                            .unwrap_or("unknown error")
-                            .to_string()
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let errors = solc_errors(&out);
         if !errors.is_empty() {
             return Err(EvmError::Compile(errors.join("\n")));
         }
-        let evm = &out["contracts"][file][contract]["evm"];
-        let creation = hex_field(&evm["bytecode"]["object"], "creation bytecode")?;
-        let runtime = hex_field(&evm["deployedBytecode"]["object"], "runtime bytecode")?;
-        if creation.is_empty() {
-            return Err(EvmError::Compile(format!(
-                "no contract {contract} in the source"
-            )));
-        }
+        Ok(out)
+    }
+
+    /// Writes the compiled `contract` to the cache file `path` (through a
+    /// temporary file renamed into place, so that readers never see half of
+    /// it).
+    fn write_cache(
+        &self,
+        path: &Path,
+        contract: &str,
+        creation: &[u8],
+        runtime: &[u8],
+    ) -> Result<(), EvmError> {
         let cached = json!({
             "contract": contract,
             "solc": self.version,
-            "creation": hex::encode(&creation),
-            "runtime": hex::encode(&runtime),
+            "creation": hex::encode(creation),
+            "runtime": hex::encode(runtime),
         });
         std::fs::create_dir_all(&self.cache).map_err(|e| EvmError::io(&self.cache, e))?;
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&tmp, cached.to_string()).map_err(|e| EvmError::io(&tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| EvmError::io(&path, e))?;
-        Ok(Compiled {
-            contract: contract.into(),
-            creation,
-            runtime,
-            solc_version: self.version.clone(),
-            cached: false,
-        })
+        std::fs::rename(&tmp, path).map_err(|e| EvmError::io(path, e))
     }
+}
+
+/// The formatted messages of the errors (not the warnings) in solc's
+/// standard-JSON output `out`.
+fn solc_errors(out: &Value) -> Vec<String> {
+    out["errors"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|e| e["severity"] == "error")
+                .map(|e| {
+                    e["formattedMessage"]
+                        .as_str()
+                        .unwrap_or("unknown error")
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn hex_field(v: &Value, what: &str) -> Result<Vec<u8>, EvmError> {

@@ -173,44 +173,11 @@ struct Effects {
     addrs: Vec<(usize, u64, u64)>,
 }
 
+/// The memory effects of the statement `toks`: every call of a known
+/// function, its memory arguments literal (an error otherwise, and for an
+/// unknown function).
 fn effects(toks: &[(Tok, usize, usize)]) -> Result<Effects, EvmError> {
     let mut e = Effects::default();
-    // the literal arguments of the call starting at `toks[i]` (name), in
-    // order, as long as each is a bare literal; `gas()` reads as no literal
-    let lits = |i: usize, n: usize| -> Result<Vec<(u64, usize)>, EvmError> {
-        let name = match &toks[i].0 {
-            Tok::Ident(s) => s.clone(),
-            _ => unreachable!(),
-        };
-        let mut out = Vec::new();
-        let mut j = i + 2;
-        if name == "staticcall" {
-            // gas ( ) ,
-            let ok = matches!(&toks.get(j), Some((Tok::Ident(g), _, _)) if g == "gas")
-                && toks.get(j + 1).map(|t| &t.0) == Some(&Tok::Punct('('))
-                && toks.get(j + 2).map(|t| &t.0) == Some(&Tok::Punct(')'))
-                && toks.get(j + 3).map(|t| &t.0) == Some(&Tok::Punct(','));
-            if !ok {
-                return Err(err("a staticcall not forwarding gas()"));
-            }
-            j += 4;
-        }
-        for _ in 0..n {
-            let v = match toks.get(j).map(|t| &t.0) {
-                Some(Tok::Num(l)) => {
-                    small(l).ok_or_else(|| err(format!("{name}: address {l} too large")))?
-                }
-                _ => return Err(err(format!("{name} with a computed memory argument"))),
-            };
-            // the literal is the whole argument
-            if !matches!(toks.get(j + 1).map(|t| &t.0), Some(Tok::Punct(')' | ','))) {
-                return Err(err(format!("{name} with a computed memory argument")));
-            }
-            out.push((v, j));
-            j += 2;
-        }
-        Ok(out)
-    };
     for (i, (t, _, _)) in toks.iter().enumerate() {
         let Tok::Ident(name) = t else { continue };
         if toks.get(i + 1).map(|t| &t.0) != Some(&Tok::Punct('(')) {
@@ -219,35 +186,97 @@ fn effects(toks: &[(Tok, usize, usize)]) -> Result<Effects, EvmError> {
         if !KNOWN.contains(&name.as_str()) {
             return Err(err(format!("an unknown function {name}")));
         }
-        match name.as_str() {
+        e.add_call(toks, i, name)?;
+    }
+    Ok(e)
+}
+
+impl Effects {
+    /// Adds the effects of the call of `name` starting at `toks[i]` (a
+    /// memory-accessing builtin; other calls have none).
+    fn add_call(
+        &mut self,
+        toks: &[(Tok, usize, usize)],
+        i: usize,
+        name: &str,
+    ) -> Result<(), EvmError> {
+        match name {
             "mload" => {
-                let (a, t) = lits(i, 1)?[0];
-                e.loads.push(a);
-                e.addrs.push((t, a, 32));
+                let (a, t) = literal_args(toks, i, 1)?[0];
+                self.loads.push(a);
+                self.addrs.push((t, a, 32));
             }
             "mstore" | "mstore8" => {
-                let (a, t) = lits(i, 1)?[0];
+                let (a, t) = literal_args(toks, i, 1)?[0];
                 let len = if name == "mstore" { 32 } else { 1 };
-                e.writes.push((a, len));
-                e.addrs.push((t, a, len));
+                self.writes.push((a, len));
+                self.addrs.push((t, a, len));
             }
             "keccak256" | "return" | "revert" => {
-                let a = lits(i, 2)?;
-                e.ranged.push((a[0].0, a[1].0));
-                e.addrs.push((a[0].1, a[0].0, a[1].0));
+                let a = literal_args(toks, i, 2)?;
+                self.ranged.push((a[0].0, a[1].0));
+                self.addrs.push((a[0].1, a[0].0, a[1].0));
             }
             "staticcall" => {
                 // (address, input, input length, output, output length)
-                let a = lits(i, 5)?;
-                e.ranged.push((a[1].0, a[2].0));
-                e.writes.push((a[3].0, a[4].0));
-                e.addrs.push((a[1].1, a[1].0, a[2].0));
-                e.addrs.push((a[3].1, a[3].0, a[4].0));
+                let a = literal_args(toks, i, 5)?;
+                self.ranged.push((a[1].0, a[2].0));
+                self.writes.push((a[3].0, a[4].0));
+                self.addrs.push((a[1].1, a[1].0, a[2].0));
+                self.addrs.push((a[3].1, a[3].0, a[4].0));
             }
             _ => {}
         }
+        Ok(())
     }
-    Ok(e)
+}
+
+/// The first `n` arguments of the call starting at `toks[i]` (its name), in
+/// order, with their token indices, as long as each is a bare literal (an
+/// error otherwise); a `staticcall`'s leading `gas()` reads as no literal.
+fn literal_args(
+    toks: &[(Tok, usize, usize)],
+    i: usize,
+    n: usize,
+) -> Result<Vec<(u64, usize)>, EvmError> {
+    let name = match &toks[i].0 {
+        Tok::Ident(s) => s.clone(),
+        _ => unreachable!(),
+    };
+    let mut out = Vec::new();
+    let mut j = i + 2;
+    if name == "staticcall" {
+        j = skip_gas_arg(toks, j)?;
+    }
+    for _ in 0..n {
+        let v = match toks.get(j).map(|t| &t.0) {
+            Some(Tok::Num(l)) => {
+                small(l).ok_or_else(|| err(format!("{name}: address {l} too large")))?
+            }
+            _ => return Err(err(format!("{name} with a computed memory argument"))),
+        };
+        // the literal is the whole argument
+        if !matches!(toks.get(j + 1).map(|t| &t.0), Some(Tok::Punct(')' | ','))) {
+            return Err(err(format!("{name} with a computed memory argument")));
+        }
+        out.push((v, j));
+        j += 2;
+    }
+    Ok(out)
+}
+
+/// The token index after a `staticcall`'s first argument `gas(),` at
+/// `toks[j]`; an error if the call forwards anything but `gas()`.
+fn skip_gas_arg(toks: &[(Tok, usize, usize)], j: usize) -> Result<usize, EvmError> {
+    // gas ( ) ,
+    let ok = matches!(&toks.get(j), Some((Tok::Ident(g), _, _)) if g == "gas")
+        && toks.get(j + 1).map(|t| &t.0) == Some(&Tok::Punct('('))
+        && toks.get(j + 2).map(|t| &t.0) == Some(&Tok::Punct(')'))
+        && toks.get(j + 3).map(|t| &t.0) == Some(&Tok::Punct(','));
+    if !ok {
+        return Err(err("a staticcall not forwarding gas()"));
+    }
+    Ok(j + 4)
 }
 
 fn overlaps((a, la): (u64, u64), (b, lb): (u64, u64)) -> bool {

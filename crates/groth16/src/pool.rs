@@ -42,20 +42,8 @@ pub struct SlotInsertCircuit {
 impl SlotInsertCircuit {
     /// Synthesises into `cs`.
     pub fn synthesize(&self, cs: &Cs) -> Result<(), SynthesisError> {
-        let shape = &self.shape;
-        let n = shape.batch_size();
-        let depth = shape.era_depth as usize;
-        let public: Option<Vec<Fr>> = match (&self.public_override, &self.witness) {
-            (Some(p), _) => Some(p.clone()),
-            (None, Some(w)) => Some(
-                slot_insert_public_inputs(self.backend.native(), shape, w)
-                    .map_err(|_| SynthesisError::Unsatisfiable)?,
-            ),
-            (None, None) => None,
-        };
-        if public.as_ref().is_some_and(|p| p.len() != 3 + n) {
-            return Err(SynthesisError::Unsatisfiable);
-        }
+        let n = self.shape.batch_size();
+        let public = self.public_values()?;
         let pv = |i: usize| public.as_ref().map(|p| p[i]);
         let old_root = cs.input(pv(0))?;
         let new_root = cs.input(pv(1))?;
@@ -63,8 +51,38 @@ impl SlotInsertCircuit {
         let leaves = (0..n)
             .map(|i| cs.input(pv(3 + i)))
             .collect::<Result<Vec<_>, _>>()?;
+        let slot_root = self.slot_root(cs, leaves)?;
+        let bits = self.index_bits(cs, &slot_index)?;
+        let (old, new) = self.era_roots(cs, &bits, slot_root)?;
+        cs.enforce_equal(&old, &old_root)?;
+        cs.enforce_equal(&new, &new_root)?;
+        Ok(())
+    }
+
+    /// The public input values (`[old_root, new_root, slot_index,
+    /// leaves…]`): the override, else the native ones of the witness, else
+    /// `None` (setup); unsatisfiable if they are not `3 + batch size`.
+    fn public_values(&self) -> Result<Option<Vec<Fr>>, SynthesisError> {
+        let public: Option<Vec<Fr>> = match (&self.public_override, &self.witness) {
+            (Some(p), _) => Some(p.clone()),
+            (None, Some(w)) => Some(
+                slot_insert_public_inputs(self.backend.native(), &self.shape, w)
+                    .map_err(|_| SynthesisError::Unsatisfiable)?,
+            ),
+            (None, None) => None,
+        };
+        if public
+            .as_ref()
+            .is_some_and(|p| p.len() != 3 + self.shape.batch_size())
+        {
+            return Err(SynthesisError::Unsatisfiable);
+        }
+        Ok(public)
+    }
+
+    /// Slot root: the full binary tree over the leaves.
+    fn slot_root(&self, cs: &Cs, leaves: Vec<LinVar>) -> Result<LinVar, SynthesisError> {
         let pair = self.backend.gadget_pair().as_ref();
-        // Slot root: the full binary tree over the leaves.
         let mut level = leaves;
         while level.len() > 1 {
             level = level
@@ -72,8 +90,14 @@ impl SlotInsertCircuit {
                 .map(|c| pair.hash_node(cs, c))
                 .collect::<Result<Vec<_>, _>>()?;
         }
-        let slot_root = level.pop().ok_or(SynthesisError::Unsatisfiable)?;
-        // Position bits of the slot index: boolean, and they sum to it.
+        level.pop().ok_or(SynthesisError::Unsatisfiable)
+    }
+
+    /// Position bits of the slot index, least significant first (one per
+    /// era level): boolean, and they sum to `slot_index`. Unsatisfiable if
+    /// the witness has not one era sibling per level.
+    fn index_bits(&self, cs: &Cs, slot_index: &LinVar) -> Result<Vec<LinVar>, SynthesisError> {
+        let depth = self.shape.era_depth as usize;
         let index = self.witness.as_ref().map(|w| w.slot_index);
         if let Some(w) = &self.witness {
             if w.era_siblings.len() != depth {
@@ -96,9 +120,21 @@ impl SlotInsertCircuit {
             pow += pow;
             bits.push(b);
         }
-        cs.enforce_equal(&LinVar::sum(&weighted), &slot_index)?;
-        // The two paths share bits and siblings.
-        let mut old = LinVar::constant(empty_slot_root(self.backend.native(), shape));
+        cs.enforce_equal(&LinVar::sum(&weighted), slot_index)?;
+        Ok(bits)
+    }
+
+    /// The era roots before and after the insertion: the empty slot's root
+    /// and `slot_root` hashed up the era path at the position `bits`; the
+    /// two paths share bits and siblings.
+    fn era_roots(
+        &self,
+        cs: &Cs,
+        bits: &[LinVar],
+        slot_root: LinVar,
+    ) -> Result<(LinVar, LinVar), SynthesisError> {
+        let pair = self.backend.gadget_pair().as_ref();
+        let mut old = LinVar::constant(empty_slot_root(self.backend.native(), &self.shape));
         let mut new = slot_root;
         for (i, b) in bits.iter().enumerate() {
             let sib = cs.witness(self.witness.as_ref().map(|w| w.era_siblings[i]))?;
@@ -110,9 +146,7 @@ impl SlotInsertCircuit {
                 *cur = pair.hash_node(cs, &[left, right])?;
             }
         }
-        cs.enforce_equal(&old, &old_root)?;
-        cs.enforce_equal(&new, &new_root)?;
-        Ok(())
+        Ok((old, new))
     }
 }
 

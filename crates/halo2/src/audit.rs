@@ -22,7 +22,7 @@ use zkbench_core::{AuditReport, Survivor};
 
 use crate::api::Halo2Circuit;
 use crate::params::fr_from_ark;
-use crate::statement::Witness;
+use crate::statement::{PublicInputs, Witness};
 use crate::Halo2Error;
 
 #[derive(Default)]
@@ -82,24 +82,45 @@ pub fn mutation_audit(
     rng: &mut dyn RngCore,
 ) -> Result<AuditReport, Halo2Error> {
     let public = circuit.public_inputs(witness)?;
-    let cells = {
-        let _g = set(Tamper {
-            record: Some(vec![]),
-            target: None,
-        });
-        circuit.mock_check(witness, &public)?;
-        let mut cells = TAMPER.with(|t| {
-            t.borrow_mut()
-                .as_mut()
-                .and_then(|t| t.record.take())
-                .unwrap_or_default()
-        });
-        cells.sort_unstable();
-        cells.dedup();
-        cells
-    };
+    let cells = recorded_cells(circuit, witness, &public)?;
+    let mut report = empty_report(circuit, cells.len(), public.0.len())?;
+    mutate_cells(circuit, witness, &public, &cells, rng, &mut report);
+    mutate_public_inputs(circuit, witness, &public, rng, &mut report);
+    Ok(report)
+}
+
+/// Every `(advice column, row)` the circuit assigns on the honest run of
+/// `witness` (which must pass), sorted and without duplicates.
+fn recorded_cells(
+    circuit: &Halo2Circuit,
+    witness: &Witness,
+    public: &PublicInputs,
+) -> Result<Vec<(usize, usize)>, Halo2Error> {
+    let _g = set(Tamper {
+        record: Some(vec![]),
+        target: None,
+    });
+    circuit.mock_check(witness, public)?;
+    let mut cells = TAMPER.with(|t| {
+        t.borrow_mut()
+            .as_mut()
+            .and_then(|t| t.record.take())
+            .unwrap_or_default()
+    });
+    cells.sort_unstable();
+    cells.dedup();
+    Ok(cells)
+}
+
+/// The report of `circuit`'s audit before any mutation: its name and the
+/// numbers of target cells and public inputs.
+fn empty_report(
+    circuit: &Halo2Circuit,
+    targets: usize,
+    public_inputs: usize,
+) -> Result<AuditReport, Halo2Error> {
     let cfg = &circuit.config().statement;
-    let mut report = AuditReport {
+    Ok(AuditReport {
         system: "halo2-kzg".into(),
         circuit: format!(
             "{} {} alpha {} arity {} leaves {} (p = {})",
@@ -110,11 +131,24 @@ pub fn mutation_audit(
             cfg.leaves,
             circuit.config().layout.partial_per_row
         ),
-        targets: cells.len(),
-        public_inputs: public.0.len(),
+        targets,
+        public_inputs,
         ..Default::default()
-    };
-    for &(col, row) in &cells {
+    })
+}
+
+/// Changes every cell of `cells` in turn (by a random element drawn from
+/// `rng`, then by one) and records in `report` whether the `MockProver`
+/// rejects the assignment.
+fn mutate_cells(
+    circuit: &Halo2Circuit,
+    witness: &Witness,
+    public: &PublicInputs,
+    cells: &[(usize, usize)],
+    rng: &mut dyn RngCore,
+    report: &mut AuditReport,
+) {
+    for &(col, row) in cells {
         let random = fr_from_ark(&zkbench_hash::Fr::rand(rng));
         for (name, delta) in [("random", random), ("plus-one", Fr::ONE)] {
             report.mutations += 1;
@@ -122,7 +156,7 @@ pub fn mutation_audit(
                 record: None,
                 target: Some(((col, row), delta)),
             });
-            if circuit.mock_check(witness, &public).is_err() {
+            if circuit.mock_check(witness, public).is_err() {
                 report.killed += 1;
             } else {
                 report.survivors.push(Survivor {
@@ -133,6 +167,18 @@ pub fn mutation_audit(
             }
         }
     }
+}
+
+/// Changes every public input in turn (by a random element drawn from
+/// `rng`, then by one) and records in `report` whether the `MockProver`
+/// rejects the honest assignment against it.
+fn mutate_public_inputs(
+    circuit: &Halo2Circuit,
+    witness: &Witness,
+    public: &PublicInputs,
+    rng: &mut dyn RngCore,
+    report: &mut AuditReport,
+) {
     for i in 0..public.0.len() {
         for (name, delta) in [
             ("random", zkbench_hash::Fr::rand(rng)),
@@ -152,5 +198,4 @@ pub fn mutation_audit(
             }
         }
     }
-    Ok(report)
 }

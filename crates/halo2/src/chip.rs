@@ -717,13 +717,34 @@ impl Poseidon2Config {
         layout: ChipLayout,
         aux: usize,
     ) -> Self {
-        let p = layout.partial_per_row.max(1);
         let sb = SboxForm {
             split: layout.split_sbox,
             aux,
         };
+        let widths = Self::width_gates(meta, &columns, &specs, &layout, sb);
+        let specs = Self::spec_gates(meta, &columns, specs, &layout, sb);
+        Self {
+            columns,
+            layout,
+            aux,
+            widths,
+            specs,
+        }
+    }
+
+    /// The round gates of each width of `specs`, made once per width in the
+    /// order the widths first appear (specs of one width must share their
+    /// instance).
+    fn width_gates(
+        meta: &mut ConstraintSystem<Fr>,
+        columns: &Poseidon2Columns,
+        specs: &[HashSpec],
+        layout: &ChipLayout,
+        sb: SboxForm,
+    ) -> BTreeMap<usize, WidthGates> {
+        let p = layout.partial_per_row.max(1);
         let mut widths = BTreeMap::new();
-        for s in &specs {
+        for s in specs {
             let t = s.params.width;
             if let Some(w) = widths.get(&t) {
                 let w: &WidthGates = w;
@@ -733,47 +754,70 @@ impl Poseidon2Config {
                 );
                 continue;
             }
-            let params = s.params.clone();
-            let q_full = meta.selector();
-            Self::full_gate(meta, &columns, &params, sb, q_full);
-            let mut q_partial = vec![];
-            for r in [p.min(params.rounds_partial), params.rounds_partial % p] {
-                if r == 0 || q_partial.iter().any(|(x, _)| *x == r) {
-                    continue;
-                }
-                let q = meta.selector();
-                Self::partial_gate(meta, &columns, &params, sb, r, q);
-                q_partial.push((r, q));
-            }
-            widths.insert(
-                t,
-                WidthGates {
-                    params,
-                    q_full,
-                    q_partial,
-                },
-            );
+            widths.insert(t, Self::round_gates(meta, columns, &s.params, p, sb));
         }
+        widths
+    }
+
+    /// The gates of one instance's rounds: the full round, and the partial
+    /// rounds in chunks of `p` and, if nonzero and different, of
+    /// `R_P mod p` rounds.
+    fn round_gates(
+        meta: &mut ConstraintSystem<Fr>,
+        columns: &Poseidon2Columns,
+        params: &Arc<Poseidon2Params>,
+        p: usize,
+        sb: SboxForm,
+    ) -> WidthGates {
+        let params = params.clone();
+        let q_full = meta.selector();
+        Self::full_gate(meta, columns, &params, sb, q_full);
+        let mut q_partial = vec![];
+        for r in [p.min(params.rounds_partial), params.rounds_partial % p] {
+            if r == 0 || q_partial.iter().any(|(x, _)| *x == r) {
+                continue;
+            }
+            let q = meta.selector();
+            Self::partial_gate(meta, columns, &params, sb, r, q);
+            q_partial.push((r, q));
+        }
+        WidthGates {
+            params,
+            q_full,
+            q_partial,
+        }
+    }
+
+    /// The gates of each spec, in order: its first round, its last round
+    /// (shared by the specs of one width and output convention) and, for a
+    /// membership spec, its membership check.
+    fn spec_gates(
+        meta: &mut ConstraintSystem<Fr>,
+        columns: &Poseidon2Columns,
+        specs: Vec<HashSpec>,
+        layout: &ChipLayout,
+        sb: SboxForm,
+    ) -> Vec<SpecGates> {
         // The last round's gate depends only on the width and the output
         // convention: hashes that share both share the gate (the nullifier
         // and leaf hashes of the spend), one selector fewer for the verifier
         // to commit to.
         let mut last_gates: BTreeMap<(usize, bool), Selector> = BTreeMap::new();
-        let specs = specs
+        specs
             .into_iter()
             .map(|spec| {
                 let q_first = meta.selector();
-                Self::first_gate(meta, &columns, &spec, sb, q_first);
+                Self::first_gate(meta, columns, &spec, sb, q_first);
                 let key = (spec.params.width, spec.feed_forward);
                 let q_last = *last_gates.entry(key).or_insert_with(|| {
                     let q = meta.selector();
-                    Self::last_gate(meta, &columns, &spec, sb, q);
+                    Self::last_gate(meta, columns, &spec, sb, q);
                     q
                 });
                 let q_member = spec.membership.then(|| {
                     let q = meta.selector();
-                    let m = member_chunk(&layout, spec.params.alpha);
-                    Self::member_gate(meta, &columns, &spec, m, q);
+                    let m = member_chunk(layout, spec.params.alpha);
+                    Self::member_gate(meta, columns, &spec, m, q);
                     q
                 });
                 SpecGates {
@@ -783,14 +827,7 @@ impl Poseidon2Config {
                     q_member,
                 }
             })
-            .collect();
-        Self {
-            columns,
-            layout,
-            aux,
-            widths,
-            specs,
-        }
+            .collect()
     }
 
     /// The spec with index `i`.

@@ -160,12 +160,16 @@ template ZkbenchPoseidon2Node() {{
     );
 }
 
+/// The Neptune t = 4 templates: the pair S-box and the node.
 fn neptune_template(s: &mut String) {
     let p = neptune::NeptuneBn254::instance(4).expect("neptune t = 4 instance");
+    neptune_pair_template(s, p);
+    neptune_node_template(s, p);
+}
+
+/// The Neptune header comment and `ZkbenchNeptunePair`, the pair S-box S'.
+fn neptune_pair_template(s: &mut String, p: &neptune::NeptuneBn254) {
     let (rf, rp) = (p.rounds_full(), p.rounds_partial());
-    let rounds = rf + rp;
-    let rc: Vec<Vec<Fr>> = (0..rounds).map(|r| p.round_constants(r).to_vec()).collect();
-    let m = p.matrices();
     let _ = write!(
         s,
         r#"
@@ -188,7 +192,21 @@ template ZkbenchNeptunePair() {{
     y1 <== 2 * a + b + 3 * z2 + q;
     y2 <== a + 3 * b + 4 * z2 + q;
 }}
+"#,
+        gamma = fr_to_decimal(&p.gamma()),
+    );
+}
 
+/// `ZkbenchNeptuneNode`: its signals, round constants, components and
+/// initial M_E layer, then its rounds ([`neptune_node_rounds`]).
+fn neptune_node_template(s: &mut String, p: &neptune::NeptuneBn254) {
+    let (rf, rp) = (p.rounds_full(), p.rounds_partial());
+    let rounds = rf + rp;
+    let rc: Vec<Vec<Fr>> = (0..rounds).map(|r| p.round_constants(r).to_vec()).collect();
+    let m = p.matrices();
+    let _ = write!(
+        s,
+        r#"
 template ZkbenchNeptuneNode() {{
 {NODE_SIGNALS}
     var C[{rounds}][4] = {c};
@@ -207,7 +225,20 @@ template ZkbenchNeptuneNode() {{
     }}
     var e = 0;
     var sum;
-    for (var i = 0; i < {rounds}; i++) {{
+"#,
+        c = nested(&rc),
+        u = list(&m.internal_diagonal),
+    );
+    neptune_node_rounds(s, rf, rp);
+}
+
+/// The round loop of `ZkbenchNeptuneNode` (`rf` external rounds, half of
+/// them before the `rp` internal ones) and its output, closing the template.
+fn neptune_node_rounds(s: &mut String, rf: usize, rp: usize) {
+    let rounds = rf + rp;
+    let _ = write!(
+        s,
+        r#"    for (var i = 0; i < {rounds}; i++) {{
         if (i < {half} || i >= {half} + {rp}) {{
             for (var k = 0; k < 2; k++) {{
                 pe[e][k] = ZkbenchNeptunePair();
@@ -237,9 +268,6 @@ template ZkbenchNeptuneNode() {{
     out <== x[0];
 }}
 "#,
-        gamma = fr_to_decimal(&p.gamma()),
-        c = nested(&rc),
-        u = list(&m.internal_diagonal),
         half = rf / 2,
     );
 }

@@ -21,6 +21,41 @@ pub fn line_chart(
     series: &Series,
     log_y: bool,
 ) -> Option<String> {
+    let [xmin, xmax, ymin, ymax] = line_chart_bounds(series)?;
+    let mut svg = String::new();
+    {
+        // The legend goes beside the plot (right), never over the data.
+        let legend_w = 300u32;
+        let whole = SVGBackend::with_string(&mut svg, (680 + legend_w, 420)).into_drawing_area();
+        whole.fill(&WHITE).ok()?;
+        let (root, legend) = whole.split_horizontally(680);
+        for (i, (name, _)) in series.iter().enumerate() {
+            legend_entry(&legend, i, name, Palette99::pick(i).to_rgba(), true)?;
+        }
+        let mut b = ChartBuilder::on(&root);
+        b.caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(84);
+        // A log axis only helps across a wide range; with a narrow one it shows too few ticks.
+        if log_y && ymax / ymin > 20.0 {
+            let chart = b
+                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.5).log_scale())
+                .ok()?;
+            line_chart_body(chart, x_label, y_label, series)?;
+        } else {
+            let chart = b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.1).ok()?;
+            line_chart_body(chart, x_label, y_label, series)?;
+        }
+        whole.present().ok()?;
+    }
+    Some(svg)
+}
+
+/// `[xmin, xmax, ymin, ymax]` of a line chart over the positive points of `series`, the x
+/// range padded (by 0.3 each side, or 1 when all points share one x); `None` when there is
+/// nothing to draw: no positive point, or no series of more than one point.
+fn line_chart_bounds(series: &Series) -> Option<[f64; 4]> {
     let pts: Vec<(f64, f64)> = series
         .iter()
         .flat_map(|(_, v)| v.iter().copied())
@@ -41,55 +76,42 @@ pub fn line_chart(
     } else {
         (xmin - 0.3, xmax + 0.3)
     };
-    let mut svg = String::new();
-    {
-        // The legend goes beside the plot (right), never over the data.
-        let legend_w = 300u32;
-        let whole = SVGBackend::with_string(&mut svg, (680 + legend_w, 420)).into_drawing_area();
-        whole.fill(&WHITE).ok()?;
-        let (root, legend) = whole.split_horizontally(680);
-        for (i, (name, _)) in series.iter().enumerate() {
-            legend_entry(&legend, i, name, Palette99::pick(i).to_rgba(), true)?;
-        }
-        let mut b = ChartBuilder::on(&root);
-        b.caption(title, ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(48)
-            .y_label_area_size(84);
-        macro_rules! finish {
-            ($chart:expr) => {{
-                let mut chart = $chart;
-                report_mesh(
-                    chart
-                        .configure_mesh()
-                        .x_desc(x_label)
-                        .y_desc(y_label)
-                        .x_label_formatter(&|x| whole_tick(*x, "", false))
-                        .y_label_formatter(&|y| format_axis(*y, y_label))
-                        .x_labels(12)
-                        .y_labels(8),
-                    14,
-                    15,
-                )
-                .draw()
-                .ok()?;
-                for (i, (_, data)) in series.iter().enumerate() {
-                    let color = Palette99::pick(i).to_rgba();
-                    draw_line(&mut chart, data, color.stroke_width(2), Some(color))?;
-                }
-            }};
-        }
-        // A log axis only helps across a wide range; with a narrow one it shows too few ticks.
-        if log_y && ymax / ymin > 20.0 {
-            finish!(b
-                .build_cartesian_2d(xmin..xmax, (ymin * 0.7..ymax * 1.5).log_scale())
-                .ok()?);
-        } else {
-            finish!(b.build_cartesian_2d(xmin..xmax, 0.0..ymax * 1.1).ok()?);
-        }
-        whole.present().ok()?;
+    Some([xmin, xmax, ymin, ymax])
+}
+
+/// Draws a line chart's mesh (whole-number x ticks, y ticks formatted by [`format_axis`]) and
+/// then each of `series` as a line with markers in its palette colour, on a linear or a log y
+/// axis alike.
+fn line_chart_body<DB, X, Y>(
+    mut chart: ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x_label: &str,
+    y_label: &str,
+    series: &Series,
+) -> Option<()>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    report_mesh(
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&|x| whole_tick(*x, "", false))
+            .y_label_formatter(&|y| format_axis(*y, y_label))
+            .x_labels(12)
+            .y_labels(8),
+        14,
+        15,
+    )
+    .draw()
+    .ok()?;
+    for (i, (_, data)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        draw_line(&mut chart, data, color.stroke_width(2), Some(color))?;
     }
-    Some(svg)
+    Some(())
 }
 
 /// The report's mesh style on `mesh`: tick labels of `label_px`, axis
@@ -334,60 +356,93 @@ pub fn loglog(
                     .with_key_points(log_key_points(ymin * 0.6, ymax * 1.6)),
             )
             .ok()?;
-        report_mesh(
-            chart
-                .configure_mesh()
-                .x_desc(x_label)
-                .y_desc(y_label)
-                .x_label_formatter(&|x| whole_tick(*x, "2^", true))
-                .y_label_formatter(&|y| {
-                    // label 1-2-5 ticks only (see `log_tick_labelled`)
-                    if !log_tick_labelled(*y) {
-                        String::new()
-                    } else if seconds {
-                        fmt_seconds(*y)
-                    } else {
-                        fmt_si(*y)
-                    }
-                })
-                .x_labels(16)
-                .y_labels(10),
-            13,
-            14,
-        )
-        .draw()
-        .ok()?;
-        for (name, c, data) in lines {
-            let data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
-            let style = color(*c);
-            if name.starts_with("cost model") {
-                draw_line(
-                    &mut chart,
-                    &data,
-                    RGBColor(90, 90, 90).stroke_width(2),
-                    None,
-                )?;
-            } else {
-                draw_line(&mut chart, &data, style.stroke_width(2), Some(style))?;
-            }
-        }
-        for (i, (name, c, _)) in lines.iter().enumerate() {
-            let y = 40 + 22 * i as i32;
-            let stroke = if name.starts_with("cost model") {
-                RGBColor(90, 90, 90).stroke_width(3)
-            } else {
-                color(*c).stroke_width(3)
-            };
-            legend
-                .draw(&PathElement::new(vec![(6, y), (30, y)], stroke))
-                .ok()?;
-            legend
-                .draw(&Text::new(name.clone(), (36, y - 7), ("sans-serif", 13)))
-                .ok()?;
-        }
+        loglog_mesh(&mut chart, x_label, y_label, seconds)?;
+        loglog_lines(&mut chart, lines)?;
+        loglog_legend(&legend, lines)?;
         root.present().ok()?;
     }
     Some(svg)
+}
+
+/// Draws a log-log chart's mesh: `2^k` x ticks at whole k, and y labels on the 1-2-5 ticks
+/// only (see [`log_tick_labelled`]), in seconds when `seconds`, else with an SI prefix.
+fn loglog_mesh<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    x_label: &str,
+    y_label: &str,
+    seconds: bool,
+) -> Option<()>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    report_mesh(
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&|x| whole_tick(*x, "2^", true))
+            .y_label_formatter(&|y| {
+                // label 1-2-5 ticks only (see `log_tick_labelled`)
+                if !log_tick_labelled(*y) {
+                    String::new()
+                } else if seconds {
+                    fmt_seconds(*y)
+                } else {
+                    fmt_si(*y)
+                }
+            })
+            .x_labels(16)
+            .y_labels(10),
+        13,
+        14,
+    )
+    .draw()
+    .ok()
+}
+
+/// Draws the positive points of each of `lines`: a cost model as a plain grey line, any other
+/// line in its colour with markers.
+fn loglog_lines<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    lines: &[Line],
+) -> Option<()>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (name, c, data) in lines {
+        let data: Vec<(f64, f64)> = data.iter().copied().filter(|p| p.1 > 0.0).collect();
+        let style = color(*c);
+        if name.starts_with("cost model") {
+            draw_line(chart, &data, RGBColor(90, 90, 90).stroke_width(2), None)?;
+        } else {
+            draw_line(chart, &data, style.stroke_width(2), Some(style))?;
+        }
+    }
+    Some(())
+}
+
+/// Places the legend of a log-log chart in `legend` (the area beside the plot): a short line
+/// in each line's colour (grey for a cost model) and its name, one entry per row.
+fn loglog_legend(legend: &DrawingArea<SVGBackend<'_>, Shift>, lines: &[Line]) -> Option<()> {
+    for (i, (name, c, _)) in lines.iter().enumerate() {
+        let y = 40 + 22 * i as i32;
+        let stroke = if name.starts_with("cost model") {
+            RGBColor(90, 90, 90).stroke_width(3)
+        } else {
+            color(*c).stroke_width(3)
+        };
+        legend
+            .draw(&PathElement::new(vec![(6, y), (30, y)], stroke))
+            .ok()?;
+        legend
+            .draw(&Text::new(name.clone(), (36, y - 7), ("sans-serif", 13)))
+            .ok()?;
+    }
+    Some(())
 }
 
 #[cfg(test)]

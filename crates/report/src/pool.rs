@@ -193,6 +193,8 @@ fn reference(name: &str, y: f64, series: &Series) -> Option<(String, Vec<(f64, f
     (lo.is_finite() && hi > lo).then(|| (name.to_string(), vec![(lo, y), (hi, y)]))
 }
 
+/// Figure 10's charts: prove time and gas per transaction, first against slot depth (at era
+/// depth [`ERA`]), then against era depth (at slot depth [`SLOT`]).
 fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
     let mut out = Vec::new();
     for (by_slot, title_x, x_label) in [
@@ -207,7 +209,38 @@ fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
             "era depth (era tree of 2^era slots)",
         ),
     ] {
-        let sel: Vec<&DesignRow> = rows
+        let axis = Axis::new(rows, by_slot);
+        out.extend(line_chart(
+            &format!("Prove time vs {title_x}"),
+            x_label,
+            "median prove time (s)",
+            &axis.prove_series(),
+            true,
+        ));
+        out.extend(line_chart(
+            &format!("Gas per transaction vs {title_x}"),
+            x_label,
+            "gas per transaction (gas)",
+            &axis.gas_series(base),
+            false,
+        ));
+    }
+    out
+}
+
+/// The configurations along one x axis of figure 10: slot depth (at era depth [`ERA`]) or era
+/// depth (at slot depth [`SLOT`]).
+struct Axis<'a> {
+    /// x is the slot depth (else the era depth).
+    by_slot: bool,
+    /// The rows on this axis, in `rows`' order.
+    sel: Vec<&'a DesignRow>,
+}
+
+impl<'a> Axis<'a> {
+    /// The rows of `rows` on the slot-depth axis (`by_slot`) or the era-depth one.
+    fn new(rows: &'a [DesignRow], by_slot: bool) -> Self {
+        let sel = rows
             .iter()
             .filter(|r| {
                 if by_slot {
@@ -217,27 +250,35 @@ fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
                 }
             })
             .collect();
-        let x = |r: &DesignRow| if by_slot { r.slot } else { r.era } as f64;
-        let line = |f: &dyn Fn(&DesignRow) -> Option<f64>| -> Vec<(f64, f64)> {
-            sel.iter().filter_map(|r| Some((x(r), f(r)?))).collect()
-        };
-        let prove: Series = vec![
+        Self { by_slot, sel }
+    }
+
+    /// The points (x, `f(row)`) of the rows where `f` has a value.
+    fn line(&self, f: &dyn Fn(&DesignRow) -> Option<f64>) -> Vec<(f64, f64)> {
+        let x = |r: &DesignRow| if self.by_slot { r.slot } else { r.era } as f64;
+        self.sel
+            .iter()
+            .filter_map(|r| Some((x(r), f(r)?)))
+            .collect()
+    }
+
+    /// The prove-time lines: the batch and the withdraw circuit.
+    fn prove_series(&self) -> Series {
+        vec![
             (
                 "batch (slot-insert) circuit".into(),
-                line(&|r| r.prove_batch_s),
+                self.line(&|r| r.prove_batch_s),
             ),
             (
                 "withdraw (note-spend) circuit".into(),
-                line(&|r| r.prove_withdraw_s),
+                self.line(&|r| r.prove_withdraw_s),
             ),
-        ];
-        out.extend(line_chart(
-            &format!("Prove time vs {title_x}"),
-            x_label,
-            "median prove time (s)",
-            &prove,
-            true,
-        ));
+        ]
+    }
+
+    /// The gas lines (per tx and its parts), then the reference lines: the Tornado baseline
+    /// of `base` when it has a gas per tx, and the paper's quoted figure.
+    fn gas_series(&self, base: Option<&BaselineRow>) -> Series {
         let m = |k: &'static str| move |r: &DesignRow| r.metrics.get(k).copied();
         let per_deposit = |r: &DesignRow| {
             Some(r.metrics.get("gas_commit")? / r.metrics.get("batch_size").copied()?)
@@ -245,11 +286,11 @@ fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
         let mut g: Series = vec![
             (
                 "per tx: deposit + commit / batch + withdraw".into(),
-                line(&m("gas_per_tx")),
+                self.line(&m("gas_per_tx")),
             ),
-            ("withdraw".into(), line(&m("gas_withdraw"))),
-            ("commit / batch".into(), line(&per_deposit)),
-            ("deposit".into(), line(&m("gas_deposit"))),
+            ("withdraw".into(), self.line(&m("gas_withdraw"))),
+            ("commit / batch".into(), self.line(&per_deposit)),
+            ("deposit".into(), self.line(&m("gas_deposit"))),
         ];
         if let Some(t) = base.and_then(|b| b.metrics.get("gas_per_tx")) {
             g.extend(reference("Tornado Cash, same run (per tx)", *t, &g));
@@ -259,15 +300,8 @@ fn charts(rows: &[DesignRow], base: Option<&BaselineRow>) -> Vec<String> {
             PAPER_GAS_PER_TX,
             &g,
         ));
-        out.extend(line_chart(
-            &format!("Gas per transaction vs {title_x}"),
-            x_label,
-            "gas per transaction (gas)",
-            &g,
-            false,
-        ));
+        g
     }
-    out
 }
 
 /// The table of every configuration, the Tornado baseline last.

@@ -49,7 +49,7 @@ use crate::{
     db::{Db, DbError, NewSubmission, Prepared},
     guard::{Guard, Refusal},
     leaderboard, pages,
-    validate::validate,
+    validate::{validate, Valid},
     writer::{SubmitError, Writer, WRITE_QUEUE},
     ServerConfig,
 };
@@ -296,31 +296,10 @@ fn refused(r: Refusal, guard: &Guard) -> Response {
 }
 
 async fn post_results(State(st): State<AppState>, req: Request) -> Response {
-    let (parts, body) = req.into_parts();
-    let headers = parts.headers;
-    let peer = parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    if let Err(r) = st.guard.check(peer, &headers) {
-        // read (and drop) the body, so that the client sees the status, not a reset
-        let _ = read_body(&headers, body).await;
-        return refused(r, &st.guard);
-    }
-    let body = match read_body(&headers, body).await {
+    let body = match admitted_body(&st.guard, req).await {
         Ok(b) => b,
         Err(resp) => return resp,
     };
-    if !is_json(&headers) {
-        let got = headers
-            .get(header::CONTENT_TYPE)
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
-            .unwrap_or_else(|| "none".into());
-        return error(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!("Content-Type {got:?} is not JSON; accepted: application/json"),
-        );
-    }
     let valid = match validate(&body) {
         Ok(v) => v,
         Err(e) => {
@@ -328,6 +307,43 @@ async fn post_results(State(st): State<AppState>, req: Request) -> Response {
             return error(StatusCode::BAD_REQUEST, e.to_string());
         }
     };
+    store_submission(&st.writer, valid).await
+}
+
+/// The body of a submission that `guard` lets through (rate limit, submit
+/// token), read in full and declared JSON; otherwise the response that
+/// refuses it (after reading and dropping the body of a refused client, so
+/// that it sees the status, not a reset).
+async fn admitted_body(guard: &Guard, req: Request) -> Result<Bytes, Response> {
+    let (parts, body) = req.into_parts();
+    let headers = parts.headers;
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Err(r) = guard.check(peer, &headers) {
+        // read (and drop) the body, so that the client sees the status, not a reset
+        let _ = read_body(&headers, body).await;
+        return Err(refused(r, guard));
+    }
+    let body = read_body(&headers, body).await?;
+    if !is_json(&headers) {
+        let got = headers
+            .get(header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .unwrap_or_else(|| "none".into());
+        return Err(error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("Content-Type {got:?} is not JSON; accepted: application/json"),
+        ));
+    }
+    Ok(body)
+}
+
+/// Stores the validated submission `valid` under its content id through
+/// `writer`: 201 with the id when new, 200 when already stored, an error
+/// response when the database or the writer's queue cannot take it.
+async fn store_submission(writer: &Writer, valid: Valid) -> Response {
     let canonical = into_canonical_text(valid.value);
     let id = content_id(&canonical);
     let sub = NewSubmission {
@@ -350,7 +366,7 @@ async fn post_results(State(st): State<AppState>, req: Request) -> Response {
         }
     };
     drop((canonical, valid.file));
-    match st.writer.submit(prepared).await {
+    match writer.submit(prepared).await {
         Ok(inserted) => {
             tracing::info!(%id, inserted, records, "submission");
             let status = if inserted {

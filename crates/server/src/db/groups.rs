@@ -10,7 +10,11 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::{any::AnyRow, AnyConnection, Row};
+use sqlx::{
+    any::{AnyArguments, AnyRow},
+    query::Query,
+    Any, AnyConnection, Row,
+};
 
 use super::summaries::{memory, placeholders, recent, Marks};
 use crate::summary::{encode, first_middle, middle, push_recent, Entry, Middle, Pos, Recent};
@@ -206,65 +210,10 @@ async fn upsert(
     chunk: &[(String, Vec<Fresh<'_>>)],
 ) -> Result<Vec<Option<State>>, sqlx::Error> {
     let marks = Marks::of(conn);
-    let rows: Vec<String> = (0..chunk.len())
-        .map(|r| {
-            let cells: Vec<String> = UPSERT_ROW.iter().map(|c| marks.mark(r * 22 + c)).collect();
-            format!("({})", cells.join(", "))
-        })
-        .collect();
-    let sql = format!(
-        "INSERT INTO leaderboard_groups (group_key, case_id, phase, class, system, hash, \
-         hash_label, arity, leaves, circuit, threads, n, best, samples, lo_median, lo_sub, \
-         lo_seq, hi_median, hi_sub, hi_seq, latest_at, latest_sub, latest_seq, latest_memory, \
-         latest_os, latest_profile, latest_version, recent) VALUES {} \
-         ON CONFLICT (group_key) DO UPDATE SET n = leaderboard_groups.n + excluded.n, \
-         samples = leaderboard_groups.samples + excluded.samples \
-         RETURNING group_key, n, best, lo_median, lo_sub, lo_seq, hi_median, hi_sub, hi_seq, \
-         latest_at, latest_sub, latest_seq, recent, latest_memory, latest_os, latest_profile, \
-         latest_version",
-        rows.join(", ")
-    );
-    let enc = |s: &str| encode(s).into_owned();
+    let sql = upsert_sql(marks, chunk.len());
     let mut q = sqlx::query(&sql);
     for (gk, fresh) in chunk {
-        let f = &fresh[0];
-        let (e, k) = (f.e, &f.e.key);
-        let d = Stored::of(e);
-        q = q
-            .bind(gk.as_str())
-            .bind(enc(&k.case_id))
-            .bind(enc(&k.phase))
-            .bind(enc(&k.class))
-            .bind(enc(&k.system))
-            .bind(enc(&k.hash))
-            .bind(enc(&k.hash_label))
-            .bind(k.arity)
-            .bind(k.leaves.as_deref().map(enc))
-            .bind(k.circuit.as_deref().map(enc))
-            .bind(k.threads)
-            .bind(fresh.len() as i64)
-            .bind(e.median)
-            .bind(fresh.iter().map(|f| f.e.samples).sum::<i64>());
-        // numbered marks name a repeated value once; anonymous ones (SQLite) take
-        // every cell of UPSERT_ROW in order, the repeats bound again
-        let anonymous = marks == Marks::Anonymous;
-        if anonymous {
-            q = q.bind(e.median); // lo_median
-        }
-        q = q.bind(f.id).bind(e.seq);
-        if anonymous {
-            q = q.bind(e.median).bind(f.id).bind(e.seq); // hi_*
-        }
-        q = q.bind(f.at);
-        if anonymous {
-            q = q.bind(f.id).bind(e.seq); // latest_sub, latest_seq
-        }
-        q = q
-            .bind(d.memory)
-            .bind(d.os)
-            .bind(d.profile)
-            .bind(d.version)
-            .bind(serde_json::to_string(&[recent(f.id, f.at, e)]).unwrap_or_default());
+        q = bind_new_group(q, marks, gk, fresh);
     }
     let mut by_key: BTreeMap<String, State> = BTreeMap::new();
     for row in q.fetch_all(&mut *conn).await? {
@@ -278,6 +227,78 @@ async fn upsert(
             Ok((n > 0).then_some(State { n, ..s }))
         })
         .collect()
+}
+
+/// The upsert statement of [`upsert`] for `groups` groups: one row of
+/// [`UPSERT_ROW`] marks a group, counts added to an existing group's row,
+/// and every group's row returned as [`State::read`] reads it.
+fn upsert_sql(marks: Marks, groups: usize) -> String {
+    let rows: Vec<String> = (0..groups)
+        .map(|r| {
+            let cells: Vec<String> = UPSERT_ROW.iter().map(|c| marks.mark(r * 22 + c)).collect();
+            format!("({})", cells.join(", "))
+        })
+        .collect();
+    format!(
+        "INSERT INTO leaderboard_groups (group_key, case_id, phase, class, system, hash, \
+         hash_label, arity, leaves, circuit, threads, n, best, samples, lo_median, lo_sub, \
+         lo_seq, hi_median, hi_sub, hi_seq, latest_at, latest_sub, latest_seq, latest_memory, \
+         latest_os, latest_profile, latest_version, recent) VALUES {} \
+         ON CONFLICT (group_key) DO UPDATE SET n = leaderboard_groups.n + excluded.n, \
+         samples = leaderboard_groups.samples + excluded.samples \
+         RETURNING group_key, n, best, lo_median, lo_sub, lo_seq, hi_median, hi_sub, hi_seq, \
+         latest_at, latest_sub, latest_seq, recent, latest_memory, latest_os, latest_profile, \
+         latest_version",
+        rows.join(", ")
+    )
+}
+
+/// Binds the parameters of group `gk`'s row of [`upsert_sql`]: the group as
+/// new with its first entry of `fresh`, counting all of `fresh`.
+fn bind_new_group<'q>(
+    q: Query<'q, Any, AnyArguments<'q>>,
+    marks: Marks,
+    gk: &'q str,
+    fresh: &'q [Fresh<'q>],
+) -> Query<'q, Any, AnyArguments<'q>> {
+    let enc = |s: &str| encode(s).into_owned();
+    let f = &fresh[0];
+    let (e, k) = (f.e, &f.e.key);
+    let d = Stored::of(e);
+    let mut q = q
+        .bind(gk)
+        .bind(enc(&k.case_id))
+        .bind(enc(&k.phase))
+        .bind(enc(&k.class))
+        .bind(enc(&k.system))
+        .bind(enc(&k.hash))
+        .bind(enc(&k.hash_label))
+        .bind(k.arity)
+        .bind(k.leaves.as_deref().map(enc))
+        .bind(k.circuit.as_deref().map(enc))
+        .bind(k.threads)
+        .bind(fresh.len() as i64)
+        .bind(e.median)
+        .bind(fresh.iter().map(|f| f.e.samples).sum::<i64>());
+    // numbered marks name a repeated value once; anonymous ones (SQLite) take
+    // every cell of UPSERT_ROW in order, the repeats bound again
+    let anonymous = marks == Marks::Anonymous;
+    if anonymous {
+        q = q.bind(e.median); // lo_median
+    }
+    q = q.bind(f.id).bind(e.seq);
+    if anonymous {
+        q = q.bind(e.median).bind(f.id).bind(e.seq); // hi_*
+    }
+    q = q.bind(f.at);
+    if anonymous {
+        q = q.bind(f.id).bind(e.seq); // latest_sub, latest_seq
+    }
+    q.bind(d.memory)
+        .bind(d.os)
+        .bind(d.profile)
+        .bind(d.version)
+        .bind(serde_json::to_string(&[recent(f.id, f.at, e)]).unwrap_or_default())
 }
 
 /// The entries each [`crate::summary::Seek`] asks for, by group, in one
