@@ -241,6 +241,34 @@ fn measure_calls(
 /// binary membership of depth log2(leaves) with gnark's Poseidon2 (zkbench's
 /// `poseidon2-gnark` family) and exports its verifier.
 fn measure_gnark(case: &Case, profile: &Profile, env: &Environment) -> Result<Record, String> {
+    let depth = gnark_depth(case)?;
+    let (source, proof_hex, public_json) = run_gnark_peer(depth)?;
+    let proof = hex_decode(proof_hex.trim())?;
+    let public = gnark_public_words(&public_json)?;
+    let solc = Solc::locate().map_err(|e| e.to_string())?;
+    let compiled = solc
+        .compile(&source, "Verifier")
+        .map_err(|e| e.to_string())?;
+    let mut bad = public.clone();
+    bad[0][31] ^= 1;
+    measure_calls(
+        case,
+        profile,
+        env,
+        &compiled,
+        &zkbench_evm::calldata::gnark_calldata(&proof, &public),
+        &zkbench_evm::calldata::gnark_calldata(&proof, &bad),
+        public.len(),
+        Some(zkbench_evm::precompile_floor_gas(public.len())),
+        // gnark's verifyProof returns nothing and reverts on an invalid proof
+        |o| matches!(&o.status, CallStatus::Returned(d) if d.is_empty()),
+    )
+}
+
+/// The tree depth of a case the gnark peer can prove (binary
+/// `poseidon2-gnark` membership in a tree of 2^depth leaves); an error for
+/// any other case.
+fn gnark_depth(case: &Case) -> Result<u32, String> {
     let cfg = case.statement_config()?;
     if case.hash != "poseidon2-gnark"
         || cfg.arity != 2
@@ -252,7 +280,14 @@ fn measure_gnark(case: &Case, profile: &Profile, env: &Environment) -> Result<Re
                 .into(),
         );
     }
-    let depth = cfg.leaves.trailing_zeros();
+    Ok(cfg.leaves.trailing_zeros())
+}
+
+/// Runs the gnark peer (`go run ./peers/gnark`) at `depth` into a temporary
+/// directory and returns what it wrote there: the verifier's Solidity
+/// source, the proof as hex and the public inputs as JSON. The directory is
+/// removed afterwards.
+fn run_gnark_peer(depth: u32) -> Result<(String, String, String), String> {
     let root = zkbench_evm::node::scripts_dir()
         .map_err(|e| e.to_string())?
         .join("..");
@@ -281,36 +316,21 @@ fn measure_gnark(case: &Case, profile: &Profile, env: &Environment) -> Result<Re
         ))
     })();
     let _ = std::fs::remove_dir_all(&dir);
-    let (source, proof_hex, public_json) = files?;
-    let proof = hex_decode(proof_hex.trim())?;
+    files
+}
+
+/// The gnark peer's `public.json` (decimal field elements) as calldata words.
+fn gnark_public_words(public_json: &str) -> Result<Vec<zkbench_evm::calldata::Word>, String> {
     let public: Vec<String> =
-        serde_json::from_str(&public_json).map_err(|e| format!("gnark public.json: {e}"))?;
-    let public: Vec<zkbench_evm::calldata::Word> = public
+        serde_json::from_str(public_json).map_err(|e| format!("gnark public.json: {e}"))?;
+    public
         .iter()
         .map(|d| {
             d.parse::<zkbench_hash::Fr>()
                 .map(|x| zkbench_evm::calldata::fr_word(&x))
                 .map_err(|_| format!("gnark public input {d:?} is not a field element"))
         })
-        .collect::<Result<_, _>>()?;
-    let solc = Solc::locate().map_err(|e| e.to_string())?;
-    let compiled = solc
-        .compile(&source, "Verifier")
-        .map_err(|e| e.to_string())?;
-    let mut bad = public.clone();
-    bad[0][31] ^= 1;
-    measure_calls(
-        case,
-        profile,
-        env,
-        &compiled,
-        &zkbench_evm::calldata::gnark_calldata(&proof, &public),
-        &zkbench_evm::calldata::gnark_calldata(&proof, &bad),
-        public.len(),
-        Some(zkbench_evm::precompile_floor_gas(public.len())),
-        // gnark's verifyProof returns nothing and reverts on an invalid proof
-        |o| matches!(&o.status, CallStatus::Returned(d) if d.is_empty()),
-    )
+        .collect()
 }
 
 fn hex_decode(s: &str) -> Result<Vec<u8>, String> {

@@ -88,49 +88,10 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
     let mut results = ResultsFile::new(&suite.name, &profile_name, env.clone());
     let started = Instant::now();
 
-    let bar = ProgressBar::with_draw_target(
-        Some((cases.len() + suite.externals.len()) as u64),
-        if opts.quiet {
-            ProgressDrawTarget::hidden()
-        } else {
-            ProgressDrawTarget::stderr()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} ETA {eta} {wide_msg}",
-        )
-        .expect("valid template"),
-    );
-    bar.enable_steady_tick(Duration::from_millis(200));
-
+    let bar = progress_bar((cases.len() + suite.externals.len()) as u64, opts.quiet);
     for case in &cases {
         bar.set_message(case.id());
-        let over_budget = suite
-            .time_budget_seconds
-            .is_some_and(|b| started.elapsed().as_secs_f64() > b);
-        let records = if over_budget {
-            vec![Record::failed(
-                case,
-                "all",
-                Status::Skipped,
-                format!(
-                    "suite time budget of {} s exhausted",
-                    suite.time_budget_seconds.unwrap_or_default()
-                ),
-                &env,
-            )]
-        } else if backends::for_case(case).is_none() {
-            vec![Record::failed(
-                case,
-                "all",
-                Status::Skipped,
-                format!("no backend for system {:?}", case.system),
-                &env,
-            )]
-        } else {
-            run_case_child(exe, case, &profile, &env)
-        };
+        let records = suite_case_records(suite, started, exe, case, &profile, &env);
         results.records.extend(records);
         bar.inc(1);
     }
@@ -146,6 +107,64 @@ pub fn run_suite(suite: &Suite, opts: &RunOptions, exe: &Path) -> Result<Results
     bar.finish_and_clear();
     results.duration_s = started.elapsed().as_secs_f64();
     Ok(results)
+}
+
+/// The suite's progress bar over `len` steps, drawn on stderr unless `quiet`.
+fn progress_bar(len: u64, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(len),
+        if quiet {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} ETA {eta} {wide_msg}",
+        )
+        .expect("valid template"),
+    );
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The records of one case of `suite` (whose run began at `started`): run in
+/// a child process of `exe`, or one skipped record when the suite's time
+/// budget is exhausted or no backend proves the case's system.
+fn suite_case_records(
+    suite: &Suite,
+    started: Instant,
+    exe: &Path,
+    case: &Case,
+    profile: &Profile,
+    env: &Environment,
+) -> Vec<Record> {
+    let over_budget = suite
+        .time_budget_seconds
+        .is_some_and(|b| started.elapsed().as_secs_f64() > b);
+    if over_budget {
+        vec![Record::failed(
+            case,
+            "all",
+            Status::Skipped,
+            format!(
+                "suite time budget of {} s exhausted",
+                suite.time_budget_seconds.unwrap_or_default()
+            ),
+            env,
+        )]
+    } else if backends::for_case(case).is_none() {
+        vec![Record::failed(
+            case,
+            "all",
+            Status::Skipped,
+            format!("no backend for system {:?}", case.system),
+            env,
+        )]
+    } else {
+        run_case_child(exe, case, profile, env)
+    }
 }
 
 /// Runs one case in a child process and parses its records.

@@ -1,6 +1,10 @@
 //! `zkbench merkle build | path | verify`.
 
-use std::{path::PathBuf, process::ExitCode, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    process::ExitCode,
+    sync::Arc,
+};
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
@@ -153,74 +157,86 @@ fn build(a: &TreeArgs) -> anyhow::Result<Built> {
 /// Runs a `zkbench merkle` subcommand.
 pub fn run(cmd: MerkleCmd) -> anyhow::Result<ExitCode> {
     match cmd {
-        MerkleCmd::Build(a) => {
-            let b = build(&a)?;
-            if a.json {
-                let v = serde_json::json!({
-                    "hash": a.hash, "alpha": a.alpha, "arity": a.arity, "tree": a.tree,
-                    "leaves": format_leaves(b.capacity), "height": b.height,
-                    "inserted": a.values.len(), "root": fr_to_decimal(&b.root),
-                    "node_hasher": b.hasher.params(),
-                });
-                println!("{}", serde_json::to_string_pretty(&v)?);
-            } else {
-                println!("{}", fr_to_decimal(&b.root));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        MerkleCmd::Path { tree, index } => {
-            let b = build(&tree)?;
-            let path = match &b.tree {
-                Tree::Sparse(t) => t.path(index)?,
-                Tree::Incremental(t) => t.path(index)?,
-            };
-            let leaf = tree
-                .values
-                .get(index as usize)
-                .map(|s| parse_fr(s))
-                .transpose()?
-                .unwrap_or_else(|| match &b.tree {
-                    Tree::Sparse(t) => t.empty_leaf(),
-                    Tree::Incremental(t) => t.zero_hashes()[0],
-                });
-            let f = PathFile {
-                hash: tree.hash.clone(),
-                alpha: tree.alpha,
-                arity: tree.arity,
-                leaves: format_leaves(b.capacity),
-                root: b.root,
-                leaf,
-                path,
-            };
-            println!("{}", serde_json::to_string_pretty(&f)?);
-            Ok(ExitCode::SUCCESS)
-        }
-        MerkleCmd::Verify { file, root, leaf } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("cannot read {}", file.display()))?;
-            let f: PathFile = serde_json::from_str(&text).with_context(|| {
-                format!(
-                    "{} is not a path file written by `zkbench merkle path`",
-                    file.display()
-                )
-            })?;
-            let fam: HashFamily = f.hash.parse()?;
-            let hasher = fam.node_hasher(f.arity, f.alpha)?;
-            let root = root.map(|r| parse_fr(&r)).transpose()?.unwrap_or(f.root);
-            let leaf = leaf.map(|l| parse_fr(&l)).transpose()?.unwrap_or(f.leaf);
-            f.path.check_shape(f.arity).context("malformed path")?;
-            if f.path.verify(&leaf, &root, hasher.as_ref()) {
-                println!(
-                    "valid: leaf {} is at index {} under root {}",
-                    fr_to_decimal(&leaf),
-                    f.path.leaf_index,
-                    fr_to_decimal(&root)
-                );
-                Ok(ExitCode::SUCCESS)
-            } else {
-                println!("INVALID: the path does not lead from the leaf to the root");
-                Ok(ExitCode::FAILURE)
-            }
-        }
+        MerkleCmd::Build(a) => run_build(&a),
+        MerkleCmd::Path { tree, index } => run_path(&tree, index),
+        MerkleCmd::Verify { file, root, leaf } => run_verify(&file, root, leaf),
+    }
+}
+
+/// `zkbench merkle build`: prints the root (as JSON with the tree's
+/// parameters under `--json`).
+fn run_build(a: &TreeArgs) -> anyhow::Result<ExitCode> {
+    let b = build(a)?;
+    if a.json {
+        let v = serde_json::json!({
+            "hash": a.hash, "alpha": a.alpha, "arity": a.arity, "tree": a.tree,
+            "leaves": format_leaves(b.capacity), "height": b.height,
+            "inserted": a.values.len(), "root": fr_to_decimal(&b.root),
+            "node_hasher": b.hasher.params(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("{}", fr_to_decimal(&b.root));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `zkbench merkle path`: prints the [`PathFile`] of the leaf at `index`
+/// (an empty leaf where no value was given there).
+fn run_path(tree: &TreeArgs, index: u64) -> anyhow::Result<ExitCode> {
+    let b = build(tree)?;
+    let path = match &b.tree {
+        Tree::Sparse(t) => t.path(index)?,
+        Tree::Incremental(t) => t.path(index)?,
+    };
+    let leaf = tree
+        .values
+        .get(index as usize)
+        .map(|s| parse_fr(s))
+        .transpose()?
+        .unwrap_or_else(|| match &b.tree {
+            Tree::Sparse(t) => t.empty_leaf(),
+            Tree::Incremental(t) => t.zero_hashes()[0],
+        });
+    let f = PathFile {
+        hash: tree.hash.clone(),
+        alpha: tree.alpha,
+        arity: tree.arity,
+        leaves: format_leaves(b.capacity),
+        root: b.root,
+        leaf,
+        path,
+    };
+    println!("{}", serde_json::to_string_pretty(&f)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `zkbench merkle verify`: checks the path in `file` (against `root` and
+/// `leaf` where given); exits with failure when it is invalid.
+fn run_verify(file: &Path, root: Option<String>, leaf: Option<String>) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let f: PathFile = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a path file written by `zkbench merkle path`",
+            file.display()
+        )
+    })?;
+    let fam: HashFamily = f.hash.parse()?;
+    let hasher = fam.node_hasher(f.arity, f.alpha)?;
+    let root = root.map(|r| parse_fr(&r)).transpose()?.unwrap_or(f.root);
+    let leaf = leaf.map(|l| parse_fr(&l)).transpose()?.unwrap_or(f.leaf);
+    f.path.check_shape(f.arity).context("malformed path")?;
+    if f.path.verify(&leaf, &root, hasher.as_ref()) {
+        println!(
+            "valid: leaf {} is at index {} under root {}",
+            fr_to_decimal(&leaf),
+            f.path.leaf_index,
+            fr_to_decimal(&root)
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("INVALID: the path does not lead from the leaf to the root");
+        Ok(ExitCode::FAILURE)
     }
 }

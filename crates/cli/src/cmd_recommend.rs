@@ -270,60 +270,14 @@ fn device_class(e: &Environment) -> String {
 
 /// Every submission on the server at `url` whose device class contains `class`.
 fn from_server(url: &str, class: &str) -> anyhow::Result<Vec<ResultsFile>> {
-    let base = url
-        .trim()
-        .trim_end_matches('/')
-        .trim_end_matches("/api/results");
-    if !(base.starts_with("http://") || base.starts_with("https://")) {
-        anyhow::bail!(
-            "invalid server URL {url:?}; accepted: http://HOST:PORT or https://HOST[:PORT]"
-        );
-    }
+    let base = server_base(url)?;
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(60)))
         .build()
         .into();
-    let get = |path: &str| -> anyhow::Result<serde_json::Value> {
-        let u = format!("{base}{path}");
-        let mut resp = agent
-            .get(&u)
-            .call()
-            .with_context(|| format!("cannot reach the results server at {u}"))?;
-        let status = resp.status().as_u16();
-        let text = resp.body_mut().read_to_string().unwrap_or_default();
-        let v: serde_json::Value = serde_json::from_str(&text).with_context(|| {
-            format!("{u} answered HTTP {status} with something that is not JSON")
-        })?;
-        if status != 200 {
-            anyhow::bail!(
-                "{u} answered HTTP {status}: {}",
-                v["error"].as_str().unwrap_or(text.trim())
-            );
-        }
-        Ok(v)
-    };
-    let list = get("/api/results")?;
-    let want = class.to_lowercase();
-    let cpu_part = want.split('·').next().unwrap_or("").trim().to_string();
-    let mut files = vec![];
-    let mut classes = std::collections::BTreeSet::new();
-    for s in list["submissions"].as_array().into_iter().flatten() {
-        let cpu = s["cpu_model"].as_str().unwrap_or("").to_lowercase();
-        let Some(id) = s["id"].as_str() else { continue };
-        if !cpu.contains(&cpu_part) {
-            classes.insert(s["cpu_model"].as_str().unwrap_or("").to_string());
-            continue;
-        }
-        let doc = get(&format!("/api/results/{id}"))?;
-        let f = ResultsFile::parse(&format!("{base}/api/results/{id}"), &doc.to_string())?;
-        let dc = device_class(&f.env);
-        if dc.to_lowercase().contains(&want) {
-            files.push(f);
-        } else {
-            classes.insert(dc);
-        }
-    }
+    let list = get_json(&agent, base, "/api/results")?;
+    let (files, classes) = matching_submissions(&agent, base, &list, class)?;
     if files.is_empty() {
         anyhow::bail!(
             "no submission of device class {class:?} on {base}; device classes there: {}",
@@ -339,4 +293,73 @@ fn from_server(url: &str, class: &str) -> anyhow::Result<Vec<ResultsFile>> {
         files.len()
     );
     Ok(files)
+}
+
+/// The server's base URL from `url` (a trailing `/` or `/api/results`
+/// dropped); an error unless it is an http(s) URL.
+fn server_base(url: &str) -> anyhow::Result<&str> {
+    let base = url
+        .trim()
+        .trim_end_matches('/')
+        .trim_end_matches("/api/results");
+    if !(base.starts_with("http://") || base.starts_with("https://")) {
+        anyhow::bail!(
+            "invalid server URL {url:?}; accepted: http://HOST:PORT or https://HOST[:PORT]"
+        );
+    }
+    Ok(base)
+}
+
+/// GETs `base` + `path` and parses the answer as JSON; an answer other than
+/// HTTP 200 is an error carrying the server's `error` message.
+fn get_json(agent: &ureq::Agent, base: &str, path: &str) -> anyhow::Result<serde_json::Value> {
+    let u = format!("{base}{path}");
+    let mut resp = agent
+        .get(&u)
+        .call()
+        .with_context(|| format!("cannot reach the results server at {u}"))?;
+    let status = resp.status().as_u16();
+    let text = resp.body_mut().read_to_string().unwrap_or_default();
+    let v: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{u} answered HTTP {status} with something that is not JSON"))?;
+    if status != 200 {
+        anyhow::bail!(
+            "{u} answered HTTP {status}: {}",
+            v["error"].as_str().unwrap_or(text.trim())
+        );
+    }
+    Ok(v)
+}
+
+/// Downloads the submissions of the server's `list` whose device class
+/// contains `class`: a first filter on the CPU model of the list, then the
+/// full device class of each downloaded file. Also returns the device classes
+/// (or CPU models) of the submissions that did not match.
+fn matching_submissions(
+    agent: &ureq::Agent,
+    base: &str,
+    list: &serde_json::Value,
+    class: &str,
+) -> anyhow::Result<(Vec<ResultsFile>, std::collections::BTreeSet<String>)> {
+    let want = class.to_lowercase();
+    let cpu_part = want.split('·').next().unwrap_or("").trim().to_string();
+    let mut files = vec![];
+    let mut classes = std::collections::BTreeSet::new();
+    for s in list["submissions"].as_array().into_iter().flatten() {
+        let cpu = s["cpu_model"].as_str().unwrap_or("").to_lowercase();
+        let Some(id) = s["id"].as_str() else { continue };
+        if !cpu.contains(&cpu_part) {
+            classes.insert(s["cpu_model"].as_str().unwrap_or("").to_string());
+            continue;
+        }
+        let doc = get_json(agent, base, &format!("/api/results/{id}"))?;
+        let f = ResultsFile::parse(&format!("{base}/api/results/{id}"), &doc.to_string())?;
+        let dc = device_class(&f.env);
+        if dc.to_lowercase().contains(&want) {
+            files.push(f);
+        } else {
+            classes.insert(dc);
+        }
+    }
+    Ok((files, classes))
 }

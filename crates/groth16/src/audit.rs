@@ -73,15 +73,23 @@ pub fn mutation_audit(
             "the audit needs a satisfying witness; this one is not".into(),
         ));
     }
-    let eval = |row: &[(Fr, usize)]| row.iter().map(|(c, i)| *c * z[*i]).sum::<Fr>();
-    let (a, b, c): (Vec<Fr>, Vec<Fr>, Vec<Fr>) = (
-        m.a.iter().map(|r| eval(r)).collect(),
-        m.b.iter().map(|r| eval(r)).collect(),
-        m.c.iter().map(|r| eval(r)).collect(),
-    );
-    let occ = occurrences(&m);
+    let evaluated = Evaluated::new(&m, z);
+    let mut report = empty_report(circuit, &m)?;
+    // Variable 0 is the constant 1: not a witness.
+    for i in 1..z.len() {
+        evaluated.audit_variable(i, rng, &mut report);
+    }
+    Ok(report)
+}
+
+/// The report of `circuit` (constraint system `m`) before any mutation:
+/// the system, the circuit's name and its numbers of variables.
+fn empty_report(
+    circuit: &Circuit,
+    m: &ConstraintMatrices<Fr>,
+) -> Result<AuditReport, Groth16Error> {
     let cfg = circuit.config();
-    let mut report = AuditReport {
+    Ok(AuditReport {
         system: "groth16".into(),
         circuit: format!(
             "{} {} alpha {} arity {} leaves {}",
@@ -94,42 +102,85 @@ pub fn mutation_audit(
         targets: m.num_witness_variables,
         public_inputs: m.num_instance_variables - 1,
         ..Default::default()
-    };
-    let label = |i: usize| {
-        let kind = if i < m.num_instance_variables {
+    })
+}
+
+/// A constraint system evaluated at a satisfying assignment `z`: what each
+/// mutation of one variable is checked against.
+struct Evaluated<'a> {
+    /// The assignment.
+    z: &'a [Fr],
+    /// `A_j·z` of each constraint `j`.
+    a: Vec<Fr>,
+    /// `B_j·z` of each constraint `j`.
+    b: Vec<Fr>,
+    /// `C_j·z` of each constraint `j`.
+    c: Vec<Fr>,
+    /// Where each variable occurs ([`occurrences`]).
+    occ: Vec<Vec<(usize, Fr, Fr, Fr)>>,
+    /// The number of instance variables (the constant 1 and the public inputs).
+    num_instance: usize,
+}
+
+impl<'a> Evaluated<'a> {
+    /// Evaluates the constraints of `m` at `z`.
+    fn new(m: &ConstraintMatrices<Fr>, z: &'a [Fr]) -> Self {
+        let eval = |row: &[(Fr, usize)]| row.iter().map(|(c, i)| *c * z[*i]).sum::<Fr>();
+        Self {
+            z,
+            a: m.a.iter().map(|r| eval(r)).collect(),
+            b: m.b.iter().map(|r| eval(r)).collect(),
+            c: m.c.iter().map(|r| eval(r)).collect(),
+            occ: occurrences(m),
+            num_instance: m.num_instance_variables,
+        }
+    }
+
+    /// Variable `i` as the report names it: public input or witness, its
+    /// index, and the first constraint it occurs in (if any).
+    fn label(&self, i: usize) -> String {
+        let kind = if i < self.num_instance {
             format!("public input #{}", i - 1)
         } else {
-            format!("witness #{}", i - m.num_instance_variables)
+            format!("witness #{}", i - self.num_instance)
         };
-        match occ[i].first() {
+        match self.occ[i].first() {
             Some((j, ..)) => format!("{kind} (first in constraint {j})"),
             None => kind,
         }
-    };
-    // Variable 0 is the constant 1: not a witness.
-    for i in 1..z.len() {
-        if occ[i].is_empty() {
-            report.unconstrained.push(label(i));
+    }
+
+    /// Whether changing variable `i` by `delta` breaks some constraint.
+    fn killed(&self, i: usize, delta: Fr) -> bool {
+        let (a, b, c) = (&self.a, &self.b, &self.c);
+        self.occ[i]
+            .iter()
+            .any(|&(j, ca, cb, cc)| (a[j] + ca * delta) * (b[j] + cb * delta) != c[j] + cc * delta)
+    }
+
+    /// Audits variable `i` into `report`: notes it if it is unconstrained,
+    /// then mutates it to a random element (one draw from `rng`, always
+    /// made) and by +1, counting each mutation killed or recording its
+    /// survivor (a zero change is skipped).
+    fn audit_variable(&self, i: usize, rng: &mut dyn RngCore, report: &mut AuditReport) {
+        if self.occ[i].is_empty() {
+            report.unconstrained.push(self.label(i));
         }
-        let random = Fr::rand(rng) - z[i];
+        let random = Fr::rand(rng) - self.z[i];
         for (name, delta) in [("random", random), ("plus-one", Fr::from(1u64))] {
             if delta.is_zero() {
                 continue;
             }
             report.mutations += 1;
-            let killed = occ[i].iter().any(|&(j, ca, cb, cc)| {
-                (a[j] + ca * delta) * (b[j] + cb * delta) != c[j] + cc * delta
-            });
-            if killed {
+            if self.killed(i, delta) {
                 report.killed += 1;
             } else {
                 report.survivors.push(Survivor {
-                    location: label(i),
+                    location: self.label(i),
                     mutation: name.into(),
                     justification: None,
                 });
             }
         }
     }
-    Ok(report)
 }

@@ -776,69 +776,88 @@ pub fn verify_with(
     proof: &[u8],
     transcript: Transcript,
 ) -> Result<bool, Halo2Error> {
-    /// One `verify_proof` call per transcript type, reading through a
-    /// [`Tracked`] reader so that the bytes left unread can be counted.
-    fn run<'a, E, T>(
-        params: &ParamsKZG<Bn256>,
-        vk: &VerifyingKey<G1Affine>,
-        instance: &[Fr],
-        proof: Tracked<'a>,
-    ) -> bool
-    where
-        E: halo2_axiom::transcript::EncodedChallenge<G1Affine>,
-        T: TranscriptReadBuffer<Tracked<'a>, G1Affine, E>,
-    {
-        let strategy = SingleStrategy::new(params);
-        let mut transcript = T::init(proof);
-        verify_proof::<
-            KZGCommitmentScheme<Bn256>,
-            VerifierSHPLONK<'_, Bn256>,
-            E,
-            T,
-            SingleStrategy<'_, Bn256>,
-        >(
-            params.verifier_params(),
-            vk,
-            strategy,
-            &[&[instance]],
-            &mut transcript,
-        )
-        .is_ok()
+    if !canonical_encoding(proof, transcript) {
+        return Ok(false);
     }
-    let canonical = match transcript {
+    let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
+    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        verify_exact(params, vk, &instance, proof, transcript)
+    }));
+    Ok(res.unwrap_or(false))
+}
+
+/// Whether `proof` is a canonical encoding for `transcript`: every element
+/// has one encoding, so no two byte strings are the same proof.
+fn canonical_encoding(proof: &[u8], transcript: Transcript) -> bool {
+    match transcript {
         Transcript::Blake2b => canonical_transcript(proof),
         // EvmTranscript reads points as (x, y) with x, y < q on the curve and
         // scalars below r (non-canonical encodings are read errors), so every
         // element has one encoding; the length check is all that is left
         Transcript::Keccak => proof.len().is_multiple_of(32),
-    };
-    if !canonical {
-        return Ok(false);
     }
-    let instance: Vec<Fr> = public.0.iter().map(fr_from_ark).collect();
-    let res = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let read = std::cell::Cell::new(0);
-        let reader = Tracked {
-            data: proof,
-            read: &read,
-        };
-        let ok = match transcript {
-            Transcript::Blake2b => run::<
-                Challenge255<G1Affine>,
-                Blake2bRead<Tracked<'_>, G1Affine, Challenge255<G1Affine>>,
-            >(params, vk, &instance, reader),
-            #[cfg(feature = "evm")]
-            Transcript::Keccak => {
-                run::<evm::Challenge, evm::Reader<'_>>(params, vk, &instance, reader)
-            }
-            #[cfg(not(feature = "evm"))]
-            Transcript::Keccak => false,
-        };
-        // A proof is exactly its transcript: trailing bytes are rejected, so
-        // that no two byte strings are the same valid proof.
-        ok && read.get() == proof.len()
-    }));
-    Ok(res.unwrap_or(false))
+}
+
+/// Whether `proof` verifies for `instance` under `vk` with `transcript` and
+/// the transcript reads all of it. May panic on malformed bytes (inside
+/// halo2): [`verify_with`] catches that.
+fn verify_exact(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    instance: &[Fr],
+    proof: &[u8],
+    transcript: Transcript,
+) -> bool {
+    let read = std::cell::Cell::new(0);
+    let reader = Tracked {
+        data: proof,
+        read: &read,
+    };
+    let ok = match transcript {
+        Transcript::Blake2b => verify_transcript::<
+            Challenge255<G1Affine>,
+            Blake2bRead<Tracked<'_>, G1Affine, Challenge255<G1Affine>>,
+        >(params, vk, instance, reader),
+        #[cfg(feature = "evm")]
+        Transcript::Keccak => {
+            verify_transcript::<evm::Challenge, evm::Reader<'_>>(params, vk, instance, reader)
+        }
+        #[cfg(not(feature = "evm"))]
+        Transcript::Keccak => false,
+    };
+    // A proof is exactly its transcript: trailing bytes are rejected, so
+    // that no two byte strings are the same valid proof.
+    ok && read.get() == proof.len()
+}
+
+/// One `verify_proof` call per transcript type, reading through a
+/// [`Tracked`] reader so that the bytes left unread can be counted.
+fn verify_transcript<'a, E, T>(
+    params: &ParamsKZG<Bn256>,
+    vk: &VerifyingKey<G1Affine>,
+    instance: &[Fr],
+    proof: Tracked<'a>,
+) -> bool
+where
+    E: halo2_axiom::transcript::EncodedChallenge<G1Affine>,
+    T: TranscriptReadBuffer<Tracked<'a>, G1Affine, E>,
+{
+    let strategy = SingleStrategy::new(params);
+    let mut transcript = T::init(proof);
+    verify_proof::<
+        KZGCommitmentScheme<Bn256>,
+        VerifierSHPLONK<'_, Bn256>,
+        E,
+        T,
+        SingleStrategy<'_, Bn256>,
+    >(
+        params.verifier_params(),
+        vk,
+        strategy,
+        &[&[instance]],
+        &mut transcript,
+    )
+    .is_ok()
 }
 
 /// A reader over proof bytes that counts what the transcript consumed

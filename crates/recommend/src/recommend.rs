@@ -311,6 +311,26 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
         ));
     }
     let models = fits(&stmts);
+    let threads = thread_counts(&stmts, budget)?;
+    let (mut ranked, excluded) = split_candidates(&stmts, &all, budget, &threads, &models);
+    rank(&mut ranked, budget.optimize);
+    let fits = used_fits(models, &ranked, &excluded);
+    Ok(Recommendation {
+        fits,
+        budget: budget.clone(),
+        ranked,
+        excluded,
+        records: all.len(),
+        files: files.len(),
+    })
+}
+
+/// The thread counts to consider: the budget's, else every one measured on
+/// its target (an error when there is none).
+fn thread_counts(
+    stmts: &BTreeMap<Statement, Facts>,
+    budget: &Budget,
+) -> Result<BTreeSet<usize>, String> {
     let threads: BTreeSet<usize> = match budget.threads {
         Some(t) => [t].into(),
         None => stmts
@@ -326,10 +346,23 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
             budget.target
         ));
     }
+    Ok(threads)
+}
+
+/// Every statement at every thread count as a candidate, sorted into those
+/// that meet `budget` (unranked) and those excluded with the budgets they
+/// break, each in statement then thread order.
+fn split_candidates(
+    stmts: &BTreeMap<Statement, Facts>,
+    all: &[&Record],
+    budget: &Budget,
+    threads: &BTreeSet<usize>,
+    models: &BTreeMap<FitKey, Fit>,
+) -> (Vec<Candidate>, Vec<Excluded>) {
     let (mut ranked, mut excluded) = (vec![], vec![]);
-    for (s, f) in &stmts {
-        for &t in &threads {
-            let c = candidate(&stmts, (s, f), &all, (budget.target, t), &models);
+    for (s, f) in stmts {
+        for &t in threads {
+            let c = candidate(stmts, (s, f), all, (budget.target, t), models);
             let breaks = breaches(&c, budget);
             if breaks.is_empty() {
                 ranked.push(c);
@@ -341,8 +374,14 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
             }
         }
     }
+    (ranked, excluded)
+}
+
+/// Ranks `ranked` by `optimize` (then the tie-breaks of [`key`]; a stable
+/// sort) and marks the Pareto front of prove time, gas and proof size.
+fn rank(ranked: &mut [Candidate], optimize: Objective) {
     ranked.sort_by(|a, b| {
-        let (ka, kb) = (key(a, budget.optimize), key(b, budget.optimize));
+        let (ka, kb) = (key(a, optimize), key(b, optimize));
         ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
     });
     // with no gas known at all, the front is of prove time and proof size
@@ -358,15 +397,6 @@ pub fn recommend(files: &[ResultsFile], budget: &Budget) -> Result<Recommendatio
     for (c, f) in ranked.iter_mut().zip(on) {
         c.pareto = f;
     }
-    let fits = used_fits(models, &ranked, &excluded);
-    Ok(Recommendation {
-        fits,
-        budget: budget.clone(),
-        ranked,
-        excluded,
-        records: all.len(),
-        files: files.len(),
-    })
 }
 
 /// The fits that some prediction of `ranked` or `excluded` used.

@@ -405,29 +405,39 @@ pub fn claims(recs: &[&Record]) -> Vec<Claim> {
     let setup = grid(recs, "setup");
     let prove = grid(recs, "prove");
     let rss = rss_grid(recs);
+    let mut all = fig4_claims(&setup, &prove);
+    all.extend(fig5_claims(&setup, &prove, &rss));
+    all
+}
+
+/// Figure 4's statements: Poseidon or Poseidon2 is the fastest hash in
+/// Groth16 (snarkjs setup and prove, zkbench prove).
+fn fig4_claims(setup: &Grid, prove: &Grid) -> Vec<Claim> {
     let p = ["poseidon", "poseidon2"];
-    let snark3 = ["snarkjs-groth16", "snarkjs-plonk", "snarkjs-fflonk"];
     vec![
         fastest_claim(
-            &prove,
+            prove,
             "Fig. 4(a): in snarkjs Groth16, Poseidon or Poseidon2 proves fastest",
             "snarkjs-groth16",
             &p,
         ),
         fastest_claim(
-            &setup,
+            setup,
             "Fig. 4(a): in snarkjs Groth16, Poseidon or Poseidon2 sets up fastest",
             "snarkjs-groth16",
             &p,
         ),
-        fastest_claim(
-            &prove,
-            "The same for zkbench Groth16 (prove)",
-            "groth16",
-            &p,
-        ),
+        fastest_claim(prove, "The same for zkbench Groth16 (prove)", "groth16", &p),
+    ]
+}
+
+/// Figure 5's statements: how snarkjs Groth16, PLONK and fflonk rank on MiMC
+/// in setup time, prove time and prover memory.
+fn fig5_claims(setup: &Grid, prove: &Grid, rss: &Grid) -> Vec<Claim> {
+    let snark3 = ["snarkjs-groth16", "snarkjs-plonk", "snarkjs-fflonk"];
+    vec![
         order_claim(
-            &setup,
+            setup,
             "Fig. 5(a): on MiMC, snarkjs Groth16's setup is the slowest of the three",
             &snark3,
             "snarkjs-groth16",
@@ -435,7 +445,7 @@ pub fn claims(recs: &[&Record]) -> Vec<Claim> {
             fmt_seconds,
         ),
         order_claim(
-            &setup,
+            setup,
             "Fig. 5(a): on MiMC, snarkjs PLONK's setup is the fastest of the three",
             &snark3,
             "snarkjs-plonk",
@@ -443,7 +453,7 @@ pub fn claims(recs: &[&Record]) -> Vec<Claim> {
             fmt_seconds,
         ),
         order_claim(
-            &prove,
+            prove,
             "Fig. 5(a): on MiMC, snarkjs Groth16 proves fastest",
             &snark3,
             "snarkjs-groth16",
@@ -451,7 +461,7 @@ pub fn claims(recs: &[&Record]) -> Vec<Claim> {
             fmt_seconds,
         ),
         order_claim(
-            &rss,
+            rss,
             "Fig. 5(b): on MiMC, fflonk's prover needs the most memory",
             &snark3,
             "snarkjs-fflonk",
@@ -459,7 +469,7 @@ pub fn claims(recs: &[&Record]) -> Vec<Claim> {
             fmt_mib,
         ),
         order_claim(
-            &rss,
+            rss,
             "Fig. 5(b): on MiMC, Groth16's prover needs the least memory",
             &snark3,
             "snarkjs-groth16",

@@ -83,59 +83,11 @@ pub fn runs_over_time(h: &mut String, points: &[Point], cases: usize) {
         h.push_str("<p>No measured runs of this class match these filters.</p>");
         return;
     }
-    let pts = series.iter().flat_map(|s| s.1.iter());
-    let (mut t0, mut t1, mut lo, mut hi) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(t, m, _) in pts {
-        (t0, t1) = (t0.min(t), t1.max(t));
-        (lo, hi) = (lo.min(m.log10()), hi.max(m.log10()));
-    }
-    let (d0, mut d1) = (lo.floor() as i32, hi.ceil() as i32);
-    if d1 <= d0 {
-        d1 = d0 + 1;
-    }
-    let span = (t1 - t0).max(1.0);
-    let x = |t: f64| {
-        if t1 > t0 {
-            LEFT + (t - t0) / span * PW
-        } else {
-            LEFT + PW / 2.0
-        }
-    };
-    let y = |m: f64| TOP + PH - (m.log10() - d0 as f64) / (d1 - d0) as f64 * PH;
-    let legend_h = TOP + 20.0 * series.len() as f64 + 24.0;
-    let height = (TOP + PH + BOTTOM).max(legend_h);
-    let _ = write!(
-        h,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" role=\"img\" \
-         aria-label=\"median time per run against the time received, one line per case\" \
-         style=\"font:12px system-ui,sans-serif\">\
-         <rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{PW}\" height=\"{PH}\" fill=\"none\" stroke=\"#999\"/>"
-    );
-    axes(h, d0, d1, t0, t1, &x);
+    let scale = Scale::fit(&series);
+    open_svg(h, series.len());
+    axes(h, scale.d0, scale.d1, scale.t0, scale.t1, &|t| scale.x(t));
     for (i, (label, ps)) in series.iter().enumerate() {
-        let c = COLOURS[i % COLOURS.len()];
-        let line: Vec<String> = ps
-            .iter()
-            .map(|&(t, m, _)| format!("{:.1},{:.1}", x(t), y(m)))
-            .collect();
-        let _ = write!(
-            h,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"1.5\"/>",
-            line.join(" ")
-        );
-        for &(t, m, id) in ps {
-            let _ = write!(
-                h,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>{}: {} at {} UTC ({})</title></circle>",
-                x(t),
-                y(m),
-                esc(label),
-                fmt_seconds(m),
-                label_time(t),
-                esc(&id[..id.len().min(10)])
-            );
-        }
-        legend(h, i, c, label);
+        draw_series(h, &scale, i, label, ps);
     }
     if total > series.len() {
         let _ = write!(
@@ -146,6 +98,89 @@ pub fn runs_over_time(h: &mut String, points: &[Point], cases: usize) {
         );
     }
     h.push_str("</svg>");
+}
+
+/// The plot's scales: times `t0..=t1` (epoch seconds) across, decades
+/// `d0..d1` (of seconds, at least one) up.
+struct Scale {
+    t0: f64,
+    t1: f64,
+    d0: i32,
+    d1: i32,
+}
+
+impl Scale {
+    /// The scales that hold every point of `series` (not empty).
+    fn fit(series: &[Series<'_>]) -> Self {
+        let pts = series.iter().flat_map(|s| s.1.iter());
+        let (mut t0, mut t1, mut lo, mut hi) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for &(t, m, _) in pts {
+            (t0, t1) = (t0.min(t), t1.max(t));
+            (lo, hi) = (lo.min(m.log10()), hi.max(m.log10()));
+        }
+        let (d0, mut d1) = (lo.floor() as i32, hi.ceil() as i32);
+        if d1 <= d0 {
+            d1 = d0 + 1;
+        }
+        Self { t0, t1, d0, d1 }
+    }
+
+    /// The x of time `t` (mid-plot when all points share one time).
+    fn x(&self, t: f64) -> f64 {
+        let span = (self.t1 - self.t0).max(1.0);
+        if self.t1 > self.t0 {
+            LEFT + (t - self.t0) / span * PW
+        } else {
+            LEFT + PW / 2.0
+        }
+    }
+
+    /// The y of median `m` seconds (log scale).
+    fn y(&self, m: f64) -> f64 {
+        TOP + PH - (m.log10() - self.d0 as f64) / (self.d1 - self.d0) as f64 * PH
+    }
+}
+
+/// Opens the SVG, tall enough for the plot and a legend of `n` series, and
+/// draws the plot's frame.
+fn open_svg(h: &mut String, n: usize) {
+    let legend_h = TOP + 20.0 * n as f64 + 24.0;
+    let height = (TOP + PH + BOTTOM).max(legend_h);
+    let _ = write!(
+        h,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" role=\"img\" \
+         aria-label=\"median time per run against the time received, one line per case\" \
+         style=\"font:12px system-ui,sans-serif\">\
+         <rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{PW}\" height=\"{PH}\" fill=\"none\" stroke=\"#999\"/>"
+    );
+}
+
+/// Series `i` (`label`, points `ps`): its line, a point per run with the
+/// run in its title, and its legend entry.
+fn draw_series(h: &mut String, scale: &Scale, i: usize, label: &str, ps: &[(f64, f64, &str)]) {
+    let c = COLOURS[i % COLOURS.len()];
+    let line: Vec<String> = ps
+        .iter()
+        .map(|&(t, m, _)| format!("{:.1},{:.1}", scale.x(t), scale.y(m)))
+        .collect();
+    let _ = write!(
+        h,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{c}\" stroke-width=\"1.5\"/>",
+        line.join(" ")
+    );
+    for &(t, m, id) in ps {
+        let _ = write!(
+            h,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{c}\"><title>{}: {} at {} UTC ({})</title></circle>",
+            scale.x(t),
+            scale.y(m),
+            esc(label),
+            fmt_seconds(m),
+            label_time(t),
+            esc(&id[..id.len().min(10)])
+        );
+    }
+    legend(h, i, c, label);
 }
 
 /// The axes' ticks, labels and titles (with units).
