@@ -22,8 +22,8 @@
 //! Its sums and differences are branch-free ([`crate::field`]'s, equal to
 //! ark-ff's): ark-ff's conditional subtraction of `p` is mispredicted about
 //! every second butterfly. That took 7-9% off the transform at 2^13 and 2^16
-//! points on one thread (both timed in one run, 2-core Zen 3 VM), level with
-//! halo2curves' `best_fft`.
+//! points on one thread (both timed in one run, 2-core Zen 3 VM), within
+//! 0-10% of halo2curves' `best_fft` there.
 //!
 //! The domain generator is `Fr::get_root_of_unity(n)`, ark-poly's
 //! `Radix2EvaluationDomain` generator, and the coset offset ark-groth16's, so
