@@ -859,6 +859,21 @@ mod tests {
         Fq::new_unchecked(BigInt(limbs))
     }
 
+    /// Five `Fr` edge values (0, 1, −1, the raw limb 1, `p − 1` as raw
+    /// limbs), then `random` random ones from `rng`.
+    fn fr_values(rng: &mut ChaCha20Rng, random: usize) -> Vec<Fr> {
+        let mr = Fr::MODULUS.0;
+        let mut fr: Vec<Fr> = vec![
+            Fr::zero(),
+            Fr::from(1u64),
+            -Fr::from(1u64),
+            Fr::new_unchecked(BigInt([1, 0, 0, 0])),
+            Fr::new_unchecked(BigInt([mr[0] - 1, mr[1], mr[2], mr[3]])),
+        ];
+        fr.extend((0..random).map(|_| Fr::rand(rng)));
+        fr
+    }
+
     /// Edge values: 0, 1, 2, −1, −2, Montgomery forms 0..3 and p−1, p−2,
     /// values near 2^256 − p mod p and near 2^255 / 2^254, all-ones words.
     fn edge_values() -> Vec<Fq> {
@@ -992,15 +1007,7 @@ mod tests {
             assert_eq!(cios_q(&w[0], &w[1]), w[0] * w[1]);
             assert_eq!(cios_q(&w[0], &w[0]), w[0].square());
         }
-        let mr = Fr::MODULUS.0;
-        let mut fr: Vec<Fr> = vec![
-            Fr::zero(),
-            Fr::from(1u64),
-            -Fr::from(1u64),
-            Fr::new_unchecked(BigInt([1, 0, 0, 0])),
-            Fr::new_unchecked(BigInt([mr[0] - 1, mr[1], mr[2], mr[3]])),
-        ];
-        fr.extend((0..500).map(|_| Fr::rand(&mut rng)));
+        let fr = fr_values(&mut rng, 500);
         for a in &fr {
             for b in &fr[..5] {
                 assert_eq!(cios_r(a, b), *a * b, "{a} · {b}");
@@ -1029,15 +1036,7 @@ mod tests {
                 }
             }
         }
-        let mr = Fr::MODULUS.0;
-        let mut fr: Vec<Fr> = vec![
-            Fr::zero(),
-            Fr::from(1u64),
-            -Fr::from(1u64),
-            Fr::new_unchecked(BigInt([1, 0, 0, 0])),
-            Fr::new_unchecked(BigInt([mr[0] - 1, mr[1], mr[2], mr[3]])),
-        ];
-        fr.extend((0..200).map(|_| Fr::rand(&mut rng)));
+        let fr = fr_values(&mut rng, 200);
         for a in &fr {
             for b in &fr[..5] {
                 for (x, y) in [(a, b), (b, a)] {
