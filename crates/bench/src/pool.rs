@@ -1,4 +1,5 @@
-//! Private-pool cases (`kind = "pool"`, suite `pool`): seed 003's figure 10
+//! Private-pool cases (`kind = "pool"`, suite `pool`): figure 10 of the
+//! hash-benchmark paper (Guo et al.)
 //! (prove time of the batch and withdraw circuits, gas per transaction,
 //! against slot and era depth) and its table 2's Tornado Cash baseline, on
 //! the embedded EVM (revm) with zkbench-pool.
@@ -66,7 +67,7 @@ impl Backend for PoolBench {
     }
 
     fn description(&self) -> &'static str {
-        "private pool (pool cases): seed 003's design and the Tornado Cash baseline end to end in revm: prove times of the batch and withdraw circuits, gas of deposit, commit and withdraw"
+        "private pool (pool cases): zkbench's pool design and the Tornado Cash baseline end to end in revm: prove times of the batch and withdraw circuits, gas of deposit, commit and withdraw"
     }
 
     fn handles(&self, case: &Case) -> bool {

@@ -25,7 +25,7 @@
 //! circuits = ["spend"]
 //! threads = [0]                       # 0 = all cores
 //!
-//! [[sweep]]                           # the private pool (docs/pool.md), seed 003's figure 10
+//! [[sweep]]                           # the private pool (docs/pool.md), figure 10 of Guo et al.
 //! kind = "pool"
 //! systems = ["zkbench"]               # this design; "tornado": the classic design (leaves = ["2^20"])
 //! hashes = ["poseidon2"]

@@ -1,15 +1,14 @@
 //! A read-only memory map of a prover cache file (Unix): one call into
-//! `memmap2`, one of the workspace's two modules allowed `unsafe` (the other
-//! is the AVX-512 MSM kernel, `avx512`).
+//! `memmap2`, one of the workspace's three modules allowed `unsafe` (the
+//! others are the MSM's x86-64 kernels, `avx512` and `avx2`).
 //!
 //! Why a map: the prover cache of a proving key is mostly fixed-base table
 //! points (41 of the 47 MB for the gnark-Poseidon2 membership key). Read
 //! into fresh memory, every 4 KiB page of it costs a page fault (19 ms on
 //! this project's 2-core machine); mapped from the page cache, the kernel
 //! maps the same pages in sixteen at a time as they are first read (3 ms with
-//! the checksum pass that reads them all), and there is no copy. Issue 17
-//! names it: "fixed-base tables in a key format that loads fast
-//! (memory-mapped or built lazily, cold close to warm)".
+//! the checksum pass that reads them all), and there is no copy: fixed-base
+//! tables in a key format that loads fast, a cold proof close to a warm one.
 //!
 //! # Safety
 //!

@@ -1,5 +1,5 @@
 //! The pool's slot-insert circuit (statement in
-//! [`zkbench_statement::pool`]): the sequencer's batch proof of seed 003,
+//! [`zkbench_statement::pool`]): the sequencer's batch proof of the pool,
 //! with the era-tree insertion proven in the circuit instead of hashed on
 //! chain. Setup, witness and proof use the same keys and prover as
 //! [`crate::Circuit`].

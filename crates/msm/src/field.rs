@@ -465,12 +465,12 @@ pub trait MsmField: crate::inverse::BatchInverse {
         false
     }
     /// The batched affine additions `(qx, qy) += (px, py)` of `groups`
-    /// groups of eight (no `px = qx`), eight lanes at a time with AVX-512
-    /// IFMA ([`crate::avx512`]); `false` (nothing done) where this CPU or
-    /// target has no such kernel.
+    /// groups of eight (no `px = qx`) in a vector kernel ([`VectorKernel`]);
+    /// `px` and `py` are scratch the kernel may overwrite; `false` (nothing
+    /// done) where this CPU or target has no such kernel.
     fn batch_add_x8(
-        _px: &[u64],
-        _py: &[u64],
+        _px: &mut [u64],
+        _py: &mut [u64],
         _qx: &mut [u64],
         _qy: &mut [u64],
         _groups: usize,
@@ -479,12 +479,6 @@ pub trait MsmField: crate::inverse::BatchInverse {
     }
 }
 
-/// The eight-lane batch kernel of this target: AVX-512 IFMA on x86_64
-/// (chosen at run time); in a WebAssembly build, the fused multiply-add
-/// kernel where it has `relaxed-simd` (used where the engine fuses it),
-/// else SIMD128's where it has `simd128`.
-#[cfg(target_arch = "x86_64")]
-use crate::avx512 as x8;
 #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
 use crate::fma as x8;
 #[cfg(all(
@@ -493,6 +487,12 @@ use crate::fma as x8;
     not(target_feature = "relaxed-simd")
 ))]
 use crate::simd128 as x8;
+/// The eight-lane batch kernel of this target: AVX-512 IFMA or AVX2 + FMA3
+/// on x86_64 (chosen at run time, [`crate::x86`]); in a WebAssembly build, the fused multiply-add
+/// kernel where it has `relaxed-simd` (used where the engine fuses it),
+/// else SIMD128's where it has `simd128`.
+#[cfg(target_arch = "x86_64")]
+use crate::x86 as x8;
 
 /// The vector kernel of the MSM's batched affine additions compiled into
 /// this build ([`MsmField::batch_add_x8`]).
@@ -500,6 +500,9 @@ use crate::simd128 as x8;
 pub enum VectorKernel {
     /// Eight lanes of AVX-512 IFMA ([`crate::avx512`], x86_64).
     Avx512Ifma,
+    /// Four lanes of AVX2 with FMA3's fused multiply-add on doubles
+    /// ([`crate::avx2`], x86_64 without AVX-512 IFMA).
+    Avx2Fma,
     /// Two lanes of relaxed SIMD's fused multiply-add on doubles
     /// ([`crate::fma`], WebAssembly with `relaxed-simd`).
     Fma,
@@ -511,7 +514,8 @@ pub enum VectorKernel {
 }
 
 impl VectorKernel {
-    /// The kernel this build has.
+    /// The best kernel this build has (x86_64 builds have both AVX-512
+    /// IFMA and AVX2 + FMA3 and run the first the CPU has: [`Self::here`]).
     pub const fn built() -> Self {
         if cfg!(target_arch = "x86_64") {
             Self::Avx512Ifma
@@ -524,10 +528,29 @@ impl VectorKernel {
         }
     }
 
-    /// Its name in records: `avx512-ifma`, `fma`, `simd128`, `none`.
+    /// The kernel the batches run in now: [`Self::built`] where it runs
+    /// ([`Self::running`]), on x86_64 the one this CPU has, else `None`.
+    pub fn here() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            crate::x86::kernel()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            if Self::running() {
+                Self::built()
+            } else {
+                Self::None
+            }
+        }
+    }
+
+    /// Its name in records: `avx512-ifma`, `avx2-fma`, `fma`, `simd128`,
+    /// `none`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Avx512Ifma => "avx512-ifma",
+            Self::Avx2Fma => "avx2-fma",
             Self::Fma => "fma",
             Self::Simd128 => "simd128",
             Self::None => "none",
@@ -555,8 +578,9 @@ impl VectorKernel {
 
     /// Turns the WebAssembly kernel on or off for every thread (the scalar
     /// path then does the batches, with the same results), for before/after
-    /// measurements in one module; natively the environment variable
-    /// `ZKBENCH_NO_AVX512` does this instead, and this does nothing.
+    /// measurements in one module; natively the environment variables
+    /// `ZKBENCH_NO_AVX512` and `ZKBENCH_NO_AVX2` do this instead, and this
+    /// does nothing.
     pub fn set_on(on: bool) {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         x8::set_enabled(on);
@@ -610,8 +634,8 @@ macro_rules! msm_field {
                 all(target_arch = "wasm32", target_feature = "simd128")
             ))]
             fn batch_add_x8(
-                px: &[u64],
-                py: &[u64],
+                px: &mut [u64],
+                py: &mut [u64],
                 qx: &mut [u64],
                 qy: &mut [u64],
                 groups: usize,

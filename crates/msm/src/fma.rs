@@ -52,10 +52,13 @@
 //! products, so the kernel runs only after [`fused`] has seen it round
 //! once; otherwise the prover takes the scalar path.
 //!
-//! The arithmetic is written once over a two-lane abstraction (`Pair`)
-//! with two implementations: `v128` on `wasm32` with `relaxed-simd`, and
-//! plain arrays with [`f64::mul_add`] everywhere, which is how
-//! `cargo test -p zkbench-msm` checks it natively against ark-ff.
+//! The arithmetic is written once over a lane abstraction (`FmaLanes`)
+//! with three implementations: two lanes of `v128` on `wasm32` with
+//! `relaxed-simd`; four lanes of `__m256i` with AVX2 and FMA3 natively
+//! ([`crate::avx2`], which converts ark-ff's limbs to this module's form in
+//! its registers: `F::from_words`, `F::to_words`); and plain arrays with
+//! [`f64::mul_add`] everywhere, which is how `cargo test -p zkbench-msm`
+//! checks it natively against ark-ff at two and four lanes.
 #![cfg_attr(
     not(all(target_arch = "wasm32", target_feature = "relaxed-simd")),
     allow(dead_code)
@@ -139,15 +142,18 @@ const COLUMN_START: [u64; 2 * L + 1] = {
     r
 };
 
-/// Two 64-bit lanes, read as integers or as doubles: the operations the
-/// kernel needs, on `v128` in WebAssembly and on arrays elsewhere (tests).
-/// Integer arithmetic wraps.
-pub(crate) trait Pair: Copy {
-    /// Both lanes equal to `x`.
+/// `LANES` 64-bit lanes, read as integers or as doubles: the operations
+/// the kernel needs, on `v128` in WebAssembly (two lanes), on `__m256i` with
+/// AVX2 and FMA natively ([`crate::avx2`], four lanes) and on arrays
+/// (tests). Integer arithmetic wraps.
+pub(crate) trait FmaLanes: Copy {
+    /// Lanes per register (a divisor of eight).
+    const LANES: usize;
+    /// Every lane equal to `x`.
     fn splat(x: u64) -> Self;
-    /// Two lanes from two words.
+    /// Lanes from [`FmaLanes::LANES`] words.
     fn load(src: &[u64]) -> Self;
-    /// Writes the lanes to two words.
+    /// Writes the lanes to [`FmaLanes::LANES`] words.
     fn store(self, dst: &mut [u64]);
     /// Lane-wise `self + b`.
     fn add(self, b: Self) -> Self;
@@ -159,6 +165,9 @@ pub(crate) trait Pair: Copy {
     fn mul_low(self, b: Self) -> Self;
     /// Lane-wise logical shift right.
     fn shr_u(self, n: u32) -> Self;
+    /// Lane-wise shift left (bits beyond 64 dropped).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    fn shl(self, n: u32) -> Self;
     /// `a` where `mask` has ones, `b` where it has zeros.
     fn select(mask: Self, a: Self, b: Self) -> Self;
     /// Lane-wise `a·b + c` of doubles, rounded once (fused).
@@ -167,16 +176,17 @@ pub(crate) trait Pair: Copy {
     fn fsub(self, b: Self) -> Self;
 }
 
-/// [`Pair`] as plain arrays: the reference the tests run natively.
+/// [`FmaLanes`] as plain arrays of `N` lanes: the reference the tests run
+/// natively.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(not(test), allow(dead_code))]
-pub(crate) struct Portable([u64; 2]);
+pub(crate) struct Portable<const N: usize = 2>([u64; N]);
 
 #[cfg_attr(not(test), allow(dead_code))]
-impl Portable {
+impl<const N: usize> Portable<N> {
     #[inline(always)]
     fn map2(self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
-        Self([f(self.0[0], b.0[0]), f(self.0[1], b.0[1])])
+        Self(std::array::from_fn(|i| f(self.0[i], b.0[i])))
     }
     #[inline(always)]
     fn fmap2(self, b: Self, f: impl Fn(f64, f64) -> f64) -> Self {
@@ -184,15 +194,16 @@ impl Portable {
     }
 }
 
-impl Pair for Portable {
+impl<const N: usize> FmaLanes for Portable<N> {
+    const LANES: usize = N;
     fn splat(x: u64) -> Self {
-        Self([x; 2])
+        Self([x; N])
     }
     fn load(src: &[u64]) -> Self {
-        Self([src[0], src[1]])
+        Self(std::array::from_fn(|i| src[i]))
     }
     fn store(self, dst: &mut [u64]) {
-        dst[..2].copy_from_slice(&self.0);
+        dst[..N].copy_from_slice(&self.0);
     }
     fn add(self, b: Self) -> Self {
         self.map2(b, u64::wrapping_add)
@@ -208,6 +219,9 @@ impl Pair for Portable {
     }
     fn shr_u(self, n: u32) -> Self {
         Self(self.0.map(|x| x >> n))
+    }
+    fn shl(self, n: u32) -> Self {
+        Self(self.0.map(|x| x << n))
     }
     fn select(mask: Self, a: Self, b: Self) -> Self {
         Self(std::array::from_fn(|i| {
@@ -225,7 +239,7 @@ impl Pair for Portable {
     }
 }
 
-/// [`Pair`] in WebAssembly SIMD128 registers.
+/// [`FmaLanes`] in WebAssembly SIMD128 registers.
 #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
 mod wasm {
     use crate::simd128::wasm::{load_words, store_words};
@@ -235,7 +249,8 @@ mod wasm {
     #[derive(Clone, Copy)]
     pub(crate) struct Simd(v128);
 
-    impl super::Pair for Simd {
+    impl super::FmaLanes for Simd {
+        const LANES: usize = 2;
         #[inline(always)]
         fn splat(x: u64) -> Self {
             Self(u64x2_splat(x))
@@ -269,6 +284,10 @@ mod wasm {
             Self(u64x2_shr(self.0, n))
         }
         #[inline(always)]
+        fn shl(self, n: u32) -> Self {
+            Self(i64x2_shl(self.0, n))
+        }
+        #[inline(always)]
         fn select(mask: Self, a: Self, b: Self) -> Self {
             Self(v128_bitselect(a.0, b.0, mask.0))
         }
@@ -289,17 +308,17 @@ use wasm::Simd;
 /// Two `Fq` elements (`x·2^255 mod p`): limb `i` of both lanes in
 /// `self.0[i]`, each limb below `2^51`, each value below `p`.
 #[derive(Clone, Copy)]
-pub(crate) struct F<V: Pair>([V; L]);
+pub(crate) struct F<V: FmaLanes>([V; L]);
 
 /// Two `Fq2 = Fq[u]/(u² + 1)` elements.
 #[derive(Clone, Copy)]
-pub(crate) struct F2<V: Pair>([F<V>; 2]);
+pub(crate) struct F2<V: FmaLanes>([F<V>; 2]);
 
 /// `x >> 51` for a signed `|x| < 2^62`, as a logical shift of `x + 2^62`
 /// (SSE has no 64-bit arithmetic shift: engines emulate `i64x2.shr_s` with
 /// several instructions).
 #[inline(always)]
-fn carry<V: Pair>(x: V) -> V {
+fn carry<V: FmaLanes>(x: V) -> V {
     x.add(V::splat(1 << 62))
         .shr_u(W)
         .sub(V::splat(1 << (62 - W)))
@@ -307,7 +326,7 @@ fn carry<V: Pair>(x: V) -> V {
 
 /// An integer limb below `2^52` as a double.
 #[inline(always)]
-fn to_double<V: Pair>(x: V) -> V {
+fn to_double<V: FmaLanes>(x: V) -> V {
     let c = V::splat(C52.to_bits());
     x.add(c).fsub(c)
 }
@@ -315,7 +334,7 @@ fn to_double<V: Pair>(x: V) -> V {
 /// `a − b` limb by limb with one borrow chain (normalised limbs): the
 /// difference modulo `2^255` and the final borrow (1 where `a < b`).
 #[inline(always)]
-fn sub_limbs<V: Pair>(a: [V; L], b: [V; L]) -> ([V; L], V) {
+fn sub_limbs<V: FmaLanes>(a: [V; L], b: [V; L]) -> ([V; L], V) {
     let mask = V::splat(MASK);
     let mut borrow = V::splat(0);
     let d = std::array::from_fn(|i| {
@@ -329,7 +348,7 @@ fn sub_limbs<V: Pair>(a: [V; L], b: [V; L]) -> ([V; L], V) {
 /// `a + b` limb by limb with one carry chain (normalised limbs; the carry
 /// out of the top limb is dropped).
 #[inline(always)]
-fn add_limbs<V: Pair>(a: [V; L], b: [V; L]) -> [V; L] {
+fn add_limbs<V: FmaLanes>(a: [V; L], b: [V; L]) -> [V; L] {
     let mask = V::splat(MASK);
     let mut carry = V::splat(0);
     std::array::from_fn(|i| {
@@ -341,14 +360,14 @@ fn add_limbs<V: Pair>(a: [V; L], b: [V; L]) -> [V; L] {
 
 /// `x − p` if that is not negative, else `x` (normalised limbs, `x < 2p`).
 #[inline(always)]
-fn reduce_once<V: Pair>(x: [V; L]) -> F<V> {
+fn reduce_once<V: FmaLanes>(x: [V; L]) -> F<V> {
     let (d, borrow) = sub_limbs(x, P.map(V::splat));
     // borrow = 1 where x < p: keep x there
     let keep = V::splat(0).sub(borrow);
     F(std::array::from_fn(|i| V::select(keep, x[i], d[i])))
 }
 
-impl<V: Pair> F<V> {
+impl<V: FmaLanes> F<V> {
     /// `a·b·2^-255 mod p` for `a, b < p`; the result is below `p`.
     #[inline(always)]
     fn mul(a: Self, b: Self) -> Self {
@@ -431,112 +450,200 @@ impl<V: Pair> F<V> {
         reduce_once(add_limbs(a.0, b.0))
     }
 
+    /// A set from the layout (`V::LANES` words per limb, limb-major).
     #[inline(always)]
-    fn load(src: &[u64]) -> Self {
-        Self(std::array::from_fn(|i| V::load(&src[2 * i..2 * i + 2])))
+    pub(crate) fn load(src: &[u64]) -> Self {
+        let n = V::LANES;
+        Self(std::array::from_fn(|i| V::load(&src[n * i..n * (i + 1)])))
     }
 
+    /// Writes the set to the layout.
     #[inline(always)]
-    fn store(self, dst: &mut [u64]) {
+    pub(crate) fn store(self, dst: &mut [u64]) {
+        let n = V::LANES;
         for (i, v) in self.0.iter().enumerate() {
-            v.store(&mut dst[2 * i..2 * i + 2]);
+            v.store(&mut dst[n * i..n * (i + 1)]);
         }
     }
 }
 
-/// Field elements in sets of two lanes, four sets per group of eight of
-/// [`crate::field::MsmField::batch_add_x8`]: a set of two `Fq` elements is
-/// [`Soa::FQ_SUB`] words, limb-major (limb `l` of lane `i` is word
-/// `2l + i`), each `x·2^255 mod p` for ark-ff's `x·2^256`; a set of two
-/// `Fq2` elements is the set of their `c0`, then that of their `c1`.
-pub(crate) struct Soa;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+impl<V: FmaLanes> F<V> {
+    /// Lanes of ark-ff's `x·2^256 mod p` given as four 64-bit words each
+    /// (`w[i]`: word `i` of every lane), as this module's `x·2^255`: the
+    /// words regrouped into 51-bit limbs, then halved modulo `p` (`p` added
+    /// to odd values first). The layout conversion of the AVX2 kernel, done
+    /// in its registers.
+    #[inline(always)]
+    pub(crate) fn from_words(w: [V; 4]) -> Self {
+        let mask = V::splat(MASK);
+        // limb i is bits 51i..51i+51; the parts of two words never overlap
+        let l = [
+            w[0].and(mask),
+            w[0].shr_u(51).add(w[1].shl(13)).and(mask),
+            w[1].shr_u(38).add(w[2].shl(26)).and(mask),
+            w[2].shr_u(25).add(w[3].shl(39)).and(mask),
+            w[3].shr_u(12),
+        ];
+        let one = V::splat(1);
+        let odd = V::splat(0).sub(l[0].and(one));
+        // s = x + p·odd, limbs below 2^52 (not normalised); even
+        let s: [V; L] = std::array::from_fn(|i| l[i].add(V::splat(P[i]).and(odd)));
+        // s/2: each limb halved, the low bit of the next one brought down
+        let mut h: [V; L] = std::array::from_fn(|i| match s.get(i + 1) {
+            Some(next) => s[i].shr_u(1).add(next.and(one).shl(W - 1)),
+            None => s[i].shr_u(1),
+        });
+        for i in 0..L - 1 {
+            let c = h[i].shr_u(W);
+            h[i] = h[i].and(mask);
+            h[i + 1] = h[i + 1].add(c);
+        }
+        // (x + p)/2 < p: reduced
+        F(h)
+    }
 
-impl Soa {
-    /// Words per set of two `Fq` elements.
-    pub(crate) const FQ_SUB: usize = 2 * L;
+    /// The inverse of [`F::from_words`]: `2·self mod p` as four 64-bit
+    /// words per lane.
+    #[inline(always)]
+    pub(crate) fn to_words(self) -> [V; 4] {
+        let mask = V::splat(MASK);
+        let mut d: [V; L] = self.0.map(|l| l.shl(1));
+        for i in 0..L - 1 {
+            let c = d[i].shr_u(W);
+            d[i] = d[i].and(mask);
+            d[i + 1] = d[i + 1].add(c);
+        }
+        // 2x < 2p < 2^255: five limbs hold it, one subtraction reduces it
+        let l = reduce_once(d).0;
+        [
+            l[0].add(l[1].shl(51)),
+            l[1].shr_u(13).add(l[2].shl(38)),
+            l[2].shr_u(26).add(l[3].shl(25)),
+            l[3].shr_u(39).add(l[4].shl(12)),
+        ]
+    }
+}
+
+/// Field elements in sets of `N` lanes, `8 / N` sets per group of eight of
+/// [`crate::field::MsmField::batch_add_x8`]: a set of `N` `Fq` elements is
+/// `5·N` words, limb-major (limb `l` of lane `i` is word `N·l + i`), each
+/// `x·2^255 mod p` for ark-ff's `x·2^256`; a set of `N` `Fq2` elements is
+/// the set of their `c0`, then that of their `c1`. A group of eight takes
+/// 40 words (`Fq`) or 80 (`Fq2`) whatever `N` is.
+pub(crate) struct SoaN<const N: usize>;
+
+/// The two-lane layout of WebAssembly's relaxed-SIMD kernel.
+pub(crate) type Soa = SoaN<2>;
+
+/// Writes `x` (`x·2^256`, ark-ff) halved modulo `p` as lane `k % n` of the
+/// set of `n` lanes at `base`.
+#[inline(always)]
+fn put_halved(soa: &mut [u64], n: usize, base: usize, k: usize, x: &Fq) {
+    let mut v = x.0 .0;
+    if v[0] & 1 == 1 {
+        // v + p < 2p < 2^255: no carry out of the top word
+        let mut carry = false;
+        for (v, p) in v.iter_mut().zip(MODULUS) {
+            let (s, c1) = v.overflowing_add(p);
+            let (s, c2) = s.overflowing_add(carry as u64);
+            *v = s;
+            carry = c1 | c2;
+        }
+    }
+    for i in 0..4 {
+        v[i] = (v[i] >> 1) | v.get(i + 1).map_or(0, |n| n << 63);
+    }
+    for (l, limb) in split(v).into_iter().enumerate() {
+        soa[base + n * l + k % n] = limb;
+    }
+}
+
+/// Lane `k % n` of the set of `n` lanes at `base`, doubled modulo `p` (the
+/// kernels write reduced values).
+#[inline(always)]
+fn get_doubled(soa: &[u64], n: usize, base: usize, k: usize) -> Fq {
+    let h = join(std::array::from_fn(|l| soa[base + n * l + k % n]));
+    // 2h < 2p < 2^255
+    let mut v: [u64; 4] =
+        std::array::from_fn(|i| (h[i] << 1) | if i > 0 { h[i - 1] >> 63 } else { 0 });
+    if BigInt(v) >= BigInt(MODULUS) {
+        let mut borrow = false;
+        for (v, p) in v.iter_mut().zip(MODULUS) {
+            let (d, b1) = v.overflowing_sub(p);
+            let (d, b2) = d.overflowing_sub(borrow as u64);
+            *v = d;
+            borrow = b1 | b2;
+        }
+    }
+    Fq::new_unchecked(BigInt(v))
+}
+
+/// Writes `x` as element `k` of an `Fq` array of sets of `n` lanes.
+#[inline(always)]
+fn put_fq(soa: &mut [u64], n: usize, k: usize, x: &Fq) {
+    put_halved(soa, n, (k / n) * n * L, k, x);
+}
+
+/// Element `k` of an `Fq` array of sets of `n` lanes.
+#[inline(always)]
+fn get_fq(soa: &[u64], n: usize, k: usize) -> Fq {
+    get_doubled(soa, n, (k / n) * n * L, k)
+}
+
+/// Writes `x` as element `k` of an `Fq2` array of sets of `n` lanes.
+#[inline(always)]
+fn put_fq2(soa: &mut [u64], n: usize, k: usize, x: &Fq2) {
+    let base = (k / n) * 2 * n * L;
+    put_halved(soa, n, base, k, &x.c0);
+    put_halved(soa, n, base + n * L, k, &x.c1);
+}
+
+/// Element `k` of an `Fq2` array of sets of `n` lanes.
+#[inline(always)]
+fn get_fq2(soa: &[u64], n: usize, k: usize) -> Fq2 {
+    let base = (k / n) * 2 * n * L;
+    Fq2::new(
+        get_doubled(soa, n, base, k),
+        get_doubled(soa, n, base + n * L, k),
+    )
+}
+
+impl<const N: usize> SoaN<N> {
     /// Words per group of eight `Fq` elements.
-    pub(crate) const FQ_GROUP: usize = 4 * Self::FQ_SUB;
+    pub(crate) const FQ_GROUP: usize = 8 * L;
     /// Words per group of eight `Fq2` elements.
-    pub(crate) const FQ2_GROUP: usize = 8 * Self::FQ_SUB;
-
-    /// Writes `x` (`x·2^256`, ark-ff) halved modulo `p` as lane `k % 2` of
-    /// the set at `base`.
-    #[inline(always)]
-    fn put(soa: &mut [u64], base: usize, k: usize, x: &Fq) {
-        let mut v = x.0 .0;
-        if v[0] & 1 == 1 {
-            // v + p < 2p < 2^255: no carry out of the top word
-            let mut carry = false;
-            for (v, p) in v.iter_mut().zip(MODULUS) {
-                let (s, c1) = v.overflowing_add(p);
-                let (s, c2) = s.overflowing_add(carry as u64);
-                *v = s;
-                carry = c1 | c2;
-            }
-        }
-        for i in 0..4 {
-            v[i] = (v[i] >> 1) | v.get(i + 1).map_or(0, |n| n << 63);
-        }
-        for (l, limb) in split(v).into_iter().enumerate() {
-            soa[base + 2 * l + k % 2] = limb;
-        }
-    }
-
-    /// Lane `k % 2` of the set at `base`, doubled modulo `p` (the kernels
-    /// write reduced values).
-    #[inline(always)]
-    fn get(soa: &[u64], base: usize, k: usize) -> Fq {
-        let h = join(std::array::from_fn(|l| soa[base + 2 * l + k % 2]));
-        // 2h < 2p < 2^255
-        let mut v: [u64; 4] =
-            std::array::from_fn(|i| (h[i] << 1) | if i > 0 { h[i - 1] >> 63 } else { 0 });
-        if BigInt(v) >= BigInt(MODULUS) {
-            let mut borrow = false;
-            for (v, p) in v.iter_mut().zip(MODULUS) {
-                let (d, b1) = v.overflowing_sub(p);
-                let (d, b2) = d.overflowing_sub(borrow as u64);
-                *v = d;
-                borrow = b1 | b2;
-            }
-        }
-        Fq::new_unchecked(BigInt(v))
-    }
+    pub(crate) const FQ2_GROUP: usize = 16 * L;
 
     /// Writes `x` as element `k` of an `Fq` array.
     #[inline(always)]
     pub(crate) fn put_fq(soa: &mut [u64], k: usize, x: &Fq) {
-        Self::put(soa, (k / 2) * Self::FQ_SUB, k, x);
+        put_fq(soa, N, k, x)
     }
 
     /// Element `k` of an `Fq` array.
     #[inline(always)]
     pub(crate) fn get_fq(soa: &[u64], k: usize) -> Fq {
-        Self::get(soa, (k / 2) * Self::FQ_SUB, k)
+        get_fq(soa, N, k)
     }
 
     /// Writes `x` as element `k` of an `Fq2` array.
     #[inline(always)]
     pub(crate) fn put_fq2(soa: &mut [u64], k: usize, x: &Fq2) {
-        let base = (k / 2) * 2 * Self::FQ_SUB;
-        Self::put(soa, base, k, &x.c0);
-        Self::put(soa, base + Self::FQ_SUB, k, &x.c1);
+        put_fq2(soa, N, k, x)
     }
 
     /// Element `k` of an `Fq2` array.
     #[inline(always)]
     pub(crate) fn get_fq2(soa: &[u64], k: usize) -> Fq2 {
-        let base = (k / 2) * 2 * Self::FQ_SUB;
-        Fq2::new(
-            Self::get(soa, base, k),
-            Self::get(soa, base + Self::FQ_SUB, k),
-        )
+        get_fq2(soa, N, k)
     }
 }
 
-impl<V: Pair> VecField for F<V> {
+impl<V: FmaLanes> VecField for F<V> {
     type Scalar = Fq;
-    const LANES: usize = 2;
-    const WORDS: usize = Soa::FQ_SUB;
+    const LANES: usize = V::LANES;
+    const WORDS: usize = V::LANES * L;
     #[inline(always)]
     fn load(src: &[u64]) -> Self {
         F::load(src)
@@ -558,36 +665,39 @@ impl<V: Pair> VecField for F<V> {
         F::sub(a, b)
     }
     fn splat(x: &Fq) -> Self {
-        let mut w = [0u64; Soa::FQ_SUB];
-        Soa::put_fq(&mut w, 0, x);
-        Soa::put_fq(&mut w, 1, x);
+        let mut w = [0u64; 8 * L];
+        for k in 0..V::LANES {
+            put_fq(&mut w, V::LANES, k, x);
+        }
         F::load(&w)
     }
     fn put(soa: &mut [u64], k: usize, x: &Fq) {
-        Soa::put_fq(soa, k, x)
+        put_fq(soa, V::LANES, k, x)
     }
     fn get(soa: &[u64], k: usize) -> Fq {
-        Soa::get_fq(soa, k)
+        get_fq(soa, V::LANES, k)
     }
 }
 
-/// `2·K` `Fq` elements as `K` [`F`] (consecutive sets of the layout), so
+/// `K·LANES` `Fq` elements as `K` [`F`] (consecutive sets of the layout), so
 /// that every product of the batch runs `K` at a time ([`F::mul_n`]).
 #[derive(Clone, Copy)]
-pub(crate) struct FK<V: Pair, const K: usize>([F<V>; K]);
+pub(crate) struct FK<V: FmaLanes, const K: usize>([F<V>; K]);
 
-impl<V: Pair, const K: usize> VecField for FK<V, K> {
+impl<V: FmaLanes, const K: usize> VecField for FK<V, K> {
     type Scalar = Fq;
-    const LANES: usize = 2 * K;
-    const WORDS: usize = K * Soa::FQ_SUB;
+    const LANES: usize = V::LANES * K;
+    const WORDS: usize = K * V::LANES * L;
     #[inline(always)]
     fn load(src: &[u64]) -> Self {
-        FK(std::array::from_fn(|k| F::load(&src[k * Soa::FQ_SUB..])))
+        let w = V::LANES * L;
+        FK(std::array::from_fn(|k| F::load(&src[k * w..])))
     }
     #[inline(always)]
     fn store(self, dst: &mut [u64]) {
+        let w = V::LANES * L;
         for (k, f) in self.0.iter().enumerate() {
-            f.store(&mut dst[k * Soa::FQ_SUB..]);
+            f.store(&mut dst[k * w..]);
         }
     }
     #[inline(always)]
@@ -606,24 +716,25 @@ impl<V: Pair, const K: usize> VecField for FK<V, K> {
         FK([<F<V> as VecField>::splat(x); K])
     }
     fn put(soa: &mut [u64], k: usize, x: &Fq) {
-        Soa::put_fq(soa, k, x)
+        put_fq(soa, V::LANES, k, x)
     }
     fn get(soa: &[u64], k: usize) -> Fq {
-        Soa::get_fq(soa, k)
+        get_fq(soa, V::LANES, k)
     }
 }
 
-impl<V: Pair> VecField for F2<V> {
+impl<V: FmaLanes> VecField for F2<V> {
     type Scalar = Fq2;
-    const LANES: usize = 2;
-    const WORDS: usize = 2 * Soa::FQ_SUB;
+    const LANES: usize = V::LANES;
+    const WORDS: usize = 2 * V::LANES * L;
     #[inline(always)]
     fn load(src: &[u64]) -> Self {
-        F2([F::load(&src[..Soa::FQ_SUB]), F::load(&src[Soa::FQ_SUB..])])
+        let w = V::LANES * L;
+        F2([F::load(&src[..w]), F::load(&src[w..])])
     }
     #[inline(always)]
     fn store(self, dst: &mut [u64]) {
-        let (c0, c1) = dst.split_at_mut(Soa::FQ_SUB);
+        let (c0, c1) = dst.split_at_mut(V::LANES * L);
         self.0[0].store(c0);
         self.0[1].store(c1);
     }
@@ -653,10 +764,10 @@ impl<V: Pair> VecField for F2<V> {
         ])
     }
     fn put(soa: &mut [u64], k: usize, x: &Fq2) {
-        Soa::put_fq2(soa, k, x)
+        put_fq2(soa, V::LANES, k, x)
     }
     fn get(soa: &[u64], k: usize) -> Fq2 {
-        Soa::get_fq2(soa, k)
+        get_fq2(soa, V::LANES, k)
     }
 }
 
@@ -693,11 +804,12 @@ pub(crate) fn batch_add_g2(
 
 /// Whether `fma` of `V` rounds once: `(1 + 2^-30)² − 1` is `2^-29 + 2^-60`
 /// fused and `2^-29` when the product is rounded first.
-fn rounds_once<V: Pair>() -> bool {
+pub(crate) fn rounds_once<V: FmaLanes>() -> bool {
     let a = V::splat(std::hint::black_box(1.0 + 2f64.powi(-30)).to_bits());
-    let mut out = [0u64; 2];
+    let mut out = [0u64; 8];
     V::fma(a, a, V::splat((-1.0f64).to_bits())).store(&mut out);
-    out.iter()
+    out[..V::LANES]
+        .iter()
         .all(|&r| f64::from_bits(r) == 2f64.powi(-29) + 2f64.powi(-60))
 }
 
@@ -747,8 +859,8 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha20Rng;
 
-    type P1 = F<Portable>;
-    type P2 = F2<Portable>;
+    type P1 = F<Portable<2>>;
+    type P2 = F2<Portable<2>>;
 
     fn lanes_of<T: VecField>(x: T) -> Vec<T::Scalar> {
         let mut out = Vec::new();
@@ -767,7 +879,7 @@ mod tests {
         // the prefixes leave a column's low 51 bits alone
         assert_eq!(HI_PREFIX & MASK, 0);
         assert_eq!(LO_PREFIX & MASK, 0);
-        assert!(rounds_once::<Portable>());
+        assert!(rounds_once::<Portable<2>>());
         assert_eq!(
             lanes_of(<P1 as VecField>::splat(&Fq::ONE)),
             vec![Fq::ONE; 2]
@@ -783,8 +895,8 @@ mod tests {
     /// The exact split of one product at the bounds of the limbs.
     #[test]
     fn product_halves_are_exact() {
-        let c_hi = Portable::splat(C_HI.to_bits());
-        let c_lo = Portable::splat(C_LO.to_bits());
+        let c_hi = Portable::<2>::splat(C_HI.to_bits());
+        let c_lo = Portable::<2>::splat(C_LO.to_bits());
         for (a, b) in [
             (0, 0),
             (1, 1),
@@ -793,7 +905,10 @@ mod tests {
             (1 << 50, MASK),
             (12345, MASK - 7),
         ] {
-            let (x, y) = (to_double(Portable::splat(a)), to_double(Portable::splat(b)));
+            let (x, y) = (
+                to_double(Portable::<2>::splat(a)),
+                to_double(Portable::<2>::splat(b)),
+            );
             let hi = Portable::fma(x, y, c_hi);
             let lo = Portable::fma(x, y, c_lo.fsub(hi));
             let h = hi.0[0].wrapping_sub(HI_PREFIX);
@@ -893,7 +1008,7 @@ mod tests {
             assert_eq!(Soa::get_fq(&soa, k), *x);
         }
         // set 2 holds elements 4 and 5
-        let set = P1::load(&soa[2 * Soa::FQ_SUB..3 * Soa::FQ_SUB]);
+        let set = P1::load(&soa[4 * L..6 * L]);
         assert_eq!(lanes_of(set), xs[4..6].to_vec());
         let ys: Vec<Fq2> = (0..8).map(|_| Fq2::rand(&mut rng)).collect();
         let mut soa = vec![u64::MAX; Soa::FQ2_GROUP];
@@ -908,12 +1023,56 @@ mod tests {
     #[test]
     fn batch_add_g1_equals_ark_ec() {
         batch_equals_ark_ec::<ark_bn254::g1::Config, P1>(231, 45);
-        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable, 2>>(233, 45);
-        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable, 4>>(234, 45);
+        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable<2>, 2>>(233, 45);
+        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable<2>, 4>>(234, 45);
     }
 
     #[test]
     fn batch_add_g2_equals_ark_ec() {
         batch_equals_ark_ec::<ark_bn254::g2::Config, P2>(232, 21);
+    }
+
+    /// The AVX2 kernel's layout conversion (ark-ff's words to halved
+    /// 51-bit limbs and back) on four lanes, as plain arrays.
+    #[test]
+    fn words_round_trip() {
+        type Q = Portable<4>;
+        let mut rng = ChaCha20Rng::seed_from_u64(238);
+        let mut xs = edge_cases();
+        xs.extend((0..400).map(|_| Fq::rand(&mut rng)));
+        xs.truncate(xs.len() / 4 * 4);
+        for x in xs.chunks_exact(4) {
+            let words: [Q; 4] =
+                std::array::from_fn(|i| Portable(std::array::from_fn(|k| x[k].0 .0[i])));
+            let f = F::<Q>::from_words(words);
+            // the same lanes as the scalar writer's halving
+            assert_eq!(lanes_of(f), x.to_vec());
+            let back = f.to_words();
+            for (k, x) in x.iter().enumerate() {
+                assert_eq!(std::array::from_fn::<u64, 4, _>(|i| back[i].0[k]), x.0 .0);
+            }
+        }
+    }
+
+    /// The same arithmetic on four lanes (the AVX2 kernel's width), as
+    /// plain arrays.
+    #[test]
+    fn four_lanes_equal_ark_ec() {
+        type Q = Portable<4>;
+        batch_equals_ark_ec::<ark_bn254::g1::Config, F<Q>>(235, 45);
+        batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Q, 2>>(236, 45);
+        batch_equals_ark_ec::<ark_bn254::g2::Config, F2<Q>>(237, 21);
+        let xs: Vec<Fq> = edge_cases().into_iter().take(4).collect();
+        assert_eq!(lanes_of(F::<Q>::from_lanes(&xs)), xs);
+        let mut soa = vec![u64::MAX; SoaN::<4>::FQ2_GROUP];
+        let ys: Vec<Fq2> = (0..8u64)
+            .map(|i| Fq2::new(xs[i as usize % 4], Fq::from(i)))
+            .collect();
+        for (k, y) in ys.iter().enumerate() {
+            SoaN::<4>::put_fq2(&mut soa, k, y);
+        }
+        for (k, y) in ys.iter().enumerate() {
+            assert_eq!(SoaN::<4>::get_fq2(&soa, k), *y);
+        }
     }
 }

@@ -12,7 +12,8 @@
 //! * [`field`]: [`MsmField`], the base-field arithmetic of those additions:
 //!   ark-ff's natively, 29-bit-limb Montgomery products on `wasm32` (64-bit
 //!   limbs where the build has wide arithmetic), and the
-//!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time);
+//!   eight-lane AVX-512 IFMA kernel ([`avx512`], x86_64, chosen at run time),
+//!   else four lanes of AVX2 and FMA3 doubles ([`avx2`]);
 //! * [`simd128`]: the same batched additions four lanes at a time in
 //!   WebAssembly SIMD128, tested natively;
 //! * [`fma`]: the same batched additions two lanes at a time with relaxed
@@ -38,6 +39,8 @@
 #![deny(missing_docs)]
 
 #[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
 pub mod avx512;
 mod buckets;
 pub mod fft;
@@ -49,6 +52,8 @@ pub mod points;
 pub mod simd128;
 pub mod split;
 pub mod table;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use field::{add_affine, add_projective, MsmField, VectorKernel};
 pub use points::{Backing, PointBytes, RawCurve};

@@ -6,7 +6,7 @@
 //! a few thousand constraints). Held as `Vec<Affine<P>>`, loading one from
 //! disk decoded every point into a freshly allocated vector: a page fault per
 //! 4 KiB and a pass over every coordinate, about half of the time of a proof
-//! (issue 17: "fixed-base tables in a key format that loads fast"). Held as
+//! (a key format that loads fast is what a cold proof needs). Held as
 //! bytes, loading is one `read` from the file straight into the table's
 //! memory, and the prover builds each point it adds from its limbs
 //! ([`RawCurve::get`]: eight or sixteen little-endian loads, which is what

@@ -711,6 +711,11 @@ impl<V: Lanes> VecField for F2<V> {
 /// of eight entries (sets of [`VecField::LANES`] lanes), the sums written
 /// over `qx`, `qy` (see [`Soa`]). No entry may have `px = qx` (the caller
 /// does those apart; padding entries use `px = 1, qx = 0`).
+///
+/// Always inlined: the AVX2 kernel's entry points are
+/// `#[target_feature]` functions, and the lane arithmetic must be compiled
+/// inside them to use those instructions.
+#[inline(always)]
 pub(crate) fn batch_add<T: VecField>(
     px: &[u64],
     py: &[u64],
@@ -959,6 +964,19 @@ pub(crate) mod tests {
         C: ark_ec::short_weierstrass::SWCurveConfig<BaseField = T::Scalar>,
         T: VecField,
     {
+        batch_run_equals_ark_ec::<C, T>(seed, n, batch_add::<T>)
+    }
+
+    /// [`batch_equals_ark_ec`] with the batch run by `run` (an entry point
+    /// over the layout of `T`).
+    pub(crate) fn batch_run_equals_ark_ec<C, T>(
+        seed: u64,
+        n: usize,
+        run: impl FnOnce(&[u64], &[u64], &mut [u64], &mut [u64], usize),
+    ) where
+        C: ark_ec::short_weierstrass::SWCurveConfig<BaseField = T::Scalar>,
+        T: VecField,
+    {
         use ark_ec::short_weierstrass::Affine;
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let g = Affine::<C>::generator();
@@ -984,7 +1002,7 @@ pub(crate) mod tests {
             }
         }
         let [px, py, qx, qy] = &mut soa;
-        batch_add::<T>(px, py, qx, qy, groups);
+        run(px, py, qx, qy, groups);
         for k in 0..n {
             let want = (ps[k] + qs[k]).into_affine();
             assert_eq!(
