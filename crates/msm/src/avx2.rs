@@ -112,6 +112,17 @@ impl FmaLanes for Quad {
             Self(_mm256_castpd_si256(r))
         }
     }
+    /// `a·b − (hi − c_lo)`: the same value as `fma(a, b, c_lo − hi)`
+    /// (`hi − c_lo` is exact: both are multiples of `2^51` in one binade),
+    /// as one `vfmsub` after a `vsubpd` that can read `c_lo` from memory.
+    #[inline(always)]
+    fn fma_low(a: Self, b: Self, hi: Self, c_lo: Self) -> Self {
+        unsafe {
+            let pd = _mm256_castsi256_pd;
+            let t = _mm256_sub_pd(pd(hi.0), pd(c_lo.0));
+            Self(_mm256_castpd_si256(_mm256_fmsub_pd(pd(a.0), pd(b.0), t)))
+        }
+    }
     #[inline(always)]
     fn fsub(self, b: Self) -> Self {
         unsafe {

@@ -174,6 +174,14 @@ pub(crate) trait FmaLanes: Copy {
     fn fma(a: Self, b: Self, c: Self) -> Self;
     /// Lane-wise `self − b` of doubles.
     fn fsub(self, b: Self) -> Self;
+    /// The low half `fma(a, b, c_lo − hi)` of the product `a·b` whose high
+    /// half is `hi` (see the module docs); a target may compute the same
+    /// value another way, e.g. as `a·b − (hi − c_lo)`, which x86's FMA3
+    /// does in one instruction with the constant read from memory.
+    #[inline(always)]
+    fn fma_low(a: Self, b: Self, hi: Self, c_lo: Self) -> Self {
+        Self::fma(a, b, c_lo.fsub(hi))
+    }
 }
 
 /// [`FmaLanes`] as plain arrays of `N` lanes: the reference the tests run
@@ -397,7 +405,7 @@ impl<V: FmaLanes> F<V> {
         let mac = |z: &mut [V; L + 1], x: V, y: &[V; L]| {
             for j in 0..L {
                 let hi = V::fma(x, y[j], c_hi);
-                let lo = V::fma(x, y[j], c_lo.fsub(hi));
+                let lo = V::fma_low(x, y[j], hi, c_lo);
                 z[j + 1] = z[j + 1].add(hi);
                 z[j] = z[j].add(lo);
             }
