@@ -153,6 +153,7 @@ pub fn detect_environment() -> Environment {
         user_agent: None,
         cross_origin_isolated: None,
         wasm_build: None,
+        msm_kernel: Some(zkbench_msm::VectorKernel::here().name().into()),
     }
 }
 
@@ -193,5 +194,10 @@ mod tests {
         assert!(e.logical_cpus >= 1);
         assert!(!e.rustc.is_empty() && !e.date.is_empty());
         assert!(e.date.ends_with('Z'));
+        let kernel = e.msm_kernel.expect("native runs name the MSM kernel");
+        assert!(
+            ["avx512-ifma", "avx2-fma", "none"].contains(&kernel.as_str()),
+            "{kernel}"
+        );
     }
 }

@@ -131,6 +131,15 @@ fn browser_table(rows: &[BrowserRow]) -> Table {
     t
 }
 
+/// ` · MSM kernel K` for a file that records the native MSM's vector kernel
+/// (`env.msm_kernel`), else nothing.
+fn msm_kernel_note(e: &zkbench_results::Environment) -> String {
+    e.msm_kernel
+        .as_deref()
+        .map(|k| format!(" · MSM kernel {k}"))
+        .unwrap_or_default()
+}
+
 /// The browser and the WebAssembly module the browser records were measured
 /// in (`env.user_agent`, `env.wasm_build` of the first record with them).
 fn browser_env(recs: &[&Record]) -> Option<String> {
@@ -399,12 +408,13 @@ pub fn markdown_summary(files: &[ResultsFile], ctx: &Context) -> String {
     if let Some(f) = files.first() {
         let e = &f.env;
         out += &format!(
-            "zkbench {} · suite `{}` ({}) · {} · {} CPUs · {} · commit {} · {} build\n\n",
+            "zkbench {} · suite `{}` ({}) · {} · {} CPUs{} · {} · commit {} · {} build\n\n",
             e.zkbench_version,
             f.suite,
             f.profile,
             e.cpu_model,
             e.logical_cpus,
+            msm_kernel_note(e),
             e.date,
             e.git_commit,
             e.build_profile
@@ -692,8 +702,8 @@ pub fn html_report(files: &[ResultsFile], ctx: &Context) -> String {
     if let Some(f) = files.first() {
         let e = &f.env;
         html += &format!(
-            "<h1>zkbench report</h1><p class=meta>suite <b>{}</b> · profile {} · {} · {} logical CPUs · {} · {} · rustc {} · zkbench {} (commit {}, {} build) · {}</p>",
-            esc(&f.suite), esc(&f.profile), esc(&e.cpu_model), e.logical_cpus,
+            "<h1>zkbench report</h1><p class=meta>suite <b>{}</b> · profile {} · {} · {} logical CPUs{} · {} · {} · rustc {} · zkbench {} (commit {}, {} build) · {}</p>",
+            esc(&f.suite), esc(&f.profile), esc(&e.cpu_model), e.logical_cpus, esc(&msm_kernel_note(e)),
             e.memory_bytes.map(|m| fmt_bytes(m as f64)).unwrap_or_default(), esc(&e.os), esc(&e.rustc),
             esc(&e.zkbench_version), esc(&e.git_commit), esc(&e.build_profile), esc(&e.date)
         );
@@ -980,6 +990,14 @@ mod tests {
             "user strings escaped: {html}"
         );
         assert_eq!(native_only(&recs).len(), 1);
+    }
+
+    #[test]
+    fn the_msm_kernel_is_named_where_recorded() {
+        let mut e = zkbench_results::Environment::default();
+        assert_eq!(msm_kernel_note(&e), "");
+        e.msm_kernel = Some("avx2-fma".into());
+        assert_eq!(msm_kernel_note(&e), " · MSM kernel avx2-fma");
     }
 
     #[test]

@@ -37,6 +37,11 @@ pub struct Environment {
     /// which WebAssembly threads need.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_origin_isolated: Option<bool>,
+    /// Native runs: the vector kernel of the MSM's batched additions on this
+    /// CPU (`avx512-ifma`, `avx2-fma`, or `none`: ark-ff's scalar
+    /// arithmetic), which decides much of a Groth16 prover's speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub msm_kernel: Option<String>,
     /// Browser runs: which `zkbench-wasm` module ran and the MSM's arithmetic
     /// in it (e.g. `threads (wasm-bindgen-rayon, atomics, simd128,
     /// wide-arithmetic), MSM scalar (…)`), as the page reports it.
