@@ -19,6 +19,19 @@
 //! limb-major (the layout of [`crate::fma::SoaN`] with four lanes); a group
 //! of eight entries is two sets of four.
 //!
+//! # No conversion but a regrouping of bits
+//!
+//! The batches arrive in ark-ff's limbs (`x·2^256`, the layout the AVX-512
+//! kernel takes too), and this arithmetic reads a number `n` as
+//! `n·2^-255`: ark-ff's `x` is `2x` here. Rather than halve every input and
+//! double every output modulo `p`, the batch adds the points scaled by 2,
+//! `(2x, 2y)`: the slope `λ` of two scaled points is that of the points,
+//! `2x₃ = 2λ² − 2x₁ − 2x₂` costs one subtraction more than `x₃`, and
+//! `2y₃ = λ(2x₁ − 2x₃) − 2y₁` is the usual formula. The sums come out
+//! scaled by 2 as well, that is, as ark-ff's `x₃·2^256`: entering and
+//! leaving the kernel is only the regrouping of 4×64 bits into 5×51
+//! ([`crate::fma`]'s `F::from_words`, `F::to_words`), in registers.
+//!
 //! AVX2 has no 64-bit lane product either, which the reduction's
 //! `q = z₀·(−p⁻¹) mod 2^51` needs: [`Quad::mul_low`] builds it from three
 //! `vpmuludq`.
@@ -36,7 +49,7 @@
 use std::arch::x86_64::*;
 
 use crate::fma::{FmaLanes, F, F2, FK};
-use crate::simd128::batch_add;
+use crate::simd128::batch_add_scaled;
 
 /// Four 64-bit lanes of one `ymm` register.
 #[derive(Clone, Copy)]
@@ -192,9 +205,9 @@ fn from_ours(v: &mut [u64], groups: usize, c: usize) {
 }
 
 /// The batch of `groups` groups of eight entries with `c` components per
-/// coordinate, over the raw layout: converted in place, added as `T`,
-/// converted back (`qx`, `qy`; `px`, `py` are left in this kernel's
-/// layout).
+/// coordinate, over the raw layout: regrouped in place, added as `T` on the
+/// points scaled by 2 (see the module docs), regrouped back (`qx`, `qy`;
+/// `px`, `py` are left in this kernel's layout).
 #[inline(always)]
 fn batch_raw<T: crate::simd128::VecField>(
     [px, py, qx, qy]: [&mut [u64]; 4],
@@ -208,7 +221,8 @@ fn batch_raw<T: crate::simd128::VecField>(
         );
         into_ours(v, groups, c);
     }
-    batch_add::<T>(px, py, qx, qy, groups);
+    // ark-ff's x·2^256 read as this module's number·2^-255 is 2x
+    batch_add_scaled::<T, true>(px, py, qx, qy, groups);
     from_ours(qx, groups, c);
     from_ours(qy, groups, c);
 }

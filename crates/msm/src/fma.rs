@@ -477,53 +477,29 @@ impl<V: FmaLanes> F<V> {
 
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 impl<V: FmaLanes> F<V> {
-    /// Lanes of ark-ff's `x·2^256 mod p` given as four 64-bit words each
-    /// (`w[i]`: word `i` of every lane), as this module's `x·2^255`: the
-    /// words regrouped into 51-bit limbs, then halved modulo `p` (`p` added
-    /// to odd values first). The layout conversion of the AVX2 kernel, done
-    /// in its registers.
+    /// Lanes given as four 64-bit words each (`w[i]`: word `i` of every
+    /// lane, a number below `p`), regrouped into 51-bit limbs: the same
+    /// number, which this module reads as `number·2^-255`. Fed ark-ff's
+    /// `x·2^256`, it is the element `2x` (see [`crate::avx2`] for why the
+    /// batch wants exactly that).
     #[inline(always)]
     pub(crate) fn from_words(w: [V; 4]) -> Self {
         let mask = V::splat(MASK);
         // limb i is bits 51i..51i+51; the parts of two words never overlap
-        let l = [
+        F([
             w[0].and(mask),
             w[0].shr_u(51).add(w[1].shl(13)).and(mask),
             w[1].shr_u(38).add(w[2].shl(26)).and(mask),
             w[2].shr_u(25).add(w[3].shl(39)).and(mask),
             w[3].shr_u(12),
-        ];
-        let one = V::splat(1);
-        let odd = V::splat(0).sub(l[0].and(one));
-        // s = x + p·odd, limbs below 2^52 (not normalised); even
-        let s: [V; L] = std::array::from_fn(|i| l[i].add(V::splat(P[i]).and(odd)));
-        // s/2: each limb halved, the low bit of the next one brought down
-        let mut h: [V; L] = std::array::from_fn(|i| match s.get(i + 1) {
-            Some(next) => s[i].shr_u(1).add(next.and(one).shl(W - 1)),
-            None => s[i].shr_u(1),
-        });
-        for i in 0..L - 1 {
-            let c = h[i].shr_u(W);
-            h[i] = h[i].and(mask);
-            h[i + 1] = h[i + 1].add(c);
-        }
-        // (x + p)/2 < p: reduced
-        F(h)
+        ])
     }
 
-    /// The inverse of [`F::from_words`]: `2·self mod p` as four 64-bit
-    /// words per lane.
+    /// The inverse of [`F::from_words`]: the number as four 64-bit words
+    /// per lane.
     #[inline(always)]
     pub(crate) fn to_words(self) -> [V; 4] {
-        let mask = V::splat(MASK);
-        let mut d: [V; L] = self.0.map(|l| l.shl(1));
-        for i in 0..L - 1 {
-            let c = d[i].shr_u(W);
-            d[i] = d[i].and(mask);
-            d[i + 1] = d[i + 1].add(c);
-        }
-        // 2x < 2p < 2^255: five limbs hold it, one subtraction reduces it
-        let l = reduce_once(d).0;
+        let l = self.0;
         [
             l[0].add(l[1].shl(51)),
             l[1].shr_u(13).add(l[2].shl(38)),
@@ -1040,8 +1016,9 @@ mod tests {
         batch_equals_ark_ec::<ark_bn254::g2::Config, P2>(232, 21);
     }
 
-    /// The AVX2 kernel's layout conversion (ark-ff's words to halved
-    /// 51-bit limbs and back) on four lanes, as plain arrays.
+    /// The AVX2 kernel's layout conversion (ark-ff's words regrouped into
+    /// 51-bit limbs and back) on four lanes, as plain arrays: ark-ff's `x`
+    /// reads as `2x` here.
     #[test]
     fn words_round_trip() {
         type Q = Portable<4>;
@@ -1053,8 +1030,8 @@ mod tests {
             let words: [Q; 4] =
                 std::array::from_fn(|i| Portable(std::array::from_fn(|k| x[k].0 .0[i])));
             let f = F::<Q>::from_words(words);
-            // the same lanes as the scalar writer's halving
-            assert_eq!(lanes_of(f), x.to_vec());
+            let doubled: Vec<Fq> = x.iter().map(|x| *x + x).collect();
+            assert_eq!(lanes_of(f), doubled);
             let back = f.to_words();
             for (k, x) in x.iter().enumerate() {
                 assert_eq!(std::array::from_fn::<u64, 4, _>(|i| back[i].0[k]), x.0 .0);

@@ -723,6 +723,21 @@ pub(crate) fn batch_add<T: VecField>(
     qy: &mut [u64],
     groups: usize,
 ) {
+    batch_add_scaled::<T, false>(px, py, qx, qy, groups)
+}
+
+/// [`batch_add`] of points whose coordinates are all scaled by 2 where
+/// `DOUBLED` (`(2x, 2y)`, off the curve): the slope is the same, and
+/// `2x₃ = 2λ² − 2x₁ − 2x₂`, `2y₃ = λ(2x₁ − 2x₃) − 2y₁`, so the sums come
+/// out scaled by 2 too, for one subtraction more per entry.
+#[inline(always)]
+pub(crate) fn batch_add_scaled<T: VecField, const DOUBLED: bool>(
+    px: &[u64],
+    py: &[u64],
+    qx: &mut [u64],
+    qy: &mut [u64],
+    groups: usize,
+) {
     let sets = groups * 8 / T::LANES;
     let w = T::WORDS;
     assert!(px.len() >= sets * w && py.len() >= sets * w);
@@ -751,7 +766,12 @@ pub(crate) fn batch_add<T: VecField>(
         let inv_d = T::mul(inv[i % 2], before[i]);
         inv[i % 2] = T::mul(inv[i % 2], d);
         let lambda = T::mul(T::sub(y2, y1), inv_d);
-        let x3 = T::sub(T::sub(T::square(lambda), x1), x2);
+        let l2 = T::square(lambda);
+        let x3 = match DOUBLED {
+            // (λ² − x₁) − (x₂ − λ²)
+            true => T::sub(T::sub(l2, x1), T::sub(x2, l2)),
+            false => T::sub(T::sub(l2, x1), x2),
+        };
         let y3 = T::sub(T::mul(lambda, T::sub(x1, x3)), y1);
         x3.store(&mut qx[g(i)]);
         y3.store(&mut qy[g(i)]);
