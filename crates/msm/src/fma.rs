@@ -40,10 +40,11 @@
 //! An element of `Fq` is five 51-bit limbs (255 bits), limb `i` of two
 //! independent elements (lane 0, lane 1) in `v128` number `i`, stored between
 //! operations as normalised non-negative integers below `p`. Products run
-//! in Montgomery form with `R' = 2^255` (five 51-bit reduction steps), so the
-//! layout (`Soa`) holds `x·R'` where ark-ff holds `x·R` (`R = 2^256`): a
-//! halving modulo `p` on the way in and a doubling on the way out, once per
-//! entry of a batch. The G1 batch runs four pairs of lanes and the `Fq2`
+//! in Montgomery form with `R' = 2^255` (five 51-bit reduction steps), so
+//! ark-ff's number `x·R` (`R = 2^256`) reads as `2x` here. The batch layout
+//! (`Soa`) holds ark-ff's numbers regrouped, and the batch adds the points
+//! scaled by 2 (same slope; see [`crate::avx2`]), which leaves its sums as
+//! ark-ff's numbers: no halving or doubling modulo `p` per entry. The G1 batch runs four pairs of lanes and the `Fq2`
 //! Karatsuba its three products at once (`F::mul_n`), step by step in
 //! turn, so that one product's reduction chain overlaps the others' work.
 //!
@@ -512,18 +513,20 @@ impl<V: FmaLanes> F<V> {
 /// Field elements in sets of `N` lanes, `8 / N` sets per group of eight of
 /// [`crate::field::MsmField::batch_add_x8`]: a set of `N` `Fq` elements is
 /// `5·N` words, limb-major (limb `l` of lane `i` is word `N·l + i`), each
-/// `x·2^255 mod p` for ark-ff's `x·2^256`; a set of `N` `Fq2` elements is
-/// the set of their `c0`, then that of their `c1`. A group of eight takes
-/// 40 words (`Fq`) or 80 (`Fq2`) whatever `N` is.
+/// ark-ff's `x·2^256` regrouped into 51-bit limbs, which this arithmetic
+/// reads as `2x` (the batch adds the points scaled by 2: see
+/// [`crate::avx2`]); a set of `N` `Fq2` elements is the set of their `c0`,
+/// then that of their `c1`. A group of eight takes 40 words (`Fq`) or 80
+/// (`Fq2`) whatever `N` is.
 pub(crate) struct SoaN<const N: usize>;
 
 /// The two-lane layout of WebAssembly's relaxed-SIMD kernel.
 pub(crate) type Soa = SoaN<2>;
 
-/// Writes `x` (`x·2^256`, ark-ff) halved modulo `p` as lane `k % n` of the
-/// set of `n` lanes at `base`.
+/// ark-ff's `x·2^256` halved modulo `p`: the number `x·2^255` that this
+/// arithmetic reads as `x`.
 #[inline(always)]
-fn put_halved(soa: &mut [u64], n: usize, base: usize, k: usize, x: &Fq) {
+fn halved(x: &Fq) -> [u64; 4] {
     let mut v = x.0 .0;
     if v[0] & 1 == 1 {
         // v + p < 2p < 2^255: no carry out of the top word
@@ -538,16 +541,12 @@ fn put_halved(soa: &mut [u64], n: usize, base: usize, k: usize, x: &Fq) {
     for i in 0..4 {
         v[i] = (v[i] >> 1) | v.get(i + 1).map_or(0, |n| n << 63);
     }
-    for (l, limb) in split(v).into_iter().enumerate() {
-        soa[base + n * l + k % n] = limb;
-    }
+    v
 }
 
-/// Lane `k % n` of the set of `n` lanes at `base`, doubled modulo `p` (the
-/// kernels write reduced values).
+/// The inverse of [`halved`]: the element a reduced number `h` stands for.
 #[inline(always)]
-fn get_doubled(soa: &[u64], n: usize, base: usize, k: usize) -> Fq {
-    let h = join(std::array::from_fn(|l| soa[base + n * l + k % n]));
+fn doubled(h: [u64; 4]) -> Fq {
     // 2h < 2p < 2^255
     let mut v: [u64; 4] =
         std::array::from_fn(|i| (h[i] << 1) | if i > 0 { h[i - 1] >> 63 } else { 0 });
@@ -563,34 +562,41 @@ fn get_doubled(soa: &[u64], n: usize, base: usize, k: usize) -> Fq {
     Fq::new_unchecked(BigInt(v))
 }
 
-/// Writes `x` as element `k` of an `Fq` array of sets of `n` lanes.
+/// Writes element `k` of an `Fq` component of sets of `n` lanes (`c`
+/// components per set, this one at `j`): the element `x` itself where
+/// `EXACT` (halved: the lanes' view), else ark-ff's number regrouped (`2x`:
+/// the batch layout's view).
 #[inline(always)]
-fn put_fq(soa: &mut [u64], n: usize, k: usize, x: &Fq) {
-    put_halved(soa, n, (k / n) * n * L, k, x);
+fn put<const EXACT: bool>(soa: &mut [u64], n: usize, c: usize, j: usize, k: usize, x: &Fq) {
+    let words = if EXACT { halved(x) } else { x.0 .0 };
+    let base = (k / n) * c * n * L + j * n * L;
+    for (l, limb) in split(words).into_iter().enumerate() {
+        soa[base + n * l + k % n] = limb;
+    }
 }
 
-/// Element `k` of an `Fq` array of sets of `n` lanes.
+/// Element `k` written by [`put`] with the same parameters.
 #[inline(always)]
-fn get_fq(soa: &[u64], n: usize, k: usize) -> Fq {
-    get_doubled(soa, n, (k / n) * n * L, k)
+fn get<const EXACT: bool>(soa: &[u64], n: usize, c: usize, j: usize, k: usize) -> Fq {
+    let base = (k / n) * c * n * L + j * n * L;
+    let words = join(std::array::from_fn(|l| soa[base + n * l + k % n]));
+    match EXACT {
+        true => doubled(words),
+        false => Fq::new_unchecked(BigInt(words)),
+    }
 }
 
 /// Writes `x` as element `k` of an `Fq2` array of sets of `n` lanes.
 #[inline(always)]
-fn put_fq2(soa: &mut [u64], n: usize, k: usize, x: &Fq2) {
-    let base = (k / n) * 2 * n * L;
-    put_halved(soa, n, base, k, &x.c0);
-    put_halved(soa, n, base + n * L, k, &x.c1);
+fn put_fq2<const EXACT: bool>(soa: &mut [u64], n: usize, k: usize, x: &Fq2) {
+    put::<EXACT>(soa, n, 2, 0, k, &x.c0);
+    put::<EXACT>(soa, n, 2, 1, k, &x.c1);
 }
 
 /// Element `k` of an `Fq2` array of sets of `n` lanes.
 #[inline(always)]
-fn get_fq2(soa: &[u64], n: usize, k: usize) -> Fq2 {
-    let base = (k / n) * 2 * n * L;
-    Fq2::new(
-        get_doubled(soa, n, base, k),
-        get_doubled(soa, n, base + n * L, k),
-    )
+fn get_fq2<const EXACT: bool>(soa: &[u64], n: usize, k: usize) -> Fq2 {
+    Fq2::new(get::<EXACT>(soa, n, 2, 0, k), get::<EXACT>(soa, n, 2, 1, k))
 }
 
 impl<const N: usize> SoaN<N> {
@@ -602,25 +608,25 @@ impl<const N: usize> SoaN<N> {
     /// Writes `x` as element `k` of an `Fq` array.
     #[inline(always)]
     pub(crate) fn put_fq(soa: &mut [u64], k: usize, x: &Fq) {
-        put_fq(soa, N, k, x)
+        put::<false>(soa, N, 1, 0, k, x)
     }
 
     /// Element `k` of an `Fq` array.
     #[inline(always)]
     pub(crate) fn get_fq(soa: &[u64], k: usize) -> Fq {
-        get_fq(soa, N, k)
+        get::<false>(soa, N, 1, 0, k)
     }
 
     /// Writes `x` as element `k` of an `Fq2` array.
     #[inline(always)]
     pub(crate) fn put_fq2(soa: &mut [u64], k: usize, x: &Fq2) {
-        put_fq2(soa, N, k, x)
+        put_fq2::<false>(soa, N, k, x)
     }
 
     /// Element `k` of an `Fq2` array.
     #[inline(always)]
     pub(crate) fn get_fq2(soa: &[u64], k: usize) -> Fq2 {
-        get_fq2(soa, N, k)
+        get_fq2::<false>(soa, N, k)
     }
 }
 
@@ -651,15 +657,15 @@ impl<V: FmaLanes> VecField for F<V> {
     fn splat(x: &Fq) -> Self {
         let mut w = [0u64; 8 * L];
         for k in 0..V::LANES {
-            put_fq(&mut w, V::LANES, k, x);
+            put::<true>(&mut w, V::LANES, 1, 0, k, x);
         }
         F::load(&w)
     }
     fn put(soa: &mut [u64], k: usize, x: &Fq) {
-        put_fq(soa, V::LANES, k, x)
+        put::<true>(soa, V::LANES, 1, 0, k, x)
     }
     fn get(soa: &[u64], k: usize) -> Fq {
-        get_fq(soa, V::LANES, k)
+        get::<true>(soa, V::LANES, 1, 0, k)
     }
 }
 
@@ -700,10 +706,10 @@ impl<V: FmaLanes, const K: usize> VecField for FK<V, K> {
         FK([<F<V> as VecField>::splat(x); K])
     }
     fn put(soa: &mut [u64], k: usize, x: &Fq) {
-        put_fq(soa, V::LANES, k, x)
+        put::<true>(soa, V::LANES, 1, 0, k, x)
     }
     fn get(soa: &[u64], k: usize) -> Fq {
-        get_fq(soa, V::LANES, k)
+        get::<true>(soa, V::LANES, 1, 0, k)
     }
 }
 
@@ -748,10 +754,10 @@ impl<V: FmaLanes> VecField for F2<V> {
         ])
     }
     fn put(soa: &mut [u64], k: usize, x: &Fq2) {
-        put_fq2(soa, V::LANES, k, x)
+        put_fq2::<true>(soa, V::LANES, k, x)
     }
     fn get(soa: &[u64], k: usize) -> Fq2 {
-        get_fq2(soa, V::LANES, k)
+        get_fq2::<true>(soa, V::LANES, k)
     }
 }
 
@@ -766,7 +772,8 @@ pub(crate) fn batch_add_g1(
     groups: usize,
 ) -> bool {
     available() && {
-        crate::simd128::batch_add::<FK<Simd, 4>>(px, py, qx, qy, groups);
+        // the layout holds ark-ff's numbers: the points scaled by 2
+        crate::simd128::batch_add_scaled::<FK<Simd, 4>, true>(px, py, qx, qy, groups);
         true
     }
 }
@@ -781,7 +788,7 @@ pub(crate) fn batch_add_g2(
     groups: usize,
 ) -> bool {
     available() && {
-        crate::simd128::batch_add::<F2<Simd>>(px, py, qx, qy, groups);
+        crate::simd128::batch_add_scaled::<F2<Simd>, true>(px, py, qx, qy, groups);
         true
     }
 }
@@ -991,9 +998,9 @@ mod tests {
         for (k, x) in xs.iter().enumerate() {
             assert_eq!(Soa::get_fq(&soa, k), *x);
         }
-        // set 2 holds elements 4 and 5
+        // set 2 holds elements 4 and 5, as ark-ff's numbers: 2x here
         let set = P1::load(&soa[4 * L..6 * L]);
-        assert_eq!(lanes_of(set), xs[4..6].to_vec());
+        assert_eq!(lanes_of(set), vec![xs[4] + xs[4], xs[5] + xs[5]]);
         let ys: Vec<Fq2> = (0..8).map(|_| Fq2::rand(&mut rng)).collect();
         let mut soa = vec![u64::MAX; Soa::FQ2_GROUP];
         for (k, y) in ys.iter().enumerate() {
@@ -1002,6 +1009,74 @@ mod tests {
         for (k, y) in ys.iter().enumerate() {
             assert_eq!(Soa::get_fq2(&soa, k), *y);
         }
+    }
+
+    /// The relaxed-SIMD entry points' batch on two plain-array lanes: pairs
+    /// written with [`Soa`] (ark-ff's numbers, the points scaled by 2), added
+    /// by [`crate::simd128::batch_add_scaled`], read back with [`Soa`].
+    fn scaled_batch_equals_ark_ec<C, T>(seed: u64, n: usize)
+    where
+        C: ark_ec::short_weierstrass::SWCurveConfig,
+        C::BaseField: SoaField,
+        T: VecField<Scalar = C::BaseField>,
+    {
+        use ark_ec::{short_weierstrass::Affine, AffineRepr, CurveGroup};
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let g = Affine::<C>::generator();
+        let mut random = || (g * C::ScalarField::rand(&mut rng)).into_affine();
+        let pairs: Vec<_> = (0..n).map(|_| (random(), random())).collect();
+        let groups = n.div_ceil(8);
+        let words = groups * 8 / T::LANES * T::WORDS;
+        let mut soa = [(); 4].map(|_| vec![0u64; words]);
+        let one_zero = (C::BaseField::ONE, C::BaseField::zero());
+        for k in 0..groups * 8 {
+            let (p, q) = pairs
+                .get(k)
+                .map_or((one_zero, (one_zero.1, one_zero.1)), |(p, q)| {
+                    ((p.x, p.y), (q.x, q.y))
+                });
+            for (v, x) in soa.iter_mut().zip([p.0, p.1, q.0, q.1]) {
+                C::BaseField::soa_put_fma(v, k, &x);
+            }
+        }
+        let [px, py, qx, qy] = &mut soa;
+        crate::simd128::batch_add_scaled::<T, true>(px, py, qx, qy, groups);
+        for (k, (p, q)) in pairs.iter().enumerate() {
+            let want = (*p + q).into_affine();
+            let got = (
+                C::BaseField::soa_get_fma(qx, k),
+                C::BaseField::soa_get_fma(qy, k),
+            );
+            assert_eq!(got, (want.x, want.y), "entry {k}");
+        }
+    }
+
+    /// [`Soa`]'s writer and reader for either field, in these tests.
+    trait SoaField: Sized {
+        fn soa_put_fma(soa: &mut [u64], k: usize, x: &Self);
+        fn soa_get_fma(soa: &[u64], k: usize) -> Self;
+    }
+    impl SoaField for Fq {
+        fn soa_put_fma(soa: &mut [u64], k: usize, x: &Self) {
+            Soa::put_fq(soa, k, x)
+        }
+        fn soa_get_fma(soa: &[u64], k: usize) -> Self {
+            Soa::get_fq(soa, k)
+        }
+    }
+    impl SoaField for Fq2 {
+        fn soa_put_fma(soa: &mut [u64], k: usize, x: &Self) {
+            Soa::put_fq2(soa, k, x)
+        }
+        fn soa_get_fma(soa: &[u64], k: usize) -> Self {
+            Soa::get_fq2(soa, k)
+        }
+    }
+
+    #[test]
+    fn scaled_batches_equal_ark_ec() {
+        scaled_batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable<2>, 4>>(239, 45);
+        scaled_batch_equals_ark_ec::<ark_bn254::g2::Config, F2<Portable<2>>>(240, 21);
     }
 
     #[test]
