@@ -479,6 +479,10 @@ pub trait MsmField: crate::inverse::BatchInverse {
     }
 }
 
+// The eight-lane batch kernel of this target: AVX-512 IFMA or AVX2 + FMA3
+// on x86_64 (chosen at run time, `crate::x86`); in a WebAssembly build, the
+// fused multiply-add kernel where it has `relaxed-simd` (used where the
+// engine fuses it), else SIMD128's where it has `simd128`.
 #[cfg(all(target_arch = "wasm32", target_feature = "relaxed-simd"))]
 use crate::fma as x8;
 #[cfg(all(
@@ -487,10 +491,6 @@ use crate::fma as x8;
     not(target_feature = "relaxed-simd")
 ))]
 use crate::simd128 as x8;
-/// The eight-lane batch kernel of this target: AVX-512 IFMA or AVX2 + FMA3
-/// on x86_64 (chosen at run time, [`crate::x86`]); in a WebAssembly build, the fused multiply-add
-/// kernel where it has `relaxed-simd` (used where the engine fuses it),
-/// else SIMD128's where it has `simd128`.
 #[cfg(target_arch = "x86_64")]
 use crate::x86 as x8;
 
