@@ -23,7 +23,7 @@
 # build: the page then always runs single-threaded), ZKBENCH_WEB_WIDE=1 (also the threaded build
 # with the wide-arithmetic proposal, web/public/pkg-mt-wide, for browsers that validate it),
 # ZKBENCH_WEB_FMA=1 (the threaded build with relaxed-simd: its MSM gets the fused multiply-add
-# kernel, zkbench_msm::fma, off by default and measured against the scalar path in every record;
+# kernel, zkbench_msm::fma, on by default and measured against the scalar path in every record;
 # Chromium and Firefox validate it, Node 20 and some other engines do not), CARGO_TARGET_DIR is not used: the two
 # wasm builds keep their own target/wasm-st and target/wasm-mt.
 set -euo pipefail

@@ -151,8 +151,9 @@ class ProverWorker {
         threads,
         simd: hasSimd,
         wide: hasWide,
-        // ?simd=1: the MSM's vector kernel on (off by default: slower than the scalar path here)
-        simdOn: params.get("simd") === "1",
+        // ?simd=1 / ?simd=0: the MSM's vector kernel on / off; without either, the module's
+        // default (on for the fused multiply-add kernel, off for the slower SIMD128 one)
+        simdOn: params.get("simd") === "1" ? true : params.get("simd") === "0" ? false : null,
         // ?keycache=idb: keys cached in IndexedDB even where OPFS is there (the comparison)
         keyCache: params.get("keycache") === "idb" ? "idb" : "opfs",
         // ?stream=0: a first visit fetches the whole compact key file, then proves (the
@@ -232,7 +233,7 @@ function environment(threads: number, build: Record<string, unknown>): Env {
 /** Which arithmetic the MSM's bucket additions run (buildInfo's msm_kernel, msm_simd). */
 function msmKernel(build: Record<string, unknown>): string {
   const kernel = build.msm_kernel === "fma" ? "fused multiply-add (2 lanes)" : "SIMD128 (4 lanes)";
-  if (build.msm_simd) return kernel;
+  if (build.msm_simd) return build.msm_kernel === "fma" ? `${kernel}; ?simd=0 turns it off` : kernel;
   return build.simd128 ? `scalar (${kernel} kernel off; ?simd=1 turns it on)` : "scalar (no SIMD128)";
 }
 

@@ -25,9 +25,10 @@ const initTimes: Record<string, number> = {};
 
 // `simd`: this browser validates SIMD128 (the page's probe). The threaded build is compiled
 // with simd128, so a browser without SIMD gets the single-threaded build; `simdOn` turns the
-// MSM's vector kernel (SIMD128, or fused multiply-add in a ZKBENCH_WEB_FMA=1 build) on in the
-// threaded build (`?simd=1`; off by default, because its proofs were slower than the scalar
-// path's in Chromium: docs/browser.md).
+// MSM's vector kernel (SIMD128, or fused multiply-add in a ZKBENCH_WEB_FMA=1 build) on or off
+// in the threaded build (`?simd=1`, `?simd=0`); `null` keeps the module's default: on for the
+// fused multiply-add kernel, off for SIMD128, whose proofs were slower than the scalar path's in
+// Chromium (docs/browser.md).
 /** The module's warm-up (`warmUp()`: a small test-setup Groth16 membership, two proofs from
  * full tables and one streamed from compact ones, as a first visit makes it) right after
  * start-up, before the page asks for anything: V8 runs a new module's functions in its baseline
@@ -66,7 +67,7 @@ async function threadedModule(base: string, wide: boolean): Promise<any> {
   return m;
 }
 
-async function init(threads: number, simd: boolean, simdOn: boolean, wide: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
+async function init(threads: number, simd: boolean, simdOn: boolean | null, wide: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
   keyStore = keyCache;
   streamKeys = stream;
   const base = self.location.origin;
@@ -77,7 +78,7 @@ async function init(threads: number, simd: boolean, simdOn: boolean, wide: boole
     await pkg.initThreadPool(threads);
     initTimes.wasm_init_s = (t1 - t0) / 1000;
     initTimes.thread_pool_s = (performance.now() - t1) / 1000;
-    pkg.setMsmSimd(simdOn);
+    if (simdOn !== null) pkg.setMsmSimd(simdOn);
   } else {
     pkg = await import(/* @vite-ignore */ `${base}/pkg-st/zkbench_wasm.js`);
     await pkg.default();

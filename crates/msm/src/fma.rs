@@ -4,10 +4,15 @@
 //! threaded build when it is made with `relaxed-simd`
 //! (`ZKBENCH_WEB_FMA=1 bash scripts/build-web.sh`).
 //!
-//! **Status: off by default** ([`set_enabled`]). On this project's x86-64
-//! machine its proofs were slower than the scalar 29-bit path's: 5-12% in
-//! Chromium 156, more in Firefox 153 (docs/browser.md, "What bounds the
-//! browser"); the page measures it against that path on every device.
+//! **Status: on by default in that build** ([`set_enabled`] turns it off).
+//! Its batches first halved every input and doubled every output modulo `p`
+//! per entry, and its proofs were then 5-12% slower than the scalar 29-bit
+//! path's in Chromium 156 (more in Firefox 153); since the batch adds the
+//! points scaled by 2 instead (the layout is a regrouping of bits), the
+//! median proof is 5% (spend) and 15% (membership) faster in Chromium 156 on
+//! a 2-core AMD Zen 3, over ten page runs (docs/browser.md,
+//! "What bounds the browser"). The page measures it against the scalar path
+//! on every device.
 //!
 //! # Why floating point
 //!
@@ -827,20 +832,17 @@ pub fn available() -> bool {
 
 /// Turns the kernel on or off for every thread (off: the prover takes the
 /// scalar 29-bit path of [`crate::field`]), for before/after measurements
-/// within one build. **Off by default**: on this x86-64 CPU its proofs were
-/// slower than the scalar path's in both Chromium 156 and Firefox 153
-/// (docs/browser.md has the runs): two lanes of 52-bit products per
-/// instruction, with the exponent bookkeeping, V8's multi-instruction 64-bit
-/// lane product for `q` and sixteen SSE registers, do not beat the scalar
-/// path's 64-bit multiplies. It is kept for engines and CPUs where the balance
-/// differs (128-bit vectors are the full width of ARM's NEON), measured by
-/// the page on every device it runs on.
+/// within one build. **On by default**: with the scaled-point batch its
+/// proofs beat the scalar path's in Chromium 156 (see the module docs). The
+/// balance depends on the engine and the CPU (two 52-bit products per
+/// instruction against the scalar path's 64-bit multiplies), so the page
+/// measures both on every device it runs on.
 pub fn set_enabled(on: bool) {
     ENABLED.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// See [`set_enabled`].
-static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static ENABLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
 #[cfg(test)]
 mod tests {
