@@ -984,19 +984,6 @@ pub(crate) mod tests {
         C: ark_ec::short_weierstrass::SWCurveConfig<BaseField = T::Scalar>,
         T: VecField,
     {
-        batch_run_equals_ark_ec::<C, T>(seed, n, batch_add::<T>)
-    }
-
-    /// [`batch_equals_ark_ec`] with the batch run by `run` (an entry point
-    /// over the layout of `T`).
-    pub(crate) fn batch_run_equals_ark_ec<C, T>(
-        seed: u64,
-        n: usize,
-        run: impl FnOnce(&[u64], &[u64], &mut [u64], &mut [u64], usize),
-    ) where
-        C: ark_ec::short_weierstrass::SWCurveConfig<BaseField = T::Scalar>,
-        T: VecField,
-    {
         use ark_ec::short_weierstrass::Affine;
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let g = Affine::<C>::generator();
@@ -1022,7 +1009,7 @@ pub(crate) mod tests {
             }
         }
         let [px, py, qx, qy] = &mut soa;
-        run(px, py, qx, qy, groups);
+        batch_add::<T>(px, py, qx, qy, groups);
         for k in 0..n {
             let want = (ps[k] + qs[k]).into_affine();
             assert_eq!(
