@@ -5,18 +5,18 @@
 //! # Why floating point
 //!
 //! AVX2 has no 64×64-bit integer product, only four 32×32→64-bit ones per
-//! instruction (`vpmuludq`), which do not beat the scalar `mulx` chain of
-//! ark-ff's assembly. Its fused multiply-add on doubles, though, gives an
+//! instruction (`vpmuludq`), four of which make one 64×64-bit product: no
+//! match for the scalar `mulx` chain of ark-ff's assembly. Its fused multiply-add on doubles, though, gives an
 //! exact 51×51→102-bit product in two halves from two instructions, four
 //! lanes at a time, and Zen 3 or Skylake-class cores issue two of them per
 //! cycle. This is the construction of N. Emmart, J. Zheng, C. Weems,
 //! "Faster modular exponentiation using double precision floating point
 //! arithmetic on the GPU" (ARITH 2018), which [`crate::fma`] already runs on
 //! WebAssembly's two-lane `f64x2.relaxed_madd`: that module's arithmetic is
-//! written once over [`FmaLanes`], and this module is the four-lane `FmaLanes` of
+//! written once over `FmaLanes`, and this module is the four-lane `FmaLanes` of
 //! `__m256i` registers plus the entry points. Elements are five 51-bit
 //! limbs in Montgomery form with `R' = 2^255`, four lanes per register,
-//! limb-major (the layout of [`crate::fma::SoaN`] with four lanes); a group
+//! limb-major (the layout of `fma::SoaN` with four lanes); a group
 //! of eight entries is two sets of four.
 //!
 //! # No conversion but a regrouping of bits
@@ -33,7 +33,7 @@
 //! ([`crate::fma`]'s `F::from_words`, `F::to_words`), in registers.
 //!
 //! AVX2 has no 64-bit lane product either, which the reduction's
-//! `q = z₀·(−p⁻¹) mod 2^51` needs: [`Quad::mul_low`] builds it from three
+//! `q = z₀·(−p⁻¹) mod 2^51` needs: `Quad::mul_low` builds it from three
 //! `vpmuludq`.
 //!
 //! # Safety
