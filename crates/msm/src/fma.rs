@@ -800,7 +800,7 @@ pub(crate) fn batch_add_g2(
 
 /// Whether `fma` of `V` rounds once: `(1 + 2^-30)² − 1` is `2^-29 + 2^-60`
 /// fused and `2^-29` when the product is rounded first.
-pub(crate) fn rounds_once<V: FmaLanes>() -> bool {
+fn rounds_once<V: FmaLanes>() -> bool {
     let a = V::splat(std::hint::black_box(1.0 + 2f64.powi(-30)).to_bits());
     let mut out = [0u64; 8];
     V::fma(a, a, V::splat((-1.0f64).to_bits())).store(&mut out);
