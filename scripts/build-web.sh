@@ -10,8 +10,11 @@
 #   2. zkbench-wasm threaded (nightly, wasm-bindgen-rayon,
 #      +atomics,+bulk-memory,+mutable-globals,+simd128,
 #      4 GiB maximum memory, -Z build-std=panic_abort,std)  -> web/public/pkg-mt
-#      (simd128: its MSM bucket additions run in SIMD lanes, zkbench_msm::simd128; the page
-#      loads it only where a SIMD probe validates, the single-threaded scalar build otherwise)
+#      (simd128: its MSM bucket additions can run in SIMD lanes, zkbench_msm::simd128; the page
+#      loads it only where a SIMD probe validates, the single-threaded scalar build otherwise),
+#      and the same with +relaxed-simd                      -> web/public/pkg-mt-fma
+#      (the MSM's fused multiply-add kernel, zkbench_msm::fma; loaded where the browser
+#      validates f64x2.relaxed_madd, pkg-mt elsewhere)
 #   3. the browser suite's key files (web/suite.json), made by the module itself in Node
 #                                                           -> web/public/keys
 #   4. snarkjs's membership circuit (circomlib Poseidon, depth 32), its Groth16 key and input,
@@ -22,10 +25,8 @@
 # Environment: ZKBENCH_WEB_JOBS (cargo -j, default 2), ZKBENCH_WEB_SKIP_MT=1 (no threaded
 # build: the page then always runs single-threaded), ZKBENCH_WEB_WIDE=1 (also the threaded build
 # with the wide-arithmetic proposal, web/public/pkg-mt-wide, for browsers that validate it),
-# ZKBENCH_WEB_FMA=1 (the threaded build with relaxed-simd: its MSM gets the fused multiply-add
-# kernel, zkbench_msm::fma, on by default and measured against the scalar path in every record;
-# Chromium and Firefox validate it, Node 20 and some other engines do not), CARGO_TARGET_DIR is not used: the two
-# wasm builds keep their own target/wasm-st and target/wasm-mt.
+# ZKBENCH_WEB_FMA=0 (no relaxed-SIMD threaded build, pkg-mt-fma: the page then runs pkg-mt
+# everywhere). CARGO_TARGET_DIR is not used: each wasm build keeps its own target/wasm-*.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -66,33 +67,33 @@ rm -rf web/public/pkg-st target/wasm-node
 wasm-bindgen --target web --out-dir web/public/pkg-st "$ST"
 wasm-bindgen --target nodejs --out-dir target/wasm-node "$ST"
 
-rm -rf web/public/pkg-mt
-if [ "${ZKBENCH_WEB_SKIP_MT:-0}" != 1 ]; then
-  step "zkbench-wasm, threaded (target/wasm-mt, nightly, -Z build-std)"
+# build_mt DIR FEATURES WHAT: the threaded zkbench-wasm (nightly, -Z build-std) with the target
+# features FEATURES added to the threaded set, in target/wasm-DIR, to web/public/pkg-DIR
+MT_BASE=+atomics,+bulk-memory,+mutable-globals,+simd128
+build_mt() {
+  step "zkbench-wasm, threaded$3 (target/wasm-$1, nightly, -Z build-std)"
   t=$(date +%s)
-  MT_FEATURES=+atomics,+bulk-memory,+mutable-globals,+simd128
-  if [ "${ZKBENCH_WEB_FMA:-0}" = 1 ]; then MT_FEATURES=$MT_FEATURES,+relaxed-simd; fi
-  RUSTFLAGS="-C target-feature=$MT_FEATURES -C link-arg=--max-memory=4294967296" \
+  RUSTFLAGS="-C target-feature=$MT_BASE$2 -C link-arg=--max-memory=4294967296" \
     cargo +nightly build --release --locked -j "$JOBS" --target "$WASM" -p zkbench-wasm --features parallel \
-    --target-dir target/wasm-mt -Z build-std=panic_abort,std
+    --target-dir "target/wasm-$1" -Z build-std=panic_abort,std
   elapsed "$t"
-  wasm-bindgen --target web --out-dir web/public/pkg-mt "target/wasm-mt/$WASM/release/zkbench_wasm.wasm"
+  wasm-bindgen --target web --out-dir "web/public/pkg-$1" "target/wasm-$1/$WASM/release/zkbench_wasm.wasm"
+}
+
+rm -rf web/public/pkg-mt web/public/pkg-mt-fma web/public/pkg-mt-wide
+if [ "${ZKBENCH_WEB_SKIP_MT:-0}" != 1 ]; then
+  build_mt mt "" ""
+  # relaxed SIMD (f64x2.relaxed_madd): the MSM's fused multiply-add kernel, zkbench_msm::fma,
+  # faster than the scalar path in Chromium 156; the page and zkbench-prover load it where the
+  # browser validates relaxed_madd (Chromium 114+; this machine's Firefox ESR 153), pkg-mt elsewhere (Safari,
+  # Node 20). ZKBENCH_WEB_FMA=0 skips it.
+  if [ "${ZKBENCH_WEB_FMA:-1}" != 0 ]; then build_mt mt-fma ",+relaxed-simd" " with relaxed SIMD"; fi
+  # ZKBENCH_WEB_WIDE=1: the wide-arithmetic proposal (i64.mul_wide_u: 64x64->128-bit products
+  # without compiler-rt's __multi3); loaded where the browser validates that instruction
+  # (Chromium 156: --js-flags=--wasm-wide_arithmetic), before the two above
+  if [ "${ZKBENCH_WEB_WIDE:-0}" = 1 ]; then build_mt mt-wide ",+wide-arithmetic" " with wide-arithmetic"; fi
 else
   echo "   ZKBENCH_WEB_SKIP_MT=1: no threaded build; the page runs single-threaded"
-fi
-
-# ZKBENCH_WEB_WIDE=1: the threaded build again with the wide-arithmetic proposal (i64.mul_wide_u:
-# 64x64->128-bit products without compiler-rt's __multi3); the page loads it where the browser
-# validates that instruction (Chromium 156: --js-flags=--wasm-wide_arithmetic), pkg-mt elsewhere
-rm -rf web/public/pkg-mt-wide
-if [ "${ZKBENCH_WEB_WIDE:-0}" = 1 ] && [ "${ZKBENCH_WEB_SKIP_MT:-0}" != 1 ]; then
-  step "zkbench-wasm, threaded with wide-arithmetic (target/wasm-mt-wide, nightly)"
-  t=$(date +%s)
-  RUSTFLAGS='-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128,+wide-arithmetic -C link-arg=--max-memory=4294967296' \
-    cargo +nightly build --release --locked -j "$JOBS" --target "$WASM" -p zkbench-wasm --features parallel \
-    --target-dir target/wasm-mt-wide -Z build-std=panic_abort,std
-  elapsed "$t"
-  wasm-bindgen --target web --out-dir web/public/pkg-mt-wide "target/wasm-mt-wide/$WASM/release/zkbench_wasm.wasm"
 fi
 
 step "npm packages (web/, peers/snarkjs)"

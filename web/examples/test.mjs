@@ -165,6 +165,12 @@ async function checkRun(kind, got, threaded) {
     got.init.wideArithmetic === wide,
     `${kind}: wide-arithmetic module ${wide ? "ran" : "not run"} (packed: ${got.widePacked}, browser validates it: ${got.wideSupported})`,
   );
+  // the relaxed-SIMD build likewise, where the wide one does not run
+  const relaxed = threaded && !wide && got.relaxedPacked === true && got.relaxedSupported === true;
+  check(
+    got.init.relaxedSimd === relaxed,
+    `${kind}: relaxed-SIMD module ${relaxed ? "ran" : "not run"} (packed: ${got.relaxedPacked}, browser validates it: ${got.relaxedSupported})`,
+  );
   check(
     got.keySource === "key file keys/membership-rows1.bin (streamed into the first proof), then keys/membership.bin",
     `${kind}: the first proof streamed the compact key file from its URL, then the full one loaded`,

@@ -7,8 +7,11 @@
 //   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
 //        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
 //        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
-//        [--simd on|off] [--threads N] [--key-cache opfs|idb] [--stream on|off]
+//        [--simd on|off] [--relaxed on|off] [--threads N] [--key-cache opfs|idb] [--stream on|off]
 //
+// --relaxed off: the SIMD128 threaded build even where the browser validates relaxed SIMD
+// (?relaxed=0; the default loads the relaxed-SIMD build there, with the MSM's fused multiply-add
+// kernel): how a browser without relaxed SIMD runs.
 // --threads N: the page's worker pool (?threads=N; ZKBENCH_THREADS sets it, as `zkbench run
 // browser --threads N` does). --key-cache idb: the page caches key files in IndexedDB instead
 // of the origin-private file system (?keycache=idb; ZKBENCH_KEY_CACHE sets it).
@@ -59,6 +62,9 @@ function args() {
       case "--simd":
         if (v !== "on" && v !== "off") { console.error(`--simd ${v}: accepted: on, off`); process.exit(2); }
         o.simd = v; i++; break;
+      case "--relaxed":
+        if (v !== "on" && v !== "off") { console.error(`--relaxed ${v}: accepted: on, off`); process.exit(2); }
+        o.relaxed = v; i++; break;
       case "--key-cache": o.keyCache = v; i++; break;
       case "--network-mbps":
         if (!(Number(v) > 0)) { console.error(`--network-mbps ${v}: a throughput in Mbit/s`); process.exit(2); }
@@ -153,10 +159,13 @@ async function main() {
     }
     const q = new URLSearchParams({ autorun: "1", profile: o.profile });
     if (o.threads) q.set("threads", o.threads);
-    // --simd on: the threaded module's MSM with its vector kernel (?simd=1; off by default),
-    // for before/after runs; --simd off: the default, said explicitly
+    // --simd on / off: the threaded module's MSM vector kernel on (?simd=1) or off (?simd=0),
+    // for before/after runs; without it the module's default (the relaxed-SIMD build's fused
+    // multiply-add kernel on, the SIMD128 build's kernel off)
     if (o.simd === "on") q.set("simd", "1");
     else if (o.simd === "off") q.set("simd", "0");
+    // --relaxed off: the SIMD128 threaded build (?relaxed=0)
+    if (o.relaxed === "off") q.set("relaxed", "0");
     // --key-cache idb: keys cached in IndexedDB even where OPFS is there (?keycache=idb)
     if (o.keyCache === "idb") q.set("keycache", "idb");
     // --stream off: a first visit fetches the whole compact key file before proving (?stream=0)

@@ -3,7 +3,7 @@
 // results document as `window.zkbenchResults` (the contract in
 // docs/browser.md).
 import suiteJson from "../suite.json";
-import { wideArithmeticSupported } from "../package/src/probe.js";
+import { relaxedSimdSupported, wideArithmeticSupported } from "../package/src/probe.js";
 import { caseId, compactKeyFile, keyFile, summary } from "./shared.js";
 import type { FromWorker, HashRun, ProofConfig, ProofRun, Profile, SnarkjsProof, Suite } from "./types";
 import "./style.css";
@@ -151,6 +151,9 @@ class ProverWorker {
         threads,
         simd: hasSimd,
         wide: hasWide,
+        // ?relaxed=0: the SIMD128 threaded build even where relaxed SIMD validates (the
+        // comparison for browsers without it)
+        relaxed: hasRelaxed && params.get("relaxed") !== "0",
         // ?simd=1 / ?simd=0: the MSM's vector kernel on / off; without either, the module's
         // default (on for the fused multiply-add kernel, off for the slower SIMD128 one)
         simdOn: params.get("simd") === "1" ? true : params.get("simd") === "0" ? false : null,
@@ -194,6 +197,10 @@ const hasSimd = WebAssembly.validate(
  * halo2curves' field products no longer call compiler-rt's `__multi3`, and the Groth16 MSMs and
  * FFTs multiply on 64-bit limbs (`zkbench_msm::field::mul_cios`). */
 const hasWide = wideArithmeticSupported();
+/** Whether this browser has relaxed SIMD's `f64x2.relaxed_madd`: where it does, the page loads
+ * the threaded build made with it (`pkg-mt-fma`), whose MSM runs the fused multiply-add kernel
+ * (`zkbench_msm::fma`); elsewhere the SIMD128 build (`pkg-mt`). */
+const hasRelaxed = relaxedSimdSupported();
 const cores = navigator.hardwareConcurrency || 1;
 /** Worker threads by default: one per logical core the browser reports, at most 16. */
 const MAX_DEFAULT_THREADS = 16;
@@ -246,6 +253,7 @@ function showDevice(threads: number | null, build: Record<string, unknown> | nul
     ["WebAssembly build", build ? (build.parallel ? "threaded" : "single-threaded") : "loading…"],
     ["threads used", threads == null ? "…" : String(threads)],
     ["WebAssembly SIMD128", hasSimd ? "yes" : "no"],
+    ["WebAssembly relaxed SIMD (f64x2.relaxed_madd)", hasRelaxed ? "yes" : "no"],
     ["WebAssembly wide arithmetic (i64.mul_wide_u)", hasWide ? "yes" : "no"],
     ["MSM arithmetic", build ? msmKernel(build) : "loading…"],
   ];

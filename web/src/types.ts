@@ -56,7 +56,7 @@ export interface HashRun {
 }
 
 export type ToWorker =
-  | { type: "init"; threads: number; simd: boolean; simdOn: boolean | null; wide: boolean; keyCache: "opfs" | "idb"; streamKeys?: boolean }
+  | { type: "init"; threads: number; simd: boolean; simdOn: boolean | null; wide: boolean; relaxed: boolean; keyCache: "opfs" | "idb"; streamKeys?: boolean }
   | { type: "proof"; id: number; cfg: ProofConfig; profile: Profile; keyUrl: string | null; compactKeyUrl: string | null; keySeed: number; witnessSeed: number }
   | { type: "hash"; id: number; family: string; samples: number };
 

@@ -50,30 +50,35 @@ function warmUp() {
 /** buildInfo() of the loaded module. */
 let build: Record<string, unknown> | null = null;
 
-/** The threaded build's glue: `pkg-mt-wide` (made with wide-arithmetic) where the browser
- * validates `i64.mul_wide_u` and the page has that build, else `pkg-mt`. */
-async function threadedModule(base: string, wide: boolean): Promise<any> {
-  if (wide) {
-    try {
-      const m = await import(/* @vite-ignore */ `${base}/pkg-mt-wide/zkbench_wasm.js`);
-      await m.default();
-      return m;
-    } catch {
-      // not built (ZKBENCH_WEB_WIDE unset): the plain threaded build
-    }
+/** Imports and instantiates the glue of `pkg-<name>`; null where the page has no such build. */
+async function tryModule(base: string, name: string): Promise<any> {
+  try {
+    const m = await import(/* @vite-ignore */ `${base}/pkg-${name}/zkbench_wasm.js`);
+    await m.default();
+    return m;
+  } catch {
+    return null;
   }
-  const m = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
-  await m.default();
-  return m;
 }
 
-async function init(threads: number, simd: boolean, simdOn: boolean | null, wide: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
+/** The threaded build's glue, the fastest this browser validates and the page has: `pkg-mt-wide`
+ * (wide arithmetic: `i64.mul_wide_u`), then `pkg-mt-fma` (relaxed SIMD: `f64x2.relaxed_madd`,
+ * the MSM's fused multiply-add kernel), then `pkg-mt` (SIMD128). */
+async function threadedModule(base: string, wide: boolean, relaxed: boolean): Promise<any> {
+  const m = (wide ? await tryModule(base, "mt-wide") : null) ?? (relaxed ? await tryModule(base, "mt-fma") : null);
+  if (m) return m;
+  const plain = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
+  await plain.default();
+  return plain;
+}
+
+async function init(threads: number, simd: boolean, simdOn: boolean | null, wide: boolean, relaxed: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
   keyStore = keyCache;
   streamKeys = stream;
   const base = self.location.origin;
   const t0 = performance.now();
   if (threads > 1 && simd) {
-    pkg = await threadedModule(base, wide);
+    pkg = await threadedModule(base, wide, relaxed);
     const t1 = performance.now();
     await pkg.initThreadPool(threads);
     initTimes.wasm_init_s = (t1 - t0) / 1000;
@@ -534,7 +539,7 @@ self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads, m.simd, m.simdOn, m.wide, m.keyCache === "idb" ? "idb" : "opfs", m.streamKeys !== false);
+        await init(m.threads, m.simd, m.simdOn, m.wide, m.relaxed, m.keyCache === "idb" ? "idb" : "opfs", m.streamKeys !== false);
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.compactKeyUrl, m.keySeed, m.witnessSeed);

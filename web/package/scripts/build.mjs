@@ -4,11 +4,13 @@
 //   2. the single-threaded zkbench-wasm (wasm-bindgen --target web) -> dist/wasm-st;
 //   3. the threaded one, when built -> dist/wasm-mt (static files that the worker imports by
 //      URL, never bundled), named in dist/packed.js; otherwise the package runs single-threaded;
-//   4. with it, the threaded one built with wide arithmetic, when built -> dist/wasm-mt-wide
-//      (loaded where the browser validates i64.mul_wide_u).
-// The modules come from ZKBENCH_WASM_ST / ZKBENCH_WASM_MT / ZKBENCH_WASM_MT_WIDE (directories of
-// wasm-bindgen output), default web/public/pkg-st, pkg-mt and pkg-mt-wide (what
-// scripts/build-web.sh writes; pkg-mt-wide with ZKBENCH_WEB_WIDE=1).
+//   4. with it, the threaded ones built with relaxed SIMD and with wide arithmetic, when built
+//      -> dist/wasm-mt-fma, dist/wasm-mt-wide (loaded where the browser validates
+//      f64x2.relaxed_madd, i64.mul_wide_u).
+// The modules come from ZKBENCH_WASM_ST / ZKBENCH_WASM_MT / ZKBENCH_WASM_MT_FMA /
+// ZKBENCH_WASM_MT_WIDE (directories of wasm-bindgen output), default web/public/pkg-st, pkg-mt,
+// pkg-mt-fma and pkg-mt-wide (what scripts/build-web.sh writes; pkg-mt-wide with
+// ZKBENCH_WEB_WIDE=1).
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -20,6 +22,7 @@ const web = path.resolve(pkgDir, "..");
 const dist = path.join(pkgDir, "dist");
 const st = path.resolve(process.env.ZKBENCH_WASM_ST || path.join(web, "public", "pkg-st"));
 const mt = path.resolve(process.env.ZKBENCH_WASM_MT || path.join(web, "public", "pkg-mt"));
+const mtFma = path.resolve(process.env.ZKBENCH_WASM_MT_FMA || path.join(web, "public", "pkg-mt-fma"));
 const mtWide = path.resolve(process.env.ZKBENCH_WASM_MT_WIDE || path.join(web, "public", "pkg-mt-wide"));
 const glue = "zkbench_wasm.js";
 
@@ -57,15 +60,18 @@ copyModule(st, "wasm-st", reexport);
 if (fs.existsSync(path.join(mt, glue))) {
   // not bundled: its thread pool's workers import the glue by URL (wasm-bindgen-rayon)
   copyModule(mt, "wasm-mt", reexport);
-  let wide = "null";
-  if (fs.existsSync(path.join(mtWide, glue))) {
-    copyModule(mtWide, "wasm-mt-wide", reexport);
-    wide = JSON.stringify(`wasm-mt-wide/${glue}`);
-    console.error(`zkbench-prover build: wide-arithmetic threaded module from ${mtWide}`);
-  }
+  /** The optional threaded build at `from` -> dist/<name>; its glue's path, else "null". */
+  const optional = (from, name, what) => {
+    if (!fs.existsSync(path.join(from, glue))) return "null";
+    copyModule(from, name, reexport);
+    console.error(`zkbench-prover build: ${what} threaded module from ${from}`);
+    return JSON.stringify(`${name}/${glue}`);
+  };
+  const relaxed = optional(mtFma, "wasm-mt-fma", "relaxed-SIMD");
+  const wide = optional(mtWide, "wasm-mt-wide", "wide-arithmetic");
   fs.writeFileSync(
     path.join(dist, "packed.js"),
-    `export const THREADED_MODULE = "wasm-mt/${glue}";\nexport const WIDE_MODULE = ${wide};\n`,
+    `export const THREADED_MODULE = "wasm-mt/${glue}";\nexport const WIDE_MODULE = ${wide};\nexport const RELAXED_MODULE = ${relaxed};\n`,
   );
   console.error(`zkbench-prover build: threaded module from ${mt}`);
 } else {

@@ -7,7 +7,7 @@
 //   await loadKeys(config, "/keys/membership.bin");
 //   const { proof, publicSignals } = await prove(config, { leaf, index, siblings });
 //   await verify(await verificationKey(config), publicSignals, proof); // true
-import { THREADED_MODULE, WIDE_MODULE } from "./packed.js";
+import { RELAXED_MODULE, THREADED_MODULE, WIDE_MODULE } from "./packed.js";
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type {
   InitInfo,
@@ -24,9 +24,10 @@ import type {
 } from "./types.js";
 
 export type * from "./types.js";
-/** Whether this browser validates WebAssembly wide arithmetic (`i64.mul_wide_u`), where `init`
- * loads the wide-arithmetic threaded module if the package has one. */
-export { wideArithmeticSupported } from "./probe.js";
+/** Whether this browser validates WebAssembly wide arithmetic (`i64.mul_wide_u`) and relaxed
+ * SIMD (`f64x2.relaxed_madd`): where it does, `init` loads the threaded module built with it if
+ * the package has one (wide arithmetic first). */
+export { relaxedSimdSupported, wideArithmeticSupported } from "./probe.js";
 
 let worker: Worker | null = null;
 let started: Promise<InitInfo> | null = null;
@@ -72,6 +73,12 @@ function wideModuleUrl(options: InitOptions): string | null {
   return moduleUrl(options.wideModule, WIDE_MODULE);
 }
 
+/** Where the relaxed-SIMD threaded module's glue is: `options.relaxedModule`, else the
+ * package's own copy when it was packed with one (as {@link threadedModuleUrl}). */
+function relaxedModuleUrl(options: InitOptions): string | null {
+  return moduleUrl(options.relaxedModule, RELAXED_MODULE);
+}
+
 /** `given` against the page's base URL, else `packed` beside this file, else null. */
 function moduleUrl(given: string | URL | undefined, packed: string | null): string | null {
   const base = typeof document !== "undefined" ? document.baseURI : import.meta.url;
@@ -96,6 +103,7 @@ export function init(options: InitOptions = {}): Promise<InitInfo> {
     threads,
     threadedModule: threadedModuleUrl(options),
     wideModule: wideModuleUrl(options),
+    relaxedModule: relaxedModuleUrl(options),
     warmUp: options.warmUp ?? false,
   });
   started.catch(() => terminate());

@@ -7,3 +7,8 @@ export const THREADED_MODULE: string | null = null;
  * dist/index.js; null when the package has none. Loaded instead of `THREADED_MODULE` where the
  * browser validates that instruction. */
 export const WIDE_MODULE: string | null = null;
+
+/** The threaded module built with relaxed SIMD (`f64x2.relaxed_madd`: the MSM's fused
+ * multiply-add kernel), relative to dist/index.js; null when the package has none. Loaded
+ * instead of `THREADED_MODULE` where the browser validates that instruction. */
+export const RELAXED_MODULE: string | null = null;

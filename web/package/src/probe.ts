@@ -8,3 +8,13 @@ export function wideArithmeticSupported(): boolean {
     new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 7, 1, 96, 2, 126, 126, 1, 126, 3, 2, 1, 0, 10, 11, 1, 9, 0, 32, 0, 32, 1, 252, 22, 26, 11]),
   );
 }
+
+/** Whether this engine has relaxed SIMD's fused multiply-add on doubles: a module whose one
+ * function is `f64x2.relaxed_madd` of its three `v128` arguments validates only where it does
+ * (Chromium 114+, this machine's Firefox ESR 153; not Node 20 without
+ * `--experimental-wasm-relaxed-simd`). The relaxed-SIMD threaded module's MSM kernel needs it. */
+export function relaxedSimdSupported(): boolean {
+  return WebAssembly.validate(
+    new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 135, 2, 11]),
+  );
+}

@@ -3,7 +3,7 @@ import type { ProofConfig } from "./types.js";
 
 /** One call into the worker. */
 export type Request =
-  | { op: "init"; threads: number; threadedModule: string | null; wideModule: string | null; warmUp: boolean }
+  | { op: "init"; threads: number; threadedModule: string | null; wideModule: string | null; relaxedModule: string | null; warmUp: boolean }
   | { op: "loadKeys"; config: ProofConfig; bytes: Uint8Array; seed: number }
   | { op: "setupTestKeys"; config: ProofConfig; seed: number }
   | { op: "prove"; config: ProofConfig; inputs: string }

@@ -98,6 +98,14 @@ export interface InitOptions {
    */
   wideModule?: string | URL;
   /**
+   * URL of the threaded module built with relaxed SIMD (`dist/wasm-mt-fma`'s `zkbench_wasm.js`,
+   * when the package was packed with one), loaded instead of `threadedModule` where the browser
+   * validates `f64x2.relaxed_madd` (Chromium 114+, Firefox ESR 153) and the wide-arithmetic one
+   * does not load: its MSM runs a fused multiply-add kernel on doubles. Default: the package's
+   * own copy, if any.
+   */
+  relaxedModule?: string | URL;
+  /**
    * Right after `init` resolves, run the prover once on a small test-setup circuit (its proofs
    * are discarded), before the first request: WebAssembly engines run a new module's code in a
    * baseline tier at first, and without this the first real proof takes up to twice as long.
@@ -116,6 +124,8 @@ export interface InitInfo {
   build: "threaded" | "single-threaded";
   /** Whether it is the wide-arithmetic build (`InitOptions.wideModule`). */
   wideArithmetic: boolean;
+  /** Whether it is the relaxed-SIMD build (`InitOptions.relaxedModule`). */
+  relaxedSimd: boolean;
   /** Why the single-threaded module runs when more threads were asked for. */
   reason?: string;
   /** `crossOriginIsolated` of the page. */

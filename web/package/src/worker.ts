@@ -1,12 +1,13 @@
 /// <reference lib="webworker" />
 // zkbench-prover's worker: loads zkbench-wasm (the threaded module when it is in the package,
 // more than one thread is asked for and the page is cross-origin isolated — its wide-arithmetic
-// build where the package has one and the engine validates it —; the single-threaded one
+// or relaxed-SIMD build where the package has one and the engine validates it —; the
+// single-threaded one
 // otherwise) and answers the main thread's requests one at a time, so that a proof never
 // blocks the page.
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type { ProofConfig } from "./types.js";
-import { wideArithmeticSupported } from "./probe.js";
+import { relaxedSimdSupported, wideArithmeticSupported } from "./probe.js";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -60,33 +61,41 @@ async function loadThreaded(url: string, threads: number): Promise<WasmModule> {
   return mt;
 }
 
+/** The threaded modules a package can hold, fastest first, each with the probe that says
+ * whether this engine takes it. */
+type Flavour = "wide" | "relaxed" | "plain";
+
 /** The threaded module: the wide-arithmetic build where the package has it and the engine takes
- * it (its field products on 64-bit limbs, about twice as fast), else the plain threaded one. */
-async function loadThreadedBest(threadedModule: string, wideModule: string | null, threads: number) {
-  if (wideModule && wideArithmeticSupported()) {
+ * it (its field products on 64-bit limbs, about twice as fast), then the relaxed-SIMD build (the
+ * MSM's fused multiply-add kernel), else the plain threaded one. */
+async function loadThreadedBest(modules: Record<Flavour, string | null>, threads: number) {
+  const tries: [Flavour, boolean][] = [["wide", wideArithmeticSupported()], ["relaxed", relaxedSimdSupported()]];
+  for (const [flavour, supported] of tries) {
+    const url = modules[flavour];
+    if (!url || !supported) continue;
     try {
-      return { module: await loadThreaded(wideModule, threads), wide: true };
+      return { module: await loadThreaded(url, threads), flavour };
     } catch (e) {
-      console.warn(`zkbench-prover: ${e instanceof Error ? e.message : e}; loading the plain threaded module`);
+      console.warn(`zkbench-prover: ${e instanceof Error ? e.message : e}; trying the next threaded module`);
     }
   }
-  return { module: await loadThreaded(threadedModule, threads), wide: false };
+  return { module: await loadThreaded(modules.plain!, threads), flavour: "plain" as Flavour };
 }
 
-async function load(threads: number, threadedModule: string | null, wideModule: string | null) {
+async function load(threads: number, modules: Record<Flavour, string | null>) {
   if (wasm) throw new Error("zkbench-prover: init() was already called");
   let reason: string | undefined;
   let build: "threaded" | "single-threaded" = "single-threaded";
-  let wideArithmetic = false;
+  let flavour: Flavour | null = null;
   if (threads > 1) {
-    if (!threadedModule) reason = "this zkbench-prover was packed without the threaded module (zkbench's scripts/build-web.sh builds it)";
+    if (!modules.plain) reason = "this zkbench-prover was packed without the threaded module (zkbench's scripts/build-web.sh builds it)";
     else if (!self.crossOriginIsolated)
       reason = "the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), so it has no SharedArrayBuffer for WebAssembly threads";
     else {
       try {
-        const best = await loadThreadedBest(threadedModule, wideModule, threads);
+        const best = await loadThreadedBest(modules, threads);
         wasm = best.module;
-        wideArithmetic = best.wide;
+        flavour = best.flavour;
         build = "threaded";
       } catch (e) {
         reason = e instanceof Error ? e.message : String(e);
@@ -103,7 +112,8 @@ async function load(threads: number, threadedModule: string | null, wideModule: 
   return {
     threads: wasm.threads(),
     build,
-    wideArithmetic,
+    wideArithmetic: flavour === "wide",
+    relaxedSimd: flavour === "relaxed",
     reason,
     crossOriginIsolated: self.crossOriginIsolated,
     buildInfo: JSON.parse(wasm.buildInfo()),
@@ -202,7 +212,7 @@ function handle(r: Request): unknown {
 async function answer(r: Envelope) {
   let reply: Reply;
   try {
-    const value = r.op === "init" && !wasm ? await load(r.threads, r.threadedModule, r.wideModule) : await handle(r);
+    const value = r.op === "init" && !wasm ? await load(r.threads, { wide: r.wideModule, relaxed: r.relaxedModule, plain: r.threadedModule }) : await handle(r);
     reply = { id: r.id, ok: true, value };
   } catch (e) {
     reply = { id: r.id, ok: false, error: e instanceof Error ? e.message : String(e) };

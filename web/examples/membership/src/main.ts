@@ -9,6 +9,7 @@ import {
   setupTestKeys,
   verificationKey,
   verify,
+  relaxedSimdSupported,
   wideArithmeticSupported,
   type ProofConfig,
 } from "zkbench-prover";
@@ -22,8 +23,10 @@ const COMPACT_KEY_URL = "keys/membership-rows1.bin";
 const KEY_URL = "keys/membership.bin";
 
 // true when the package has a threaded module (vite.config.js copies it to zkbench-prover-mt/),
-// and one built with wide arithmetic (zkbench-prover-mt-wide/)
+// and ones built with relaxed SIMD (zkbench-prover-mt-fma/) and wide arithmetic
+// (zkbench-prover-mt-wide/)
 declare const __ZKBENCH_PROVER_MT__: boolean;
+declare const __ZKBENCH_PROVER_MT_FMA__: boolean;
 declare const __ZKBENCH_PROVER_MT_WIDE__: boolean;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -41,13 +44,16 @@ async function start() {
   const info = await init({
     threads: navigator.hardwareConcurrency,
     threadedModule: __ZKBENCH_PROVER_MT__ ? "zkbench-prover-mt/zkbench_wasm.js" : undefined,
+    relaxedModule: __ZKBENCH_PROVER_MT_FMA__ ? "zkbench-prover-mt-fma/zkbench_wasm.js" : undefined,
     wideModule: __ZKBENCH_PROVER_MT_WIDE__ ? "zkbench-prover-mt-wide/zkbench_wasm.js" : undefined,
   });
   state.init = info;
   state.wideSupported = wideArithmeticSupported();
   state.widePacked = __ZKBENCH_PROVER_MT_WIDE__;
+  state.relaxedSupported = relaxedSimdSupported();
+  state.relaxedPacked = __ZKBENCH_PROVER_MT_FMA__;
   $("engine").textContent =
-    `Prover: ${info.build}${info.wideArithmetic ? " (wide arithmetic)" : ""}, ${info.threads} thread(s)${info.reason ? ` (${info.reason})` : ""}; keys: downloaded with the first proof.`;
+    `Prover: ${info.build}${info.wideArithmetic ? " (wide arithmetic)" : info.relaxedSimd ? " (relaxed SIMD)" : ""}, ${info.threads} thread(s)${info.reason ? ` (${info.reason})` : ""}; keys: downloaded with the first proof.`;
   ($("prove") as HTMLButtonElement).disabled = false;
   status("ready", "Ready.");
 }
