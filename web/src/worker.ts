@@ -25,7 +25,7 @@ const initTimes: Record<string, number> = {};
 
 // `simd`: this browser validates SIMD128 (the page's probe). The threaded build is compiled
 // with simd128, so a browser without SIMD gets the single-threaded build; `simdOn` turns the
-// MSM's vector kernel (SIMD128, or fused multiply-add in a ZKBENCH_WEB_FMA=1 build) on or off
+// MSM's vector kernel (SIMD128, or fused multiply-add in the relaxed-SIMD build) on or off
 // in the threaded build (`?simd=1`, `?simd=0`); `null` keeps the module's default: on for the
 // fused multiply-add kernel, off for SIMD128, whose proofs were slower than the scalar path's in
 // Chromium (docs/browser.md).

@@ -1,8 +1,10 @@
 //! BN254 base-field products from the floating-point multiplier: the
 //! batched affine additions of the prover's MSM on two lanes at a time with
 //! WebAssembly's relaxed-SIMD `f64x2.relaxed_madd`, in the browser's
-//! threaded build when it is made with `relaxed-simd`
-//! (`ZKBENCH_WEB_FMA=1 bash scripts/build-web.sh`).
+//! threaded relaxed-SIMD build (`web/public/pkg-mt-fma`, which
+//! `scripts/build-web.sh` makes beside the SIMD128 one; the page loads it
+//! where the browser validates `relaxed_madd`), and on four lanes of AVX2 +
+//! FMA3 natively ([`crate::avx2`]).
 //!
 //! **Status: on by default in that build** ([`set_enabled`] turns it off).
 //! Its batches first halved every input and doubled every output modulo `p`
@@ -49,9 +51,12 @@
 //! ark-ff's number `x·R` (`R = 2^256`) reads as `2x` here. The batch layout
 //! (`Soa`) holds ark-ff's numbers regrouped, and the batch adds the points
 //! scaled by 2 (same slope; see [`crate::avx2`]), which leaves its sums as
-//! ark-ff's numbers: no halving or doubling modulo `p` per entry. The G1 batch runs four pairs of lanes and the `Fq2`
-//! Karatsuba its three products at once (`F::mul_n`), step by step in
-//! turn, so that one product's reduction chain overlaps the others' work.
+//! ark-ff's numbers: no halving or doubling modulo `p` per entry. Natively
+//! the G1 batch runs two sets of lanes and the `Fq2` Karatsuba its three
+//! products at once (`F::mul_n`), step by step in turn, so that one
+//! product's reduction chain overlaps the others' work; in WebAssembly one
+//! product at a time (interleaved, they spill x86's sixteen `xmm`
+//! registers in V8: `F::mul_each`).
 //!
 //! `f64x2.relaxed_madd` may be fused or not, at the engine's choice (V8
 //! fuses it where the CPU has FMA3). An unfused one would give wrong
@@ -449,6 +454,20 @@ impl<V: FmaLanes> F<V> {
         })
     }
 
+    /// `N` independent products: one after the other in WebAssembly
+    /// (interleaved, [`F::mul_n`], they need more registers than x86's
+    /// sixteen `xmm`, and V8's spills made the kernel's G2 MSM 10-15%
+    /// slower in Chromium 156), interleaved natively (AVX2's `ymm` spills
+    /// cost less than the latency they hide there).
+    #[inline(always)]
+    fn mul_each<const N: usize>(a: [Self; N], b: [Self; N]) -> [Self; N] {
+        if cfg!(target_arch = "wasm32") {
+            std::array::from_fn(|n| Self::mul(a[n], b[n]))
+        } else {
+            Self::mul_n(a, b)
+        }
+    }
+
     /// `a − b mod p`.
     #[inline(always)]
     fn sub(a: Self, b: Self) -> Self {
@@ -677,6 +696,7 @@ impl<V: FmaLanes> VecField for F<V> {
 /// `K·LANES` `Fq` elements as `K` [`F`] (consecutive sets of the layout), so
 /// that every product of the batch runs `K` at a time ([`F::mul_n`]).
 #[derive(Clone, Copy)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub(crate) struct FK<V: FmaLanes, const K: usize>([F<V>; K]);
 
 impl<V: FmaLanes, const K: usize> VecField for FK<V, K> {
@@ -738,14 +758,14 @@ impl<V: FmaLanes> VecField for F2<V> {
     fn mul(a: Self, b: Self) -> Self {
         let [a0, a1] = a.0;
         let [b0, b1] = b.0;
-        let [v0, v1, s] = F::mul_n([a0, a1, F::add(a0, a1)], [b0, b1, F::add(b0, b1)]);
+        let [v0, v1, s] = F::mul_each([a0, a1, F::add(a0, a1)], [b0, b1, F::add(b0, b1)]);
         F2([F::sub(v0, v1), F::sub(F::sub(s, v0), v1)])
     }
     /// `(c0 + c1)(c0 − c1) + 2·c0·c1·u`.
     #[inline(always)]
     fn square(a: Self) -> Self {
         let [a0, a1] = a.0;
-        let [c0, c1] = F::mul_n([F::add(a0, a1), a0], [F::sub(a0, a1), a1]);
+        let [c0, c1] = F::mul_each([F::add(a0, a1), a0], [F::sub(a0, a1), a1]);
         F2([c0, F::add(c1, c1)])
     }
     #[inline(always)]
@@ -777,8 +797,11 @@ pub(crate) fn batch_add_g1(
     groups: usize,
 ) -> bool {
     available() && {
-        // the layout holds ark-ff's numbers: the points scaled by 2
-        crate::simd128::batch_add_scaled::<FK<Simd, 4>, true>(px, py, qx, qy, groups);
+        // the layout holds ark-ff's numbers: the points scaled by 2. One
+        // product at a time: four interleaved (`FK<Simd, 4>`) need more
+        // registers than x86's sixteen `xmm`, and V8's spills made the
+        // kernel's G1 MSM 5-10% slower in Chromium 156
+        crate::simd128::batch_add_scaled::<F<Simd>, true>(px, py, qx, qy, groups);
         true
     }
 }
@@ -1078,6 +1101,8 @@ mod tests {
     #[test]
     fn scaled_batches_equal_ark_ec() {
         scaled_batch_equals_ark_ec::<ark_bn254::g1::Config, FK<Portable<2>, 4>>(239, 45);
+        // the browser's shape: one set of two lanes at a time
+        scaled_batch_equals_ark_ec::<ark_bn254::g1::Config, F<Portable<2>>>(241, 45);
         scaled_batch_equals_ark_ec::<ark_bn254::g2::Config, F2<Portable<2>>>(240, 21);
     }
 
