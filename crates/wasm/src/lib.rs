@@ -27,6 +27,7 @@ pub mod bindings;
 pub mod engines;
 pub mod hashes;
 pub mod inputs;
+pub mod kernel_bench;
 pub mod sampling;
 pub mod session;
 pub mod streamed;
