@@ -50,26 +50,22 @@ function warmUp() {
 /** buildInfo() of the loaded module. */
 let build: Record<string, unknown> | null = null;
 
-/** Imports and instantiates the glue of `pkg-<name>`; null where the page has no such build. */
-async function tryModule(base: string, name: string): Promise<any> {
-  try {
-    const m = await import(/* @vite-ignore */ `${base}/pkg-${name}/zkbench_wasm.js`);
-    await m.default();
-    return m;
-  } catch {
-    return null;
-  }
+/** Imports and instantiates the glue of `pkg-<name>`. */
+async function loadModule(base: string, name: string): Promise<any> {
+  const m = await import(/* @vite-ignore */ `${base}/pkg-${name}/zkbench_wasm.js`);
+  await m.default();
+  return m;
 }
+
+/** {@link loadModule}, or null where the page has no such build. */
+const tryModule = (base: string, name: string): Promise<any> => loadModule(base, name).catch(() => null);
 
 /** The threaded build's glue, the fastest this browser validates and the page has: `pkg-mt-wide`
  * (wide arithmetic: `i64.mul_wide_u`), then `pkg-mt-fma` (relaxed SIMD: `f64x2.relaxed_madd`,
  * the MSM's fused multiply-add kernel), then `pkg-mt` (SIMD128). */
 async function threadedModule(base: string, wide: boolean, relaxed: boolean): Promise<any> {
   const m = (wide ? await tryModule(base, "mt-wide") : null) ?? (relaxed ? await tryModule(base, "mt-fma") : null);
-  if (m) return m;
-  const plain = await import(/* @vite-ignore */ `${base}/pkg-mt/zkbench_wasm.js`);
-  await plain.default();
-  return plain;
+  return m ?? loadModule(base, "mt");
 }
 
 async function init(threads: number, simd: boolean, simdOn: boolean | null, wide: boolean, relaxed: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {

@@ -2,8 +2,7 @@
 // zkbench-prover's worker: loads zkbench-wasm (the threaded module when it is in the package,
 // more than one thread is asked for and the page is cross-origin isolated — its wide-arithmetic
 // or relaxed-SIMD build where the package has one and the engine validates it —; the
-// single-threaded one
-// otherwise) and answers the main thread's requests one at a time, so that a proof never
+// single-threaded one otherwise) and answers the main thread's requests one at a time, so that a proof never
 // blocks the page.
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type { ProofConfig } from "./types.js";
@@ -61,8 +60,7 @@ async function loadThreaded(url: string, threads: number): Promise<WasmModule> {
   return mt;
 }
 
-/** The threaded modules a package can hold, fastest first, each with the probe that says
- * whether this engine takes it. */
+/** The threaded modules a package can hold: wide arithmetic, relaxed SIMD, plain SIMD128. */
 type Flavour = "wide" | "relaxed" | "plain";
 
 /** The threaded module: the wide-arithmetic build where the package has it and the engine takes
