@@ -31,7 +31,9 @@ use ark_groth16::{prepare_verifying_key, Proof};
 use web_time::Instant;
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::prover::{h_scalars, msm_batch, scalars, Job, MsmSums, ProverTables, Scalar, Sum};
+use crate::prover::{
+    h_scalars, msm_batch, scalars, DeltaMultiples, Job, MsmSums, ProverTables, Scalar, Sum,
+};
 use crate::prover_cache::{self, Header, HEADER, TABLE_HEADER};
 use crate::{keys, Assignment, Groth16Error, Keys};
 use ark_bn254::{G1Projective, G2Projective};
@@ -223,7 +225,7 @@ fn streamed_on_pool(
     // matrices and tables; then the proof
     let (pk, matrices, tables) =
         prover_cache::Unbound::new(vk, matrices, tables).bind_head(head)?;
-    let proof = sums.proof(&pk, r, s);
+    let proof = sums.proof(&pk, &DeltaMultiples::new(&pk, r, s), r, s);
     let pvk = prepare_verifying_key(&pk.vk);
     let keys = Keys::with_tables(pk, pvk, Arc::new(matrices), test_setup, tables);
     times.proof = at();
