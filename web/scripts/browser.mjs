@@ -4,7 +4,7 @@
 // waits until document.body.dataset.zkbenchStatus is `done` or `failed`, and writes what the
 // page published (window.zkbenchResults, window.zkbenchProofs).
 //
-//   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|smoke]
+//   node web/scripts/browser.mjs [--browser chromium|firefox] [--profile quick|full|smoke]
 //        [--url http://HOST:PORT] [--timeout-s 1200] [--out results-browser.json]
 //        [--proofs proofs.json] [--screenshot page.png] [--jsonl] [--form-check form.json]
 //        [--simd on|off] [--relaxed on|off] [--threads N] [--key-cache opfs|idb] [--stream on|off]
@@ -13,7 +13,12 @@
 // (?relaxed=0; the default loads the relaxed-SIMD build there, with the MSM's fused multiply-add
 // kernel): how a browser without relaxed SIMD runs.
 // --threads N: the page's worker pool (?threads=N; ZKBENCH_THREADS sets it, as `zkbench run
-// browser --threads N` does). --key-cache idb: the page caches key files in IndexedDB instead
+// browser --threads N` does): the threaded build at every N, one included, with a pool of N
+// workers or of the device's cores if fewer (env.wasm_threads), and the records' case.threads
+// is N. In Chromium every warm proof record carries cpu_s, the renderer process's
+// CPU time per proof (DevTools' ProcessTime, read before and after each proof): with
+// `zkbench run browser --threads 1,2,16` the report's scaling table gives the browser's work
+// overhead. --key-cache idb: the page caches key files in IndexedDB instead
 // of the origin-private file system (?keycache=idb; ZKBENCH_KEY_CACHE sets it).
 //
 // --browser: Debian's chromium (default; DevTools protocol) or firefox-esr (WebDriver BiDi),
@@ -27,7 +32,8 @@
 // browser's executable; default: chromium, chromium-browser or google-chrome / firefox-esr or
 // firefox on PATH), ZKBENCH_PROFILE (a suite
 // profile JSON: its case_timeout_seconds bounds the wait, and without --profile the page
-// runs its `smoke` profile when that profile takes one sample, `quick` otherwise).
+// runs its `smoke` profile when that profile takes one sample, `full` (ten warm proofs per
+// case) when it takes at least ten, `quick` otherwise).
 // Exit status: 0 when the page reached `done`, 1 when `failed` or on an error, 3 when the
 // browser or the built page (web/dist) is missing.
 import fs from "node:fs";
@@ -81,8 +87,8 @@ function args() {
     const p = JSON.parse(process.env.ZKBENCH_PROFILE);
     // finish (and report) before the suite runner kills this process
     if (p.case_timeout_seconds) o.timeout = Math.max(60, p.case_timeout_seconds - 30);
-    // the page's profiles (web/suite.json): smoke takes one sample, quick a few
-    if (!o.profile) o.profile = p.max_samples <= 1 ? "smoke" : "quick";
+    // the page's profiles (web/suite.json): smoke takes one sample, quick a few, full ten
+    if (!o.profile) o.profile = p.max_samples <= 1 ? "smoke" : p.min_samples >= 10 ? "full" : "quick";
   }
   if (!o.profile) o.profile = "quick";
   return o;
@@ -147,10 +153,20 @@ async function main() {
       if (m.type() === "error" || m.type() === "warn") console.error(`[page ${m.type()}] ${m.text()}`);
     });
     page.on("pageerror", (e) => console.error(`[page error] ${e.message}`));
+    const cdp = o.browser === "chromium" ? await page.createCDPSession() : null;
+    if (cdp) {
+      // the renderer process's CPU time (all its threads: the page, its prover worker, the
+      // thread pool's workers) for the page's proof records' cpu_s: DevTools' ProcessTime.
+      // Firefox's WebDriver BiDi has no such reading: its records carry no CPU time.
+      await cdp.send("Performance.enable");
+      await page.exposeFunction("zkbenchProcessCpuS", async () => {
+        const { metrics } = await cdp.send("Performance.getMetrics");
+        return metrics.find((m) => m.name === "ProcessTime")?.value ?? null;
+      });
+    }
     if (o.networkMbps) {
-      if (o.browser === "firefox") throw new Error("--network-mbps: Chromium only (DevTools network emulation)");
+      if (!cdp) throw new Error("--network-mbps: Chromium only (DevTools network emulation)");
       // DevTools network emulation: the page's and its workers' requests at this throughput
-      const cdp = await page.createCDPSession();
       await cdp.send("Network.enable");
       const bytesPerS = (Number(o.networkMbps) * 1e6) / 8;
       await cdp.send("Network.emulateNetworkConditions", {

@@ -9,7 +9,8 @@
 //
 // --module: a wasm-bindgen `--target web` output directory of zkbench-wasm (default the
 // relaxed-SIMD threaded build of scripts/build-web.sh); a threaded one runs on --threads
-// workers (the page is served cross-origin isolated). G1 runs 2^log2 points, G2 2^(log2-2).
+// workers (the page is served cross-origin isolated; its main thread drives the module, so
+// times at more than one thread are no scaling figure). G1 runs 2^log2 points, G2 2^(log2-2).
 // Each of --repeat page-side calls times --rounds MSMs each way, alternating, and keeps the
 // fastest; the output is the fastest over all calls, and their ratio (kernel / scalar).
 // Exit status: 0 on success, 1 on an error, 2 on a bad argument, 3 when the browser or the

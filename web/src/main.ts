@@ -22,6 +22,9 @@ declare global {
     zkbenchResults?: ResultsDoc;
     zkbenchProofs?: { groth16?: SnarkjsProof; snarkjs?: SnarkjsProof };
     zkbenchError?: string;
+    /** The renderer process's CPU time so far (seconds), where the page's driver provides it
+     * (web/scripts/browser.mjs in Chromium): proof records then carry `cpu_s` per sample. */
+    zkbenchProcessCpuS?: () => Promise<number | null>;
   }
 }
 
@@ -130,6 +133,7 @@ class ProverWorker {
       const m = ev.data;
       if (m.type === "ready") readyResolve(m);
       else if (m.type === "progress") this.onProgress(m.text);
+      else if (m.type === "cpu") void this.answerCpu(m.id);
       else {
         if (m.type === "error" && m.id === -1) readyReject(new Error(m.message));
         const w = this.waiting.get(m.id);
@@ -149,6 +153,10 @@ class ProverWorker {
     if (threads != null) this.worker.postMessage({
         type: "init",
         threads,
+        // ?threads=N: the threaded build at every N, one included (a scaling run's counts then
+        // differ only in the pool)
+        pool: isolated && hasSimd && params.has("threads"),
+        cpu: typeof window.zkbenchProcessCpuS === "function",
         simd: hasSimd,
         wide: hasWide,
         // ?relaxed=0: the SIMD128 threaded build even where relaxed SIMD validates (the
@@ -175,6 +183,17 @@ class ProverWorker {
       this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.worker.postMessage({ ...msg, id });
     });
+  }
+
+  /** Answers the worker's request for the process's CPU time (null where it cannot be read). */
+  private async answerCpu(id: number) {
+    let seconds: number | null = null;
+    try {
+      seconds = (await window.zkbenchProcessCpuS?.()) ?? null;
+    } catch {
+      seconds = null;
+    }
+    this.worker.postMessage({ type: "cpu", id, seconds });
   }
 
   terminate() {
@@ -204,7 +223,9 @@ const hasRelaxed = relaxedSimdSupported();
 const cores = navigator.hardwareConcurrency || 1;
 /** Worker threads by default: one per logical core the browser reports, at most 16. */
 const MAX_DEFAULT_THREADS = 16;
-/** `?threads=N` runs at N (1 to 64, oversubscribed if N is above the cores: the work-overhead check). */
+/** `?threads=N` asks for N (1 to 64): the prover worker starts a pool of N workers, or of the
+ * device's cores if fewer (an oversubscribed pool only slowed the provers; the records say N,
+ * `env.wasm_threads` the pool). */
 function threadsWanted(): number {
   const asked = Math.floor(Number(params.get("threads")));
   if (Number.isFinite(asked) && asked >= 1) return Math.min(asked, 64);
@@ -279,14 +300,14 @@ function escapeHtml(s: string): string {
 
 // ------------------------------------------------------------------ records
 
-function makeRecord(c: CaseObj, phase: string, env: Env, threads: number, samples: number[], metrics: Record<string, number> = {}): RecordObj {
+function makeRecord(c: CaseObj, phase: string, env: Env, threads: number, samples: number[], metrics: Record<string, number> = {}, cpu: number[] = []): RecordObj {
   return {
     case_id: `browser/${caseId(c)}`,
     case: c,
     phase,
     status: "ok",
     samples_s: samples,
-    cpu_s: [],
+    cpu_s: cpu,
     summary: summary(samples),
     metrics,
     test_setup: c.kind === "proof",
@@ -328,7 +349,7 @@ function proofRecords(c: CaseObj, run: ProofRun, env: Env, threads: number): Rec
       // the prover's parts (Groth16: phase_h_s, phase_msm_*_s) of the last warm proof, on
       // the prove record as in native records
       if (p !== "prove") for (const k of Object.keys(m)) if (k.startsWith("phase_")) delete m[k];
-      return makeRecord(c, p, env, threads, run.phases[p], m);
+      return makeRecord(c, p, env, threads, run.phases[p], m, run.cpu?.[p] ?? []);
     });
 }
 
@@ -416,7 +437,14 @@ async function runSuite(profileName: string): Promise<ResultsDoc> {
   const p = await getProver((t) => setProgress(done, total, (stepText = t)));
   const info = proverInfo!;
   const env = environment(info.threads, info.build);
-  const threadsField = info.threads > 1 ? 0 : 1;
+  // the case's thread count: the count asked for (?threads=N; the threaded build's pool has
+  // that many workers, or the device's cores if fewer, and env.wasm_threads says which), else 0
+  // ("all the cores": the default pool) or 1 (the single-threaded build)
+  const asked = params.has("threads") && info.build.parallel ? wantThreads : null;
+  const threadsField = asked ?? (info.threads > 1 ? 0 : 1);
+  // a record's `threads`: the count asked for, as a native record at N threads on fewer cores
+  // says N; else the pool's
+  const recordThreads = asked ?? info.threads;
   const families = profile.hashes === "all" ? info.families : profile.hashes;
   total = suite.proofs.length + 1 + families.length;
   const records: RecordObj[] = [];
@@ -435,10 +463,10 @@ async function runSuite(profileName: string): Promise<ResultsDoc> {
         keySeed: suite.key_seed,
         witnessSeed: suite.witness_seed,
       });
-      records.push(...proofRecords(c, run, env, info.threads));
+      records.push(...proofRecords(c, run, env, recordThreads));
       if (run.snarkjs && !proofs.groth16) proofs.groth16 = run.snarkjs;
     } catch (e) {
-      records.push(failedRecord(c, "all", env, info.threads, (e as Error).message, /no answer/.test((e as Error).message) ? "timeout" : "error"));
+      records.push(failedRecord(c, "all", env, recordThreads, (e as Error).message, /no answer/.test((e as Error).message) ? "timeout" : "error"));
       // a worker that timed out or crashed is replaced
       prover?.terminate();
       prover = null;

@@ -37,6 +37,10 @@ export interface ProofRun {
   metrics: Record<string, number>;
   snarkjs: SnarkjsProof | null;
   keySource: string;
+  /** CPU time of each sample of a phase (seconds, the whole renderer process: every thread of
+   * the page), where the page's driver reads it (`window.zkbenchProcessCpuS`); one entry per
+   * sample of that phase, or the phase is absent. */
+  cpu: Record<string, number[]>;
 }
 
 /** `{proof, public, verification_key}` in snarkjs JSON. */
@@ -56,14 +60,16 @@ export interface HashRun {
 }
 
 export type ToWorker =
-  | { type: "init"; threads: number; simd: boolean; simdOn: boolean | null; wide: boolean; relaxed: boolean; keyCache: "opfs" | "idb"; streamKeys?: boolean }
+  | { type: "init"; threads: number; pool: boolean; cpu: boolean; simd: boolean; simdOn: boolean | null; wide: boolean; relaxed: boolean; keyCache: "opfs" | "idb"; streamKeys?: boolean }
   | { type: "proof"; id: number; cfg: ProofConfig; profile: Profile; keyUrl: string | null; compactKeyUrl: string | null; keySeed: number; witnessSeed: number }
-  | { type: "hash"; id: number; family: string; samples: number };
+  | { type: "hash"; id: number; family: string; samples: number }
+  | { type: "cpu"; id: number; seconds: number | null };
 
 export type FromWorker =
   | { type: "ready"; threads: number; build: Record<string, unknown>; families: string[] }
   | { type: "progress"; text: string }
   | { type: "result"; id: number; result: unknown }
-  | { type: "error"; id: number; message: string };
+  | { type: "error"; id: number; message: string }
+  | { type: "cpu"; id: number };
 
 export type ToSnarkjs = { type: "prove"; id: number; base: string; samples: number; warmup: number };

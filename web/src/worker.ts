@@ -68,15 +68,24 @@ async function threadedModule(base: string, wide: boolean, relaxed: boolean): Pr
   return m ?? loadModule(base, "mt");
 }
 
-async function init(threads: number, simd: boolean, simdOn: boolean | null, wide: boolean, relaxed: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
+// `pool`: the threaded build with a pool of `threads` workers even for one (the page was asked
+// for a thread count: `?threads=N`, so that a scaling run compares one build at every count);
+// `cpu`: the page can read the process's CPU time ({@link processCpuS}).
+async function init(threads: number, pool: boolean, cpu: boolean, simd: boolean, simdOn: boolean | null, wide: boolean, relaxed: boolean, keyCache: "opfs" | "idb", stream: boolean): Promise<void> {
   keyStore = keyCache;
   streamKeys = stream;
+  cpuReadable = cpu;
   const base = self.location.origin;
   const t0 = performance.now();
-  if (threads > 1 && simd) {
+  if ((threads > 1 || pool) && simd) {
     pkg = await threadedModule(base, wide, relaxed);
     const t1 = performance.now();
-    await pkg.initThreadPool(threads);
+    // no more workers than the device has cores: WebAssembly cannot start a smaller pool for a
+    // prover of few rows as the native build does (zkbench_msm::on_at_most), and Halo2's and
+    // Plonky3's parallel regions cut for every worker of the pool. ?threads=16 on two cores
+    // (the oversubscribed run of a scaling check) took the Halo2 spend 408.5 ms against
+    // 247.9 ms at 2 threads, with 1.62x the CPU time of one thread (docs/browser.md)
+    await pkg.initThreadPool(Math.min(threads, self.navigator.hardwareConcurrency || threads));
     initTimes.wasm_init_s = (t1 - t0) / 1000;
     initTimes.thread_pool_s = (performance.now() - t1) / 1000;
     if (simdOn !== null) pkg.setMsmSimd(simdOn);
@@ -92,6 +101,27 @@ async function init(threads: number, simd: boolean, simdOn: boolean | null, wide
     threads: pkg.threads(),
     build: build!,
     families: JSON.parse(pkg.hashFamilies()),
+  });
+}
+
+/** Whether the page can read the renderer process's CPU time (its driver exposes
+ * `window.zkbenchProcessCpuS`). */
+let cpuReadable = false;
+/** Readings asked of the page and not answered yet, by request id. */
+const cpuWaiting = new Map<number, (seconds: number | null) => void>();
+let cpuNext = 1;
+
+/** The CPU time of the whole renderer process so far (seconds: this worker, the thread pool's
+ * workers, the page), as the page's driver reads it (web/scripts/browser.mjs: Chromium's
+ * DevTools `Performance.getMetrics`, its `ProcessTime`, in 10 ms steps on Linux); null where
+ * no driver provides it (Firefox, a person's browser). A browser gives a page no CPU clock of
+ * its own, so this is how a page record gets `cpu_s` like a native one. */
+function processCpuS(): Promise<number | null> {
+  if (!cpuReadable) return Promise.resolve(null);
+  const id = cpuNext++;
+  return new Promise((resolve) => {
+    cpuWaiting.set(id, resolve);
+    post({ type: "cpu", id });
   });
 }
 
@@ -348,7 +378,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
   const label = `${cfg.system} ${cfg.hash}${cfg.alpha ? ` a${cfg.alpha}` : ""} ${cfg.circuit} arity ${cfg.arity}`;
   progress(`${label}: circuit`);
   const p = new pkg.Prover(JSON.stringify(cfg));
-  const run: ProofRun = { phases: {}, metrics: { ...initTimes }, snarkjs: null, keySource: "setup" };
+  const run: ProofRun = { phases: {}, metrics: { ...initTimes }, snarkjs: null, keySource: "setup", cpu: {} };
   let full: { bytes: Uint8Array; seconds: number; cacheKey: string } | null = null;
   try {
     Object.assign(run.metrics, JSON.parse(p.metricsJson()));
@@ -421,6 +451,7 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     }
     const witness: number[] = [w0 ?? 0];
     const prove: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < profile.warmup; i++) {
       progress(`${label}: warm-up ${i + 1}/${profile.warmup}`);
       p.prove();
@@ -428,10 +459,14 @@ async function runProof(cfg: ProofConfig, profile: Profile, keyUrl: string | nul
     for (let i = 0; i < profile.samples; i++) {
       progress(`${label}: proof ${i + 1}/${profile.samples}`);
       if (i > 0) witness.push(timed(() => p.witness(witnessSeed + i))[1]);
+      const c0 = await processCpuS();
       prove.push(timed(() => p.prove())[1]);
+      const c1 = await processCpuS();
+      if (c0 != null && c1 != null) cpu.push(c1 - c0);
     }
     run.phases.witness = witness;
     run.phases.prove = prove;
+    if (cpu.length === prove.length) run.cpu.prove = cpu;
     if (build?.simd128) simdAgainstScalar(p, cfg, profile, label, prove, run);
     progress(`${label}: verifying`);
     const verify: number[] = [];
@@ -532,10 +567,16 @@ function runHash(family: string, samples: number): HashRun {
 
 self.onmessage = async (ev: MessageEvent<ToWorker>) => {
   const m = ev.data;
+  if (m.type === "cpu") {
+    // the page's answer to processCpuS, while a task awaits it
+    cpuWaiting.get(m.id)?.(m.seconds);
+    cpuWaiting.delete(m.id);
+    return;
+  }
   try {
     switch (m.type) {
       case "init":
-        await init(m.threads, m.simd, m.simdOn, m.wide, m.relaxed, m.keyCache === "idb" ? "idb" : "opfs", m.streamKeys !== false);
+        await init(m.threads, m.pool, m.cpu, m.simd, m.simdOn, m.wide, m.relaxed, m.keyCache === "idb" ? "idb" : "opfs", m.streamKeys !== false);
         break;
       case "proof": {
         const r = await runProof(m.cfg, m.profile, m.keyUrl, m.compactKeyUrl, m.keySeed, m.witnessSeed);

@@ -452,8 +452,15 @@ pub fn run_external_at(
     let cpus = pinned.unwrap_or_else(|| crate::sys::allowed_cpus().len());
     for r in &mut records {
         if r.case.threads == 0 {
+            // the id gets the count; a prefix the runner put before the case's id stays
+            // (`browser/` on the page's records)
+            let prefix = r
+                .case_id
+                .strip_suffix(&r.case.id())
+                .unwrap_or_default()
+                .to_string();
             r.case.threads = threads;
-            r.case_id = r.case.id();
+            r.case_id = format!("{prefix}{}", r.case.id());
         }
         if r.threads == 0 {
             r.threads = threads;
@@ -562,13 +569,19 @@ mod tests {
     fn external_runners_run_at_a_thread_count() {
         let env = Environment::default();
         let script = r#"echo "{\"case\":{\"kind\":\"proof\",\"system\":\"peer\",\"hash\":\"poseidon2-gnark\",\"threads\":0},\"phase\":\"prove\",\"status\":\"ok\",\"samples_s\":[0.1],\"cpu_s\":[0.2],\"threads\":0,\"metrics\":{\"gomaxprocs\":$GOMAXPROCS,\"zkbench_threads\":$ZKBENCH_THREADS,\"nproc\":$(nproc)}}""#;
+        // a second record as the browser page writes one: its id starts with `browser/`
+        let script = format!(
+            "{script}; echo '{}'",
+            r#"{"case_id":"browser/snarkjs/poseidon/threads-all","case":{"kind":"proof","system":"snarkjs","hash":"poseidon","threads":0},"phase":"prove","status":"ok","samples_s":[0.5],"threads":0}"#
+        );
         let ext = External {
             name: "peer".into(),
-            command: vec!["sh".into(), "-c".into(), script.into()],
+            command: vec!["sh".into(), "-c".into(), script],
             threads: vec![1],
         };
         let r = run_external_at(&ext, 1, &Profile::quick(), &env);
-        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert_eq!(r[1].case_id, "browser/snarkjs/poseidon/threads1");
         let r = &r[0];
         assert_eq!(r.status, Status::Ok, "{:?}", r.error);
         assert_eq!((r.case.threads, r.threads), (1, 1));

@@ -264,7 +264,9 @@ fn cuts(shapes: &[Shape], threads: usize) -> Vec<Cut> {
 
 /// The threads work is cut for: the current rayon pool's, but no more than
 /// the CPUs this process may run on (its affinity mask and CPU quota, as
-/// `std::thread::available_parallelism` reads them). A pool larger than the
+/// `std::thread::available_parallelism` reads them; in WebAssembly, which
+/// cannot read it, the page starts no more workers than the browser's
+/// `navigator.hardwareConcurrency`). A pool larger than the
 /// machine gains nothing from finer pieces (they take turns on the same
 /// cores) and pays for them: one bucket reduction each, and caches that
 /// the turns evict. 1 without the `parallel` feature.
@@ -322,7 +324,9 @@ pub fn on_at_most<T: Send>(max: usize, f: impl FnOnce() -> T + Send) -> T {
     {
         use std::{collections::HashMap, sync::Mutex, sync::OnceLock};
         let want = threads().min(max).max(1);
-        if want >= rayon::current_num_threads() {
+        // WebAssembly cannot start a pool of its own (wasm-bindgen-rayon's, which the page
+        // started, is the only one): there `f` runs in that pool, on all its workers
+        if want >= rayon::current_num_threads() || cfg!(target_arch = "wasm32") {
             return rayon::scope(|_| f());
         }
         static POOLS: OnceLock<Mutex<HashMap<usize, std::sync::Arc<rayon::ThreadPool>>>> =

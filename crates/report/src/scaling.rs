@@ -17,6 +17,7 @@ use plotters::prelude::*;
 use crate::{
     charts::{draw_line, legend_entry, report_mesh},
     format::fmt_seconds,
+    report::BROWSER_PREFIX,
     table::{Align, Cell, Table},
 };
 use zkbench_results::{stats::median, CaseKind, Record, ResultsFile, Status};
@@ -111,6 +112,12 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
         let (Some(case), Some(wall_s)) = (case_label(r), median(&r.samples_s)) else {
             continue;
         };
+        // a page's records (`zkbench run browser --threads ...`) are their own series
+        let system = if r.case_id.starts_with(BROWSER_PREFIX) {
+            format!("{}{IN_BROWSER}", r.case.system)
+        } else {
+            r.case.system.clone()
+        };
         let cpu_s = r
             .metrics
             .get("cpu_s_per_op")
@@ -118,7 +125,7 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
             .or_else(|| median(&r.cpu_s));
         put(
             case.clone(),
-            r.case.system.clone(),
+            system.clone(),
             Point {
                 threads: t,
                 wall_s,
@@ -129,7 +136,7 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
             let case = format!("H polynomial of the {case}");
             put(
                 case,
-                r.case.system.clone(),
+                system,
                 Point {
                     threads: t,
                     wall_s: h,
@@ -148,12 +155,22 @@ pub fn series(files: &[ResultsFile]) -> Vec<Series> {
         .collect()
 }
 
+/// What a series of a browser page's records is called: its system, then this.
+pub const IN_BROWSER: &str = " (browser)";
+
 /// The peer a series is compared with, and how the comparison is named:
 /// gnark's Groth16 on the same statement (for Halo2, gnark's Groth16 of the
 /// membership statement in the same run, as the perf suite pairs them), and
 /// gnark-crypto's MSM of the same group and size, arkworks' FFT of the same
-/// size.
+/// size; a browser series is compared with the same system and case run
+/// natively ("native").
 pub fn peer<'a>(s: &Series, all: &'a [Series]) -> Option<(&'a Series, String)> {
+    if let Some(native) = s.system.strip_suffix(IN_BROWSER) {
+        return all
+            .iter()
+            .find(|p| p.system == native && p.case == s.case)
+            .map(|p| (p, "native".to_string()));
+    }
     if s.system.starts_with("gnark") || s.case.starts_with("H polynomial") {
         return None;
     }
@@ -461,6 +478,35 @@ mod tests {
         assert!(peer(a, &all).is_none());
         let md = markdown(&[f]).unwrap();
         assert!(md.contains("| / arkworks | 0.50x | 0.40x |"), "{md}");
+    }
+
+    /// A page's records are their own series ("groth16 (browser)"), compared with the same
+    /// system run natively, beside the native series of the same case.
+    #[test]
+    fn browser_series_compare_with_native() {
+        let browser = |threads, wall, cpu| {
+            let mut r = record("groth16", CaseKind::Proof, threads, wall, cpu);
+            r.case_id = format!("{BROWSER_PREFIX}{}", r.case_id);
+            r
+        };
+        let f = file(vec![
+            record("groth16", CaseKind::Proof, 1, 0.100, 0.100),
+            record("groth16", CaseKind::Proof, 16, 0.050, 0.105),
+            browser(1, 0.200, 0.200),
+            browser(16, 0.150, 0.300),
+        ]);
+        let all = series(std::slice::from_ref(&f));
+        assert_eq!(all.len(), 2, "{all:?}");
+        let b = all
+            .iter()
+            .find(|s| s.system == "groth16 (browser)")
+            .unwrap();
+        assert!((b.work_overhead(16).unwrap() - 1.5).abs() < 1e-9);
+        let (p, name) = peer(b, &all).unwrap();
+        assert_eq!((p.system.as_str(), name.as_str()), ("groth16", "native"));
+        let md = markdown(std::slice::from_ref(&f)).unwrap();
+        assert!(md.contains("| / native | 2.00x | 3.00x |"), "{md}");
+        assert!(md.contains("| work overhead | 1.00 | 1.50 |"), "{md}");
     }
 
     #[test]

@@ -88,7 +88,8 @@ function moduleUrl(given: string | URL | undefined, packed: string | null): stri
 
 /**
  * Starts the prover's worker and loads the WebAssembly module: the threaded one with `threads`
- * workers when it is in the package and the page is cross-origin isolated, the single-threaded
+ * workers (at most `navigator.hardwareConcurrency`) when it is in the package and the page is
+ * cross-origin isolated, the single-threaded
  * one otherwise (`InitInfo.reason` says why). Calling it again returns the first call's result.
  */
 export function init(options: InitOptions = {}): Promise<InitInfo> {

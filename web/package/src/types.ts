@@ -78,8 +78,9 @@ export type KeySource = string | URL | Uint8Array | ArrayBuffer;
 /** Options of `init`. */
 export interface InitOptions {
   /**
-   * Threads the prover may use; default `navigator.hardwareConcurrency`. More than 1 needs the
-   * threaded module in the package and a cross-origin isolated page (COOP `same-origin`, COEP
+   * Threads the prover may use; default `navigator.hardwareConcurrency`, and never more (a pool
+   * larger than the device's cores only slowed the provers). More than 1 needs the threaded
+   * module in the package and a cross-origin isolated page (COOP `same-origin`, COEP
    * `require-corp`); otherwise the prover runs single-threaded and `InitInfo.reason` says why.
    */
   threads?: number;

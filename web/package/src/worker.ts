@@ -56,7 +56,9 @@ async function loadThreaded(url: string, threads: number): Promise<WasmModule> {
     throw new Error(`the threaded module at ${url} did not load (${e instanceof Error ? e.message : e})`);
   }
   if (!mt.initThreadPool) throw new Error(`${url} is not a threaded build (no initThreadPool)`);
-  await mt.initThreadPool(threads);
+  // no more workers than the device has cores (more only slowed the provers: docs/browser.md,
+  // "Threads and CPU time")
+  await mt.initThreadPool(Math.min(threads, self.navigator.hardwareConcurrency || threads));
   return mt;
 }
 
