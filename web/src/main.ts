@@ -187,13 +187,8 @@ class ProverWorker {
 
   /** Answers the worker's request for the process's CPU time (null where it cannot be read). */
   private async answerCpu(id: number) {
-    let seconds: number | null = null;
-    try {
-      seconds = (await window.zkbenchProcessCpuS?.()) ?? null;
-    } catch {
-      seconds = null;
-    }
-    this.worker.postMessage({ type: "cpu", id, seconds });
+    const seconds = await Promise.resolve(window.zkbenchProcessCpuS?.()).catch(() => null);
+    this.worker.postMessage({ type: "cpu", id, seconds: seconds ?? null });
   }
 
   terminate() {

@@ -3,6 +3,7 @@
 // cross-origin isolated, single-threaded otherwise) and runs one task at a
 // time for the page. The main thread never blocks on a proof.
 import type { ProofConfig, Profile, ToWorker, FromWorker, ProofRun, HashRun } from "./types";
+import { poolSize } from "../package/src/probe.js";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -80,12 +81,7 @@ async function init(threads: number, pool: boolean, cpu: boolean, simd: boolean,
   if ((threads > 1 || pool) && simd) {
     pkg = await threadedModule(base, wide, relaxed);
     const t1 = performance.now();
-    // no more workers than the device has cores: WebAssembly cannot start a smaller pool for a
-    // prover of few rows as the native build does (zkbench_msm::on_at_most), and Halo2's and
-    // Plonky3's parallel regions cut for every worker of the pool. ?threads=16 on two cores
-    // (the oversubscribed run of a scaling check) took the Halo2 spend 408.5 ms against
-    // 247.9 ms at 2 threads, with 1.62x the CPU time of one thread (docs/browser.md)
-    await pkg.initThreadPool(Math.min(threads, self.navigator.hardwareConcurrency || threads));
+    await pkg.initThreadPool(poolSize(threads));
     initTimes.wasm_init_s = (t1 - t0) / 1000;
     initTimes.thread_pool_s = (performance.now() - t1) / 1000;
     if (simdOn !== null) pkg.setMsmSimd(simdOn);

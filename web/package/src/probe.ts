@@ -18,3 +18,12 @@ export function relaxedSimdSupported(): boolean {
     new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 135, 2, 11]),
   );
 }
+
+/** The workers of a thread pool asked to run `threads`: no more than the device's cores
+ * (`navigator.hardwareConcurrency`, where the engine says). WebAssembly cannot start a smaller
+ * pool for a prover of few rows as the native build does, and Halo2's and Plonky3's parallel
+ * regions cut for every worker: on two cores a pool of 16 took the Halo2 spend 408.5 ms against
+ * 247.9 ms with two, 1.62x the CPU time of one thread (docs/browser.md, "Threads and CPU time"). */
+export function poolSize(threads: number): number {
+  return Math.min(threads, navigator.hardwareConcurrency || threads);
+}

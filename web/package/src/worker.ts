@@ -6,7 +6,7 @@
 // blocks the page.
 import type { Envelope, Reply, Request } from "./protocol.js";
 import type { ProofConfig } from "./types.js";
-import { relaxedSimdSupported, wideArithmeticSupported } from "./probe.js";
+import { poolSize, relaxedSimdSupported, wideArithmeticSupported } from "./probe.js";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -56,9 +56,7 @@ async function loadThreaded(url: string, threads: number): Promise<WasmModule> {
     throw new Error(`the threaded module at ${url} did not load (${e instanceof Error ? e.message : e})`);
   }
   if (!mt.initThreadPool) throw new Error(`${url} is not a threaded build (no initThreadPool)`);
-  // no more workers than the device has cores (more only slowed the provers: docs/browser.md,
-  // "Threads and CPU time")
-  await mt.initThreadPool(Math.min(threads, self.navigator.hardwareConcurrency || threads));
+  await mt.initThreadPool(poolSize(threads));
   return mt;
 }
 
