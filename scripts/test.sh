@@ -26,10 +26,6 @@ for f in README.md docs/*.md; do
 done
 [ "$bad" = 0 ]
 
-step "API docs (cargo doc --no-deps, warnings denied: every intra-doc link resolves and names a public item)"
-# about 6 min from a cold cache on 2 cores (its dependencies' metadata), seconds when warm
-RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
-
 if [ "${ZKBENCH_TEST_WEB:-0}" = 1 ]; then
   # the browser page (wasm threaded + single-threaded, keys, snarkjs artifacts, Vite): the
   # interop and end-to-end browser tests below then run instead of skipping (docs/browser.md)
@@ -39,6 +35,15 @@ fi
 
 step "cargo test (workspace)"
 cargo test --workspace --locked
+
+step "API docs in the background (cargo doc --no-deps, warnings denied: every intra-doc link resolves and names a public item)"
+# about 10 min from a cold cache on 2 cores (its dependencies' metadata), seconds when warm. The
+# audits below run on one thread: the docs take the other core meanwhile (CI's wall time).
+doc_log="${CARGO_TARGET_DIR:-target}/api-docs.log"
+RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked >"$doc_log" 2>&1 &
+doc_pid=$!
+# a failing audit must not leave the docs' build running
+trap 'kill "$doc_pid" 2>/dev/null || true' EXIT
 
 step "soundness: mutation audit of every circuit (small trees) and 2 x 100,000 malformed proofs"
 # the binary `cargo test` just built for the CLI tests (test profile, opt-level 2; a dev-profile
@@ -53,6 +58,15 @@ step "soundness: mutation audit of every circuit (small trees) and 2 x 100,000 m
 # the STARK's AIR (every trace cell) and its verifier on malformed proofs: a verification opens
 # dozens of Merkle paths (tens of ms), so a few hundred here (about 20 s)
 "${CARGO_TARGET_DIR:-target}/debug/zkbench" audit --system stark-babybear --fuzz 300
+
+step "API docs: waiting for cargo doc (started before the audits)"
+if ! wait "$doc_pid"; then
+  cat "$doc_log" >&2
+  echo "cargo doc failed (its output above)" >&2
+  exit 1
+fi
+trap - EXIT
+tail -n 3 "$doc_log"
 
 step "cargo-fuzz targets compile (stable check; run them with: cd fuzz && cargo +nightly fuzz run <target>)"
 # fuzz/Cargo.lock is kept in step with Cargo.lock; without --locked a workspace dependency
