@@ -720,6 +720,7 @@ impl<V: FmaLanes> VecField for F<V> {
     fn sub(a: Self, b: Self) -> Self {
         F::sub(a, b)
     }
+    crate::simd128::chain_is_self!();
     fn splat(x: &Fq) -> Self {
         let mut w = [0u64; 8 * L];
         for k in 0..V::LANES {
@@ -769,6 +770,7 @@ impl<V: FmaLanes, const K: usize> VecField for FK<V, K> {
     fn sub(a: Self, b: Self) -> Self {
         FK(std::array::from_fn(|k| F::sub(a.0[k], b.0[k])))
     }
+    crate::simd128::chain_is_self!();
     fn splat(x: &Fq) -> Self {
         FK([<F<V> as VecField>::splat(x); K])
     }
@@ -813,6 +815,21 @@ impl<V: FmaLanes> VecField for F2<V> {
     #[inline(always)]
     fn sub(a: Self, b: Self) -> Self {
         F2([F::sub(a.0[0], b.0[0]), F::sub(a.0[1], b.0[1])])
+    }
+    type Chain = F<V>;
+    const KEEP_NORMS: bool = true;
+    #[inline(always)]
+    fn norm(d: Self) -> F<V> {
+        let [a, b] = d.0;
+        let [a2, b2] = F::mul_each([a, b], [a, b]);
+        F::add(a2, b2)
+    }
+    /// `(a·n, −b·n)`.
+    #[inline(always)]
+    fn inverse_from_norm(d: Self, n: F<V>) -> Self {
+        let [a, b] = d.0;
+        let [an, bn] = F::mul_each([a, b], [n, n]);
+        F2([an, F::sub(F::sub(bn, bn), bn)])
     }
     fn splat(x: &Fq2) -> Self {
         F2([

@@ -584,6 +584,24 @@ impl Soa {
     }
 }
 
+/// [`VecField`]'s chain items for a set of `Fq` elements: the chain
+/// inverts the denominators themselves.
+macro_rules! chain_is_self {
+    () => {
+        type Chain = Self;
+        const KEEP_NORMS: bool = false;
+        #[inline(always)]
+        fn norm(d: Self) -> Self {
+            d
+        }
+        #[inline(always)]
+        fn inverse_from_norm(_: Self, inv: Self) -> Self {
+            inv
+        }
+    };
+}
+pub(crate) use chain_is_self;
+
 /// The field operations of the batched additions on a set of
 /// [`VecField::LANES`] lanes at a time (four here, two in [`crate::fma`]).
 pub(crate) trait VecField: Copy {
@@ -603,6 +621,22 @@ pub(crate) trait VecField: Copy {
     fn square(a: Self) -> Self;
     /// `a − b`.
     fn sub(a: Self, b: Self) -> Self;
+    /// The field in which the batch's chain of inversions runs
+    /// (Montgomery's trick): `Self` for `Fq`; for `Fq2` the base field's
+    /// set, the inverses coming through the norms, `(a + b·u)⁻¹ =
+    /// (a − b·u)/(a² + b²)`: the chain's two products a denominator in
+    /// `Fq` instead of `Fq2`, two norm products and two products back, so
+    /// seven `Fq` products instead of nine.
+    type Chain: VecField;
+    /// Whether the batch keeps [`VecField::norm`]'s values from its first
+    /// pass for its second (where a norm costs products) rather than
+    /// computing them again.
+    const KEEP_NORMS: bool;
+    /// What the chain inverts for the denominator `d`: `d` itself, or its
+    /// norm.
+    fn norm(d: Self) -> Self::Chain;
+    /// `d⁻¹` from the inverse of [`VecField::norm`]`(d)`.
+    fn inverse_from_norm(d: Self, inv_norm: Self::Chain) -> Self;
     /// Every lane equal to `x`.
     fn splat(x: &Self::Scalar) -> Self;
     /// The lanes as field elements, appended to `out`.
@@ -649,6 +683,7 @@ impl<V: Lanes> VecField for F<V> {
     fn sub(a: Self, b: Self) -> Self {
         F::sub(a, b)
     }
+    chain_is_self!();
     fn splat(x: &Fq) -> Self {
         F::splat(x)
     }
@@ -695,6 +730,20 @@ impl<V: Lanes> VecField for F2<V> {
     #[inline(always)]
     fn sub(a: Self, b: Self) -> Self {
         F2([F::sub(a.0[0], b.0[0]), F::sub(a.0[1], b.0[1])])
+    }
+    type Chain = F<V>;
+    const KEEP_NORMS: bool = true;
+    #[inline(always)]
+    fn norm(d: Self) -> F<V> {
+        let [a, b] = d.0;
+        F::add(F::square(a), F::square(b))
+    }
+    /// `(a·n, −b·n)`.
+    #[inline(always)]
+    fn inverse_from_norm(d: Self, n: F<V>) -> Self {
+        let [a, b] = d.0;
+        let bn = F::mul(b, n);
+        F2([F::mul(a, n), F::sub(F::sub(bn, bn), bn)])
     }
     fn splat(x: &Fq2) -> Self {
         F2([F::splat(&x.c0), F::splat(&x.c1)])
@@ -743,28 +792,35 @@ pub(crate) fn batch_add_scaled<T: VecField, const DOUBLED: bool>(
     assert!(px.len() >= sets * w && py.len() >= sets * w);
     assert!(qx.len() >= sets * w && qy.len() >= sets * w);
     let g = |i: usize| i * w..(i + 1) * w;
-    // prefix products in two interleaved chains (even and odd sets)
-    let one = T::splat(&T::Scalar::ONE);
+    // prefix products of the denominators (or their norms: `T::Chain`) in
+    // two interleaved chains (even and odd sets)
+    type C<T> = <T as VecField>::Chain;
+    let one = C::<T>::splat(&<C<T> as VecField>::Scalar::ONE);
     let mut acc = [one, one];
-    let mut before: Vec<T> = Vec::with_capacity(sets);
+    let mut before: Vec<C<T>> = Vec::with_capacity(sets);
+    let mut norms: Vec<C<T>> = Vec::with_capacity(if T::KEEP_NORMS { sets } else { 0 });
     for i in 0..sets {
-        let d = T::sub(T::load(&px[g(i)]), T::load(&qx[g(i)]));
+        let n = T::norm(T::sub(T::load(&px[g(i)]), T::load(&qx[g(i)])));
         before.push(acc[i % 2]);
-        acc[i % 2] = T::mul(acc[i % 2], d);
+        if T::KEEP_NORMS {
+            norms.push(n);
+        }
+        acc[i % 2] = C::<T>::mul(acc[i % 2], n);
     }
     // the lane products of both chains, inverted at once
-    let mut lanes: Vec<T::Scalar> = Vec::with_capacity(2 * T::LANES);
+    let mut lanes = Vec::with_capacity(2 * C::<T>::LANES);
     acc[0].lanes(&mut lanes);
     acc[1].lanes(&mut lanes);
     crate::inverse::invert_lanes(&mut lanes);
-    let (even, odd) = lanes.split_at(T::LANES);
-    let mut inv = [T::from_lanes(even), T::from_lanes(odd)];
+    let (even, odd) = lanes.split_at(C::<T>::LANES);
+    let mut inv = [C::<T>::from_lanes(even), C::<T>::from_lanes(odd)];
     for i in (0..sets).rev() {
         let (x1, y1) = (T::load(&qx[g(i)]), T::load(&qy[g(i)]));
         let (x2, y2) = (T::load(&px[g(i)]), T::load(&py[g(i)]));
         let d = T::sub(x2, x1);
-        let inv_d = T::mul(inv[i % 2], before[i]);
-        inv[i % 2] = T::mul(inv[i % 2], d);
+        let n = if T::KEEP_NORMS { norms[i] } else { T::norm(d) };
+        let inv_d = T::inverse_from_norm(d, C::<T>::mul(inv[i % 2], before[i]));
+        inv[i % 2] = C::<T>::mul(inv[i % 2], n);
         let lambda = T::mul(T::sub(y2, y1), inv_d);
         let l2 = T::square(lambda);
         let x3 = match DOUBLED {
