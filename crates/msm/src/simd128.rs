@@ -624,9 +624,9 @@ pub(crate) trait VecField: Copy {
     /// The field in which the batch's chain of inversions runs
     /// (Montgomery's trick): `Self` for `Fq`; for `Fq2` the base field's
     /// set, the inverses coming through the norms, `(a + b·u)⁻¹ =
-    /// (a − b·u)/(a² + b²)`: the chain's two products a denominator in
-    /// `Fq` instead of `Fq2`, two norm products and two products back, so
-    /// seven `Fq` products instead of nine.
+    /// (a − b·u)/(a² + b²)`: the chain's three products a denominator in
+    /// `Fq` instead of `Fq2`, plus two for the norm and two back, so seven
+    /// `Fq` products instead of nine.
     type Chain: VecField;
     /// Whether the batch keeps [`VecField::norm`]'s values from its first
     /// pass for its second (where a norm costs products) rather than
